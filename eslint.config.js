@@ -1,0 +1,77 @@
+// @ts-check
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import prettier from 'eslint-config-prettier';
+
+/** Terminal and CLI libraries core must never touch. */
+const terminalLibraries = ['commander', 'chalk', 'ora'];
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-explicit-any': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/core/**', '**/cli/**', '**/providers/**'], message: 'protocol is a leaf module.' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/providers/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: terminalLibraries.map((name) => ({ name, message: 'providers know nothing of terminals.' })),
+          patterns: [
+            {
+              group: ['**/core/**', '**/core', '**/cli/**', '**/cli'],
+              message: 'providers import only the canonical types (src/protocol).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: terminalLibraries.map((name) => ({
+            name,
+            message: 'core never imports terminal libraries.',
+          })),
+          patterns: [
+            { group: ['**/cli/**', '**/cli'], message: 'core never imports the cli layer.' },
+            {
+              group: ['openai', 'openai/*', '@anthropic-ai/*', '@google/genai', '@google/genai/*'],
+              message: 'core never imports an SDK; go through src/providers.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['**/*.js'],
+    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+  },
+  prettier,
+);

@@ -1,0 +1,66 @@
+import type { WireApi } from './items.js';
+
+/** Every provider failure, classified once at the adapter boundary. */
+export type ProviderErrorKind =
+  | 'auth'
+  | 'rate-limit'
+  | 'overloaded'
+  | 'context-overflow'
+  | 'bad-request'
+  | 'not-found'
+  | 'server'
+  | 'network'
+  | 'aborted'
+  | 'invalid-stream';
+
+export interface ProviderErrorOptions {
+  api: WireApi;
+  kind: ProviderErrorKind;
+  message: string;
+  statusCode?: number;
+  /** Whether repeating the same request may succeed (429, 5xx, 529, network). */
+  isRetryable?: boolean;
+  /** Server-requested wait before retrying (from `retry-after`/`retry-after-ms`/RetryInfo), in ms. */
+  retryAfterMs?: number;
+  /** Provider's own error code or type (e.g. `context_length_exceeded`). */
+  code?: string;
+  cause?: unknown;
+}
+
+const RETRYABLE_BY_DEFAULT: ReadonlySet<ProviderErrorKind> = new Set([
+  'rate-limit',
+  'overloaded',
+  'server',
+  'network',
+]);
+
+/** The one error type core sees from any provider. Core never imports an SDK's error classes. */
+export class ProviderError extends Error {
+  readonly api: WireApi;
+  readonly kind: ProviderErrorKind;
+  readonly statusCode: number | undefined;
+  readonly isRetryable: boolean;
+  readonly retryAfterMs: number | undefined;
+  readonly code: string | undefined;
+
+  constructor(options: ProviderErrorOptions) {
+    super(options.message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'ProviderError';
+    this.api = options.api;
+    this.kind = options.kind;
+    this.statusCode = options.statusCode;
+    this.isRetryable = options.isRetryable ?? RETRYABLE_BY_DEFAULT.has(options.kind);
+    this.retryAfterMs = options.retryAfterMs;
+    this.code = options.code;
+  }
+}
+
+/** Raised by a client when no API key is configured; names the environment variable to set. */
+export class MissingApiKeyError extends Error {
+  readonly variable: string;
+  constructor(variable: string, api: WireApi) {
+    super(`Missing API key for ${api}: set the ${variable} environment variable.`);
+    this.name = 'MissingApiKeyError';
+    this.variable = variable;
+  }
+}
