@@ -1,14 +1,15 @@
 #!/usr/bin/env node
-import { main } from '../dist/src/cli/main.js';
-
-main(process.argv).then(
-  (code) => {
-    process.exitCode = code;
-  },
-  (error) => {
-    process.stderr.write(
-      `cody: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`,
-    );
+// Fast path: `cody --version` answers without loading the CLI (start-up is the product's latency).
+if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
+  const { readFileSync } = await import('node:fs');
+  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  process.stdout.write(`${version}\n`);
+} else {
+  const { main } = await import('../dist/src/cli/main.js');
+  try {
+    process.exitCode = await main(process.argv);
+  } catch (error) {
+    process.stderr.write(`cody: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 70;
-  },
-);
+  }
+}

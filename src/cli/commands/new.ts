@@ -1,0 +1,26 @@
+import { saveConfig } from '../../core/config.js';
+import { ExitCode } from '../../core/errors.js';
+import { applyProviderChoice } from '../../core/provider-choice.js';
+import { startConversation } from '../../core/start-conversation.js';
+import { createContext } from '../context.js';
+import type { Io } from '../io.js';
+
+export interface NewOptions {
+  provider?: string;
+  api?: string;
+  model?: string;
+}
+
+/** `cody new`: prints the new conversation's id and nothing else on stdout, so `id=$(cody new)` works. */
+export async function runNew(options: NewOptions, io: Io): Promise<number> {
+  const context = await createContext(io);
+  let config = context.config;
+  if (options.provider !== undefined || options.api !== undefined || options.model !== undefined) {
+    // The choice becomes the current selection, exactly as `cody set-provider` would make it.
+    config = applyProviderChoice(config, options);
+    await saveConfig(context.paths.configFile, config);
+  }
+  const id = await startConversation(context.manager, config, { cwd: io.cwd });
+  io.stdout.write(`${id}\n`);
+  return ExitCode.ok;
+}

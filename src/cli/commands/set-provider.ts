@@ -1,0 +1,33 @@
+import { resolveSelection, saveConfig } from '../../core/config.js';
+import { ExitCode } from '../../core/errors.js';
+import { isKnownModel, lookupModelLimits } from '../../core/model-catalog.js';
+import { applyProviderChoice } from '../../core/provider-choice.js';
+import { createContext } from '../context.js';
+import type { Io } from '../io.js';
+
+export interface SetProviderOptions {
+  provider: string;
+  api?: string;
+  model?: string;
+  baseUrl?: string;
+}
+
+/** `cody set-provider`: validated, saved to config.json; takes effect on the next turn. */
+export async function runSetProvider(options: SetProviderOptions, io: Io): Promise<number> {
+  const context = await createContext(io);
+  const config = applyProviderChoice(context.config, options);
+  await saveConfig(context.paths.configFile, config);
+  const selection = resolveSelection(config);
+  const limits = lookupModelLimits(selection.model, config);
+  io.stdout.write(
+    `✓ Provider set: ${selection.provider} (${selection.apiName}) · model: ${selection.model}${
+      selection.baseUrl ? ` · base URL: ${selection.baseUrl}` : ''
+    }\n`,
+  );
+  if (!isKnownModel(selection.model) && limits.source === 'default') {
+    io.stderr.write(
+      `warning: '${selection.model}' is not in Cody's model catalogue; assuming a ${limits.contextWindow}-token context window. Set models.${selection.model}.contextWindow in ${context.paths.configFile} if it is larger.\n`,
+    );
+  }
+  return ExitCode.ok;
+}

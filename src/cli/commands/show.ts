@@ -1,0 +1,128 @@
+import type { ResponseItem } from '../../protocol/index.js';
+import { ExitCode, UsageError } from '../../core/errors.js';
+import { Session } from '../../core/session.js';
+import { readTranscript, type TranscriptEntry } from '../../core/transcript.js';
+import { createContext } from '../context.js';
+import type { Io } from '../io.js';
+import { formatTokens } from '../render.js';
+
+export interface ShowOptions {
+  id?: string | undefined;
+  summary?: boolean;
+  status?: boolean;
+  json?: boolean;
+}
+
+/** `cody show [id]`: the whole transcript (compactions marked), its latest summary, or its status. */
+export async function runShow(options: ShowOptions, io: Io): Promise<number> {
+  const context = await createContext(io);
+  const id = options.id ? await context.manager.resolveId(options.id) : await context.manager.getActiveId();
+  if (id === undefined)
+    throw new UsageError('No active conversation: give an id (see cody list) or start one with cody new.');
+
+  if (options.status) {
+    const session = await Session.open({
+      manager: context.manager,
+      conversationId: id,
+      config: context.config,
+      env: io.env,
+      cwd: io.cwd,
+    });
+    const status = session.status();
+    if (options.json) {
+      io.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+      return ExitCode.ok;
+    }
+    const percent = ((status.contextTokens / status.contextWindow) * 100).toFixed(1);
+    io.stdout.write(
+      [
+        `Conversation: ${status.id}`,
+        `Provider:     ${status.provider} (${status.api})`,
+        `Model:        ${status.model}`,
+        `Window:       ${status.contextWindow.toLocaleString('en-US')} tokens (auto-compact at ${status.autoCompactLimit.toLocaleString('en-US')})`,
+        `Used:         ${status.contextTokens.toLocaleString('en-US')} tokens (${percent}% of the window)`,
+        `Compactions:  ${status.compactions}`,
+      ].join('\n') + '\n',
+    );
+    return ExitCode.ok;
+  }
+
+  const transcript = await readTranscript(context.manager.rolloutPath(id));
+  if (options.summary) {
+    const summaries = transcript.entries.filter((entry) => entry.kind === 'compacted');
+    const last = summaries.at(-1);
+    if (!last || last.kind !== 'compacted') {
+      io.stdout.write(`Conversation ${id} has not been compacted yet.\n`);
+      return ExitCode.ok;
+    }
+    io.stdout.write(
+      options.json ? `${JSON.stringify({ id, summary: last.summary })}\n` : `${last.summary}\n`,
+    );
+    return ExitCode.ok;
+  }
+  if (options.json) {
+    io.stdout.write(
+      `${JSON.stringify({ id, meta: transcript.meta, entries: transcript.entries }, null, 2)}\n`,
+    );
+    return ExitCode.ok;
+  }
+  io.stdout.write(
+    `Conversation ${id} · ${transcript.meta.provider}/${transcript.meta.model} · started ${transcript.meta.timestamp}\n`,
+  );
+  for (const entry of transcript.entries) io.stdout.write(formatEntry(entry));
+  for (const warning of transcript.warnings) io.stderr.write(`warning: ${warning}\n`);
+  return ExitCode.ok;
+}
+
+function formatEntry(entry: TranscriptEntry): string {
+  switch (entry.kind) {
+    case 'item':
+      return formatItem(entry.item);
+    case 'compacted':
+      return `\n── compacted (${formatTokens(entry.tokensBefore ?? 0)} → ${formatTokens(entry.tokensAfter ?? 0)} tokens); summary: cody show --summary ──\n`;
+    case 'turn-context':
+      return `\n── ${entry.provider} (${entry.api}) · ${entry.model} ──\n`;
+    case 'aborted':
+      return `  [turn aborted: ${entry.reason}]\n`;
+    default: {
+      const exhaustive: never = entry;
+      throw new Error(`unknown entry ${JSON.stringify(exhaustive)}`);
+    }
+  }
+}
+
+function formatItem(item: ResponseItem): string {
+  switch (item.type) {
+    case 'message': {
+      if (item.role === 'system' || item.role === 'developer') return '';
+      const text = item.content
+        .map((part) => (part.type === 'input_image' ? '[image]' : part.text))
+        .join('\n');
+      return item.role === 'user' ? `\nyou › ${text}\n` : `\n${text}\n`;
+    }
+    case 'function_call':
+      return `  ⚙ ${item.name}(${truncate(item.arguments, 200)})\n`;
+    case 'function_call_output': {
+      const text =
+        typeof item.output === 'string'
+          ? item.output
+          : item.output.map((part) => (part.type === 'input_image' ? '[image]' : part.text)).join(' ');
+      return `  ↳ ${truncate(text.replace(/\s+/g, ' '), 200)}\n`;
+    }
+    case 'reasoning': {
+      const summary = item.summary.map((part) => part.text).join(' ');
+      return summary ? `  (thinking: ${truncate(summary, 200)})\n` : '';
+    }
+    case 'ghost_snapshot':
+    case 'opaque':
+      return '';
+    default: {
+      const exhaustive: never = item;
+      throw new Error(`unknown item ${JSON.stringify(exhaustive)}`);
+    }
+  }
+}
+
+function truncate(text: string, length: number): string {
+  return text.length > length ? `${text.slice(0, length - 1)}…` : text;
+}

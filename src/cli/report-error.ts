@@ -1,0 +1,31 @@
+import { MissingApiKeyError, ProviderError } from '../protocol/index.js';
+import { CodyError, ExitCode, type ExitCodeValue } from '../core/errors.js';
+import type { Io } from './io.js';
+
+/**
+ * Turns any error into one line on stderr and an exit code. User errors never show a stack; unexpected
+ * ones show it only with --debug.
+ */
+export function reportError(error: unknown, io: Io, debug: boolean): ExitCodeValue {
+  const { message, exitCode, expected } = classify(error);
+  io.stderr.write(`cody: ${message}\n`);
+  if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
+  else if (!expected) io.stderr.write('Run again with --debug for details.\n');
+  return exitCode;
+}
+
+function classify(error: unknown): { message: string; exitCode: ExitCodeValue; expected: boolean } {
+  if (error instanceof CodyError) return { message: error.message, exitCode: error.exitCode, expected: true };
+  if (error instanceof MissingApiKeyError)
+    return { message: error.message, exitCode: ExitCode.auth, expected: true };
+  if (error instanceof ProviderError) {
+    const status = error.statusCode !== undefined ? ` (HTTP ${error.statusCode})` : '';
+    return {
+      message: `${error.api} request failed${status}: ${error.message}`,
+      exitCode: error.kind === 'auth' ? ExitCode.auth : ExitCode.provider,
+      expected: true,
+    };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { message: `unexpected error: ${message}`, exitCode: ExitCode.internal, expected: false };
+}

@@ -1,0 +1,188 @@
+/**
+ * `$CODY_HOME/config.json`: which provider, API and model the next turn runs with, per-provider base URLs,
+ * per-model context-window overrides, and the compaction, retry and tool-output settings.
+ * Read with zod (lenient about unknown keys), written atomically (temp file + rename, mode 0600).
+ */
+import { randomBytes } from 'node:crypto';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { WireApi } from '../protocol/index.js';
+import { CodyError, ExitCode, StorageError, UsageError } from './errors.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
+
+export const PROVIDERS = ['openai', 'anthropic', 'google'] as const;
+export type Provider = (typeof PROVIDERS)[number];
+
+/** The API names a person types, per provider (the first is the default). */
+export const PROVIDER_APIS: Record<Provider, readonly string[]> = {
+  openai: ['chat', 'responses'],
+  anthropic: ['messages'],
+  google: ['gemini'],
+};
+
+/** Model used when a provider is chosen without `--model`. */
+export const DEFAULT_MODELS: Record<Provider, string> = {
+  openai: 'gpt-4.1-mini',
+  anthropic: 'claude-sonnet-4-5',
+  google: 'gemini-2.5-flash',
+};
+
+/** Default compaction threshold: compact at 80% of the window, leaving room for the reply and summary. */
+export const DEFAULT_COMPACT_THRESHOLD = 0.8;
+/** Tool outputs longer than this many tokens are truncated (head + tail) when recorded. */
+export const DEFAULT_TOOL_OUTPUT_TOKENS = 10_000;
+
+const modelOverrideSchema = z
+  .object({
+    contextWindow: z.number().int().positive().optional(),
+    maxOutputTokens: z.number().int().positive().optional(),
+  })
+  .passthrough();
+
+export const configSchema = z
+  .object({
+    provider: z.enum(PROVIDERS).optional(),
+    api: z.string().optional(),
+    model: z.string().min(1).optional(),
+    /** Base URL per provider, so switching provider never sends a key to another provider's host. */
+    baseUrls: z.record(z.string(), z.string()).optional(),
+    models: z.record(z.string(), modelOverrideSchema).optional(),
+    compact: z
+      .object({
+        threshold: z.number().gt(0).lte(1).optional(),
+        tokenLimit: z.number().int().positive().optional(),
+        auto: z.boolean().optional(),
+      })
+      .passthrough()
+      .optional(),
+    toolOutputTokens: z.number().int().positive().optional(),
+    retry: z
+      .object({
+        maxRetries: z.number().int().min(0).max(20).optional(),
+        baseDelayMs: z.number().int().min(0).optional(),
+        maxDelayMs: z.number().int().min(0).optional(),
+      })
+      .optional(),
+    lockTimeoutMs: z.number().int().min(0).optional(),
+  })
+  .passthrough();
+
+export type CodyConfig = z.infer<typeof configSchema>;
+
+/** What a turn runs with, fully resolved. */
+export interface Selection {
+  provider: Provider;
+  /** The API name a person types (`chat`, `responses`, `messages`, `gemini`). */
+  apiName: string;
+  api: WireApi;
+  model: string;
+  baseUrl?: string;
+}
+
+export function toWireApi(provider: Provider, apiName: string): WireApi {
+  if (provider === 'openai' && apiName === 'chat') return 'openai-chat';
+  if (provider === 'openai' && apiName === 'responses') return 'openai-responses';
+  if (provider === 'anthropic' && apiName === 'messages') return 'anthropic-messages';
+  if (provider === 'google' && apiName === 'gemini') return 'gemini';
+  throw new UsageError(
+    `Provider '${provider}' has no API '${apiName}'. Choose one of: ${PROVIDER_APIS[provider].join(', ')}.`,
+  );
+}
+
+export function providerOfApi(api: WireApi): Provider {
+  switch (api) {
+    case 'openai-chat':
+    case 'openai-responses':
+      return 'openai';
+    case 'anthropic-messages':
+      return 'anthropic';
+    case 'gemini':
+      return 'google';
+    default: {
+      const exhaustive: never = api;
+      throw new Error(`unknown api ${String(exhaustive)}`);
+    }
+  }
+}
+
+export function apiNameOf(api: WireApi): string {
+  switch (api) {
+    case 'openai-chat':
+      return 'chat';
+    case 'openai-responses':
+      return 'responses';
+    case 'anthropic-messages':
+      return 'messages';
+    case 'gemini':
+      return 'gemini';
+    default: {
+      const exhaustive: never = api;
+      throw new Error(`unknown api ${String(exhaustive)}`);
+    }
+  }
+}
+
+export function resolveSelection(config: CodyConfig): Selection {
+  const provider = config.provider ?? 'openai';
+  const apiName = config.api ?? PROVIDER_APIS[provider][0] ?? 'chat';
+  const api = toWireApi(provider, apiName);
+  const model = config.model ?? DEFAULT_MODELS[provider];
+  const baseUrl = config.baseUrls?.[provider];
+  return { provider, apiName, api, model, ...(baseUrl ? { baseUrl } : {}) };
+}
+
+export function retryPolicyOf(config: CodyConfig): RetryPolicy {
+  return { ...DEFAULT_RETRY_POLICY, ...stripUndefined(config.retry ?? {}) };
+}
+
+export async function loadConfig(configFile: string): Promise<CodyConfig> {
+  let text: string;
+  try {
+    text = await readFile(configFile, 'utf8');
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return {};
+    throw new StorageError(`Cannot read ${configFile}: ${errorMessage(error)}`, { cause: error });
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new CodyError(
+      `${configFile} is not valid JSON (${errorMessage(error)}). Fix or delete it.`,
+      ExitCode.usage,
+    );
+  }
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue ? issue.path.join('.') : '';
+    throw new CodyError(
+      `${configFile}: invalid setting ${where ? `'${where}'` : ''}: ${issue?.message ?? 'invalid'}. Fix or delete it.`,
+      ExitCode.usage,
+    );
+  }
+  return parsed.data;
+}
+
+/** Writes the config atomically: a reader never sees half a file. */
+export async function saveConfig(configFile: string, config: CodyConfig): Promise<void> {
+  const temporary = `${configFile}.${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
+    await rename(temporary, configFile);
+  } catch (error) {
+    throw new StorageError(`Cannot write ${configFile}: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+function stripUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}
+
+export function isErrno(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

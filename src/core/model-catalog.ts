@@ -1,0 +1,71 @@
+/**
+ * Context window and maximum output of current model families. Drives the auto-compact limit.
+ * Overridable per model in config (`models.<model>.contextWindow` / `.maxOutputTokens`).
+ */
+import type { CodyConfig } from './config.js';
+
+export interface ModelLimits {
+  /** Tokens the model accepts in one request (input + output). */
+  contextWindow: number;
+  /** Most tokens the model may write in one response. */
+  maxOutputTokens: number;
+  /** Where the figures came from. */
+  source: 'catalog' | 'config' | 'default';
+}
+
+interface CatalogEntry {
+  /** Matches the model id (after any `vendor/` prefix from routers such as OpenRouter is removed). */
+  pattern: RegExp;
+  contextWindow: number;
+  maxOutputTokens: number;
+}
+
+/** Most specific first: the first match wins. Figures from the providers' published model pages. */
+const CATALOG: readonly CatalogEntry[] = [
+  // OpenAI
+  { pattern: /^gpt-5(\.\d+)?-codex/, contextWindow: 400_000, maxOutputTokens: 128_000 },
+  { pattern: /^gpt-5(\.\d+)?-chat/, contextWindow: 128_000, maxOutputTokens: 16_384 },
+  { pattern: /^gpt-5/, contextWindow: 400_000, maxOutputTokens: 128_000 },
+  { pattern: /^gpt-4\.1/, contextWindow: 1_047_576, maxOutputTokens: 32_768 },
+  { pattern: /^gpt-4o/, contextWindow: 128_000, maxOutputTokens: 16_384 },
+  { pattern: /^gpt-4-turbo/, contextWindow: 128_000, maxOutputTokens: 4_096 },
+  { pattern: /^gpt-4(-\d|$)/, contextWindow: 8_192, maxOutputTokens: 8_192 },
+  { pattern: /^gpt-3\.5-turbo/, contextWindow: 16_385, maxOutputTokens: 4_096 },
+  { pattern: /^o1-mini/, contextWindow: 128_000, maxOutputTokens: 65_536 },
+  { pattern: /^o(1|3|4)(-|$)/, contextWindow: 200_000, maxOutputTokens: 100_000 },
+  // Anthropic
+  { pattern: /^claude-opus-4-(5|6)/, contextWindow: 200_000, maxOutputTokens: 64_000 },
+  { pattern: /^claude-opus-4/, contextWindow: 200_000, maxOutputTokens: 32_000 },
+  { pattern: /^claude-sonnet-4/, contextWindow: 200_000, maxOutputTokens: 64_000 },
+  { pattern: /^claude-haiku-4/, contextWindow: 200_000, maxOutputTokens: 64_000 },
+  { pattern: /^claude-(3-7-sonnet|3-5-sonnet|3-5-haiku)/, contextWindow: 200_000, maxOutputTokens: 8_192 },
+  // Google
+  { pattern: /^gemini-(2\.5|3)(\.\d+)?-(pro|flash)/, contextWindow: 1_048_576, maxOutputTokens: 65_536 },
+  { pattern: /^gemini-2\.0-flash/, contextWindow: 1_048_576, maxOutputTokens: 8_192 },
+];
+
+/**
+ * For a model the catalogue does not know (typical for Ollama, vLLM, LM Studio): small local models
+ * run with 4k–8k windows, so assuming 8,192 compacts early rather than overflowing a small window.
+ */
+export const UNKNOWN_MODEL_LIMITS: Omit<ModelLimits, 'source'> = {
+  contextWindow: 8_192,
+  maxOutputTokens: 2_048,
+};
+
+export function lookupModelLimits(model: string, config?: CodyConfig): ModelLimits {
+  const override = config?.models?.[model];
+  const bare = model.replace(/^models\//, '').replace(/^[\w.-]+\//, '');
+  const entry = CATALOG.find((candidate) => candidate.pattern.test(bare));
+  const base = entry ?? UNKNOWN_MODEL_LIMITS;
+  const contextWindow = override?.contextWindow ?? base.contextWindow;
+  const maxOutputTokens = Math.min(override?.maxOutputTokens ?? base.maxOutputTokens, contextWindow);
+  const source = override?.contextWindow !== undefined ? 'config' : entry ? 'catalog' : 'default';
+  return { contextWindow, maxOutputTokens, source };
+}
+
+/** Whether the catalogue (not a config override or the default) knows the model. */
+export function isKnownModel(model: string): boolean {
+  const bare = model.replace(/^models\//, '').replace(/^[\w.-]+\//, '');
+  return CATALOG.some((candidate) => candidate.pattern.test(bare));
+}

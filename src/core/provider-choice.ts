@@ -1,0 +1,85 @@
+/** Validating a person's choice of provider, API, model and base URL, and folding it into the config. */
+import {
+  type CodyConfig,
+  DEFAULT_MODELS,
+  PROVIDER_APIS,
+  PROVIDERS,
+  type Provider,
+  toWireApi,
+} from './config.js';
+import { UsageError } from './errors.js';
+
+export interface ProviderChoice {
+  provider?: string;
+  api?: string;
+  model?: string;
+  /** An http(s) URL; the empty string clears the provider's base URL. */
+  baseUrl?: string;
+}
+
+/** Model ids as providers and local servers spell them: `gpt-4o`, `models/gemini-2.5-pro`, `llama3.1:8b`, `openai/gpt-4o`. */
+const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$/;
+
+/** Which provider a bare model id obviously belongs to (router-prefixed ids like `anthropic/…` are exempt). */
+function ownerOf(model: string): Provider | undefined {
+  if (model.includes('/') && !model.startsWith('models/')) return undefined;
+  const bare = model.replace(/^models\//, '');
+  if (/^(gpt-|o\d(-|$)|chatgpt-)/.test(bare)) return 'openai';
+  if (/^claude-/.test(bare)) return 'anthropic';
+  if (/^(gemini-|gemma-)/.test(bare)) return 'google';
+  return undefined;
+}
+
+export function applyProviderChoice(config: CodyConfig, choice: ProviderChoice): CodyConfig {
+  const provider = parseProvider(choice.provider ?? config.provider ?? 'openai');
+  const switching = provider !== (config.provider ?? 'openai');
+  const apiName = choice.api ?? (switching ? undefined : config.api) ?? PROVIDER_APIS[provider][0] ?? '';
+  toWireApi(provider, apiName);
+
+  let model = choice.model ?? config.model;
+  if (choice.model !== undefined) {
+    if (!MODEL_ID.test(choice.model)) {
+      throw new UsageError(
+        `'${choice.model}' is not a valid model id (letters, digits and . _ : / @ + - only).`,
+      );
+    }
+    const owner = ownerOf(choice.model);
+    const baseUrl = choice.baseUrl ?? config.baseUrls?.[provider];
+    if (owner && owner !== provider && !(provider === 'openai' && baseUrl)) {
+      throw new UsageError(
+        `Model '${choice.model}' is a ${owner} model, not a ${provider} one. Use: cody set-provider ${owner} --model ${choice.model}`,
+      );
+    }
+  } else if (model === undefined || (switching && ownerOf(model) !== provider)) {
+    model = DEFAULT_MODELS[provider];
+  }
+
+  const baseUrls = { ...(config.baseUrls ?? {}) };
+  if (choice.baseUrl !== undefined) {
+    if (choice.baseUrl === '') delete baseUrls[provider];
+    else baseUrls[provider] = parseBaseUrl(choice.baseUrl);
+  }
+  const next: CodyConfig = { ...config, provider, api: apiName, model: model ?? DEFAULT_MODELS[provider] };
+  if (Object.keys(baseUrls).length > 0) next.baseUrls = baseUrls;
+  else delete next.baseUrls;
+  return next;
+}
+
+function parseProvider(text: string): Provider {
+  const found = PROVIDERS.find((provider) => provider === text.toLowerCase());
+  if (!found) throw new UsageError(`Unknown provider '${text}'. Choose one of: ${PROVIDERS.join(', ')}.`);
+  return found;
+}
+
+function parseBaseUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new UsageError(`'${text}' is not a valid base URL (expected e.g. http://localhost:11434/v1).`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new UsageError(`Base URL must use http or https, not ${url.protocol.replace(':', '')}.`);
+  }
+  return text.replace(/\/+$/, '');
+}

@@ -1,0 +1,236 @@
+/**
+ * The save / list / resume / continue cycle through the real binary, over real HTTP, on OpenAI Chat
+ * Completions (the default provider).
+ */
+import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, FAKE_KEYS, type Harness, linesOfType } from './harness.js';
+
+interface ChatBody {
+  model: string;
+  messages: Array<{ role: string; content: unknown; tool_calls?: unknown }>;
+}
+
+function chatBodies(harness: Harness): ChatBody[] {
+  return harness.server.modelRequests('openai-chat').map((request) => request.body as ChatBody);
+}
+
+function texts(body: ChatBody): string[] {
+  return body.messages.map((message) => `${message.role}: ${typeof message.content === 'string' ? message.content : JSON.stringify(message.content)}`);
+}
+
+describe('cody persistence and resume (e2e)', () => {
+  let harness: Harness;
+  beforeEach(async () => {
+    harness = await createHarness();
+  });
+  afterEach(async () => {
+    await harness.close();
+  });
+
+  it('remembers Alice across processes: the second request carries the first exchange', async () => {
+    const created = await harness.cody(['new']);
+    expect(created.code).toBe(0);
+    const id = created.stdout.trim();
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(created.stdout).toBe(`${id}\n`);
+
+    const first = await harness.cody(['chat', 'my name is Alice']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toBe('echo: my name is Alice\n');
+
+    const second = await harness.cody(['chat', 'what is my name?']);
+    expect(second.code).toBe(0);
+    const bodies = chatBodies(harness);
+    expect(bodies).toHaveLength(2);
+    const sent = texts(bodies[1] as ChatBody);
+    expect(sent[0]).toMatch(/^system: You are Cody/);
+    expect(sent.slice(1)).toEqual([
+      'user: my name is Alice',
+      'assistant: echo: my name is Alice',
+      'user: what is my name?',
+    ]);
+    expect(bodies[1]).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+
+    const lines = await harness.rollout(id);
+    const first_line = JSON.parse(lines[0] ?? '{}') as { type: string; payload: Record<string, unknown> };
+    expect(first_line.type).toBe('session_meta');
+    expect(first_line.payload).toMatchObject({ id, originator: 'cody', provider: 'openai', api: 'openai-chat' });
+    for (const line of lines) {
+      expect(JSON.parse(line)).toMatchObject({ timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    }
+    const tokenCounts = linesOfType(lines, 'event_msg').filter((line) => line.payload.type === 'token_count');
+    expect(tokenCounts).toHaveLength(2);
+  });
+
+  it('survives a 20-iteration shell loop; each request carries the whole history', async () => {
+    const result = await harness.shell('for i in $(seq 1 20); do $CODY chat "message $i" || exit 1; done');
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(20);
+    const bodies = chatBodies(harness);
+    expect(bodies).toHaveLength(20);
+    const last = bodies[19] as ChatBody;
+    // system + 19 exchanges + the 20th user message
+    expect(last.messages).toHaveLength(1 + 19 * 2 + 1);
+    expect(texts(last).at(-1)).toBe('user: message 20');
+    const conversations = await readdir(join(harness.env.CODY_HOME ?? '', 'conversations'));
+    expect(conversations.filter((name) => name.endsWith('.jsonl'))).toHaveLength(1);
+  });
+
+  it('takes the message from stdin and starts a conversation when there is none (id on stderr)', async () => {
+    const result = await harness.cody(['chat'], { input: 'hello from a pipe\n' });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('echo: hello from a pipe\n');
+    expect(result.stderr).toMatch(/Started conversation [0-9a-f-]{36}/);
+  });
+
+  it('resumes an older conversation by prefix in a fresh process and continues it', async () => {
+    const firstId = (await harness.cody(['new'])).stdout.trim();
+    await harness.cody(['chat', 'first conversation message']);
+    const secondId = (await harness.cody(['new'])).stdout.trim();
+    await harness.cody(['chat', 'second conversation message']);
+    expect(firstId).not.toBe(secondId);
+
+    const resumed = await harness.cody(['resume', firstId.slice(0, 13)]);
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain(`✓ Resumed conversation: ${firstId}`);
+    expect(resumed.stdout).toMatch(/openai/);
+    expect(resumed.stdout).toMatch(/gpt-4\.1-mini/);
+
+    await harness.cody(['chat', 'continuing the first']);
+    const last = chatBodies(harness).at(-1) as ChatBody;
+    expect(texts(last).slice(1)).toEqual([
+      'user: first conversation message',
+      'assistant: echo: first conversation message',
+      'user: continuing the first',
+    ]);
+  });
+
+  it('lists conversations newest first, as a table and as JSON, and says so when there are none', async () => {
+    const empty = await harness.cody(['list']);
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toMatch(/No saved conversations/);
+    expect(empty.stdout).toMatch(/cody new/);
+
+    const older = (await harness.cody(['new'])).stdout.trim();
+    await harness.cody(['chat', 'the older one']);
+    const newer = (await harness.cody(['new'])).stdout.trim();
+    await harness.cody(['chat', 'the newer one']);
+
+    const table = await harness.cody(['list']);
+    expect(table.code).toBe(0);
+    const rows = table.stdout.trim().split('\n');
+    expect(rows[0]).toMatch(/ID\s+PROVIDER\/MODEL\s+CREATED\s+UPDATED\s+MSGS\s+FIRST MESSAGE/);
+    expect(rows[1]).toContain(newer);
+    expect(rows[1]).toContain('the newer one');
+    expect(rows[2]).toContain(older);
+
+    const json = await harness.cody(['list', '--json', '--limit', '1']);
+    const listed = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ id: newer, provider: 'openai', model: 'gpt-4.1-mini', messageCount: 2, preview: 'the newer one' });
+  });
+
+  it('names the file and line of a corrupt rollout line and exits non-zero', async () => {
+    const id = (await harness.cody(['new'])).stdout.trim();
+    await harness.cody(['chat', 'one']);
+    await harness.cody(['chat', 'two']);
+    const file = join(harness.env.CODY_HOME ?? '', 'conversations', `${id}.jsonl`);
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    lines[3] = '{"timestamp": "2026-01-01T00:00:00.000Z", "type": "response_item", "payload": {oops';
+    await writeFile(file, lines.join('\n'));
+
+    const result = await harness.cody(['chat', 'three']);
+    expect(result.code).toBe(6);
+    expect(result.stderr).toContain(`${file}:4`);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(harness.server.modelRequests()).toHaveLength(2);
+  });
+
+  it('tolerates a torn last line (a crash mid-write) and repairs it on the next append', async () => {
+    const id = (await harness.cody(['new'])).stdout.trim();
+    await harness.cody(['chat', 'before the crash']);
+    const file = join(harness.env.CODY_HOME ?? '', 'conversations', `${id}.jsonl`);
+    await appendFile(file, '{"timestamp":"2026-01-01T00:00:00.000Z","type":"response_item","payload":{"type":"mess');
+
+    const result = await harness.cody(['chat', 'after the crash']);
+    expect(result.code).toBe(0);
+    const last = chatBodies(harness).at(-1) as ChatBody;
+    expect(texts(last).slice(1)).toEqual(['user: before the crash', 'assistant: echo: before the crash', 'user: after the crash']);
+    const lines = await harness.rollout(id);
+    for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    const sidecars = (await readdir(join(harness.env.CODY_HOME ?? '', 'conversations'))).filter((name) => name.includes('.torn'));
+    expect(sidecars).toHaveLength(1);
+  });
+
+  it('reports an unknown id in one line with exit code 3', async () => {
+    const result = await harness.cody(['resume', 'deadbeef']);
+    expect(result.code).toBe(3);
+    expect(result.stderr.trim()).toBe("cody: Conversation 'deadbeef' not found. List available: cody list");
+    const traversal = await harness.cody(['resume', '../../etc/passwd']);
+    expect(traversal.code).toBe(2);
+    expect(traversal.stderr).toMatch(/not a valid conversation id/);
+  });
+
+  it('never interleaves lines when two cody chat processes write one conversation', async () => {
+    await harness.close();
+    harness = await createHarness({ chunkDelayMs: 40 });
+    const id = (await harness.cody(['new'])).stdout.trim();
+    const [a, b] = await Promise.all([harness.cody(['chat', 'from process A']), harness.cody(['chat', 'from process B'])]);
+    expect(a.code).toBe(0);
+    expect(b.code).toBe(0);
+    expect(`${a.stderr}${b.stderr}`).toMatch(/Waiting for another cody process/);
+    const items = linesOfType(await harness.rollout(id), 'response_item').map((line) => line.payload);
+    const roles = items.filter((item) => item.type === 'message').map((item) => item.role);
+    expect(roles).toEqual(['system', 'user', 'assistant', 'user', 'assistant']);
+    // The second turn saw the first one complete.
+    const second = chatBodies(harness)[1] as ChatBody;
+    expect(second.messages).toHaveLength(4);
+  });
+
+  it('keeps API keys off disk and uses private file modes', async () => {
+    const id = (await harness.cody(['new'])).stdout.trim();
+    await harness.cody(['chat', 'secret check']);
+    await harness.cody(['set-provider', 'anthropic']);
+    const home = harness.env.CODY_HOME ?? '';
+    expect((await stat(home)).mode & 0o777).toBe(0o700);
+    expect((await stat(join(home, 'conversations'))).mode & 0o777).toBe(0o700);
+    expect((await stat(join(home, 'conversations', `${id}.jsonl`))).mode & 0o777).toBe(0o600);
+    expect((await stat(join(home, 'config.json'))).mode & 0o777).toBe(0o600);
+    const files = await readdir(home, { recursive: true });
+    for (const file of files) {
+      const path = join(home, file);
+      if (!(await stat(path)).isFile()) continue;
+      const content = await readFile(path, 'utf8');
+      for (const key of Object.values(FAKE_KEYS)) expect(content).not.toContain(key);
+    }
+  });
+
+  it('fails a turn without a key before recording anything, naming the variable', async () => {
+    const id = (await harness.cody(['new'])).stdout.trim();
+    const result = await harness.cody(['chat', 'no key'], { env: { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined } });
+    expect(result.code).toBe(4);
+    expect(result.stderr).toMatch(/OPENAI_API_KEY/);
+    expect(result.stderr.trim().split('\n')).toHaveLength(1);
+    const items = linesOfType(await harness.rollout(id), 'response_item');
+    expect(items).toHaveLength(1);
+  });
+
+  it('shows, deletes (only with confirmation in scripts) and imports', async () => {
+    const id = (await harness.cody(['new'])).stdout.trim();
+    await harness.cody(['chat', 'show me']);
+    const shown = await harness.cody(['show', id]);
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toContain('you › show me');
+    expect(shown.stdout).toContain('echo: show me');
+
+    const refused = await harness.cody(['delete', id]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/--yes/);
+    const deleted = await harness.cody(['delete', id, '--yes']);
+    expect(deleted.code).toBe(0);
+    expect((await harness.cody(['show', id])).code).toBe(3);
+  });
+});
