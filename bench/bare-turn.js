@@ -18,8 +18,14 @@ if (api === 'openai-chat') {
 } else if (api === 'openai-responses') {
   const { default: OpenAI } = await import('openai');
   const client = new OpenAI({ apiKey: 'bench-key', baseURL: `${baseUrl}/v1`, maxRetries: 0 });
-  const stream = await client.responses.create({ model: 'gpt-4.1-mini', input: prompt, stream: true, store: false });
-  for await (const event of stream) if (event.type === 'response.output_text.delta') process.stdout.write(event.delta);
+  const stream = await client.responses.create({
+    model: 'gpt-4.1-mini',
+    input: prompt,
+    stream: true,
+    store: false,
+  });
+  for await (const event of stream)
+    if (event.type === 'response.output_text.delta') process.stdout.write(event.delta);
 } else if (api === 'anthropic-messages') {
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
   const client = new Anthropic({ apiKey: 'bench-key', baseURL: baseUrl, maxRetries: 0 });
@@ -30,7 +36,8 @@ if (api === 'openai-chat') {
     stream: true,
   });
   for await (const event of stream) {
-    if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') process.stdout.write(event.delta.text);
+    if (event.type === 'content_block_delta' && event.delta.type === 'text_delta')
+      process.stdout.write(event.delta.text);
   }
 } else if (api === 'gemini') {
   const { GoogleGenAI } = await import('@google/genai');

@@ -25,25 +25,68 @@ async function makeConversations(home, count, bytesEach) {
     const id = `0190${index.toString(16).padStart(4, '0')}-0000-7000-8000-${index.toString(16).padStart(12, '0')}`;
     const stamp = new Date(Date.UTC(2026, 0, 1, 0, 0, index)).toISOString();
     const lines = [
-      { timestamp: stamp, type: 'session_meta', payload: { id, timestamp: stamp, cwd: '/tmp', originator: 'cody', cli_version: '0.1.0', provider: 'openai', api: 'openai-chat', model: 'gpt-4.1-mini', model_provider: 'openai' } },
-      { timestamp: stamp, type: 'response_item', payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: `conversation ${index}` }] } },
+      {
+        timestamp: stamp,
+        type: 'session_meta',
+        payload: {
+          id,
+          timestamp: stamp,
+          cwd: '/tmp',
+          originator: 'cody',
+          cli_version: '0.1.0',
+          provider: 'openai',
+          api: 'openai-chat',
+          model: 'gpt-4.1-mini',
+          model_provider: 'openai',
+        },
+      },
+      {
+        timestamp: stamp,
+        type: 'response_item',
+        payload: {
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: `conversation ${index}` }],
+        },
+      },
     ];
     let size = 0;
     while (size < bytesEach) {
-      const line = { timestamp: stamp, type: 'response_item', payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: filler }] } };
+      const line = {
+        timestamp: stamp,
+        type: 'response_item',
+        payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: filler }] },
+      };
       lines.push(line);
       size += 1000;
     }
-    lines.push({ timestamp: stamp, type: 'event_msg', payload: { type: 'turn_complete', turn_id: 't', message_count: lines.length - 1, first_user_message: `conversation ${index}` } });
-    await writeFile(join(directory, `${id}.jsonl`), `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`, { mode: 0o600 });
+    lines.push({
+      timestamp: stamp,
+      type: 'event_msg',
+      payload: {
+        type: 'turn_complete',
+        turn_id: 't',
+        message_count: lines.length - 1,
+        first_user_message: `conversation ${index}`,
+      },
+    });
+    await writeFile(
+      join(directory, `${id}.jsonl`),
+      `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`,
+      { mode: 0o600 },
+    );
   }
 }
 
 function startFakeProvider() {
   return new Promise((resolve, reject) => {
-    const child = spawn(node, [join(import.meta.dirname, '..', 'dist', 'tests', 'fake-provider', 'cli.js'), '--port', '0'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      node,
+      [join(import.meta.dirname, '..', 'dist', 'tests', 'fake-provider', 'cli.js'), '--port', '0'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     child.stdout.setEncoding('utf8').on('data', (text) => {
       const match = /listening on (http:\/\/\S+)/.exec(text);
       if (match) resolve({ url: match[1], stop: () => child.kill() });
@@ -61,7 +104,10 @@ try {
     const cases = [
       { name: 'node -e 0', run: () => timeProcess(node, ['-e', '0']) },
       { name: 'cody --version', run: () => timeProcess(node, [cody, '--version']) },
-      { name: 'cody list (1,000 × 200 KB)', run: () => timeProcess(node, [cody, 'list'], { env: { ...process.env, CODY_HOME: listHome } }) },
+      {
+        name: 'cody list (1,000 × 200 KB)',
+        run: () => timeProcess(node, [cody, 'list'], { env: { ...process.env, CODY_HOME: listHome } }),
+      },
     ];
     const apis = [
       ['openai-chat', 'openai', 'chat', 'gpt-4.1-mini'],
@@ -83,7 +129,10 @@ try {
         GOOGLE_GEMINI_BASE_URL: fake.url,
       };
       await timeProcess(node, [cody, 'set-provider', provider, '--api', apiName, '--model', model], { env });
-      cases.push({ name: `bare ${api} SDK turn`, run: () => timeProcess(node, [join(import.meta.dirname, 'bare-turn.js'), api, fake.url]) });
+      cases.push({
+        name: `bare ${api} SDK turn`,
+        run: () => timeProcess(node, [join(import.meta.dirname, 'bare-turn.js'), api, fake.url]),
+      });
       // A new conversation per sample keeps every sample the same size.
       cases.push({
         name: `cody chat turn (${api})`,
@@ -102,7 +151,11 @@ try {
       ['cody --version / node -e 0 (target ≤ 1.25)', ratio('cody --version', 'node -e 0')],
       ['cody list / node -e 0 (target ≤ 2)', ratio('cody list (1,000 × 200 KB)', 'node -e 0')],
     ];
-    for (const [api] of apis) ratios.push([`chat turn / bare SDK, ${api} (target ≤ 1.5)`, ratio(`cody chat turn (${api})`, `bare ${api} SDK turn`)]);
+    for (const [api] of apis)
+      ratios.push([
+        `chat turn / bare SDK, ${api} (target ≤ 1.5)`,
+        ratio(`cody chat turn (${api})`, `bare ${api} SDK turn`),
+      ]);
     printTable(`Ratios (node -e 0 = ${base.toFixed(1)} ms)`, ratios);
   } finally {
     fake.stop();

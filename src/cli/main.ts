@@ -48,7 +48,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .argument('[message...]', 'the message; read from stdin when omitted and stdin is not a terminal')
     .option('-c, --conversation <id>', 'conversation id or unique prefix (default: the active one)')
     .option('--json', 'print events as JSON lines on stdout instead of the reply text')
-    .action((words: string[], options: { conversation?: string; json?: boolean }) =>
+    .option('--auto-approve', 'run shell commands and file edits the model asks for without asking')
+    .action((words: string[], options: { conversation?: string; json?: boolean; autoApprove?: boolean }) =>
       run(async (commandIo) =>
         (await import('./commands/chat.js')).runChat({ ...options, words }, commandIo),
       )(),

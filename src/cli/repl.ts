@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline/promises';
 import { ExitCode } from '../core/errors.js';
 import { Session } from '../core/session.js';
 import { startConversation } from '../core/start-conversation.js';
+import { createCliTools, toolNames } from './approval.js';
 import { createContext } from './context.js';
 import { type Io, readAll } from './io.js';
 import { createTurnRenderer, formatTokens, startSpinner, stderrChalk } from './render.js';
@@ -26,10 +27,15 @@ export async function runRepl(options: { conversation?: string }, io: Io): Promi
   }
   const context = await createContext(io);
   const color = stderrChalk(io);
+  const tools = createCliTools(io, context.config, {});
+  const toolsOption = tools ? { tools } : {};
   let id = options.conversation
     ? await context.manager.resolveId(options.conversation)
     : await context.manager.getActiveId();
-  id ??= await startConversation(context.manager, context.config, { cwd: io.cwd });
+  id ??= await startConversation(context.manager, context.config, {
+    cwd: io.cwd,
+    tools: toolNames(context.config),
+  });
   let session = await Session.open({
     manager: context.manager,
     conversationId: id,
@@ -72,7 +78,10 @@ export async function runRepl(options: { conversation?: string }, io: Io): Promi
         continue;
       }
       if (text === '/new') {
-        const newId = await startConversation(context.manager, context.config, { cwd: io.cwd });
+        const newId = await startConversation(context.manager, context.config, {
+          cwd: io.cwd,
+          tools: toolNames(context.config),
+        });
         session = await Session.open({
           manager: context.manager,
           conversationId: newId,

@@ -64,6 +64,8 @@ export const configSchema = z
       })
       .optional(),
     lockTimeoutMs: z.number().int().min(0).optional(),
+    /** Offer the built-in tools (files, shell) to the model; default true. */
+    tools: z.boolean().optional(),
   })
   .passthrough();
 

@@ -27,7 +27,10 @@ export interface Harness {
   home: string;
   server: FakeProviderServer;
   env: Record<string, string>;
-  cody(args: string[], options?: { input?: string; env?: Record<string, string | undefined> }): Promise<CodyRun>;
+  cody(
+    args: string[],
+    options?: { input?: string; env?: Record<string, string | undefined> },
+  ): Promise<CodyRun>;
   shell(script: string, options?: { env?: Record<string, string | undefined> }): Promise<CodyRun>;
   rollout(id: string): Promise<string[]>;
   close(): Promise<void>;
@@ -35,7 +38,9 @@ export interface Harness {
 
 export async function createHarness(options: { chunkDelayMs?: number } = {}): Promise<Harness> {
   const home = await mkdtemp(join(tmpdir(), 'cody-e2e-'));
-  const server = new FakeProviderServer(options.chunkDelayMs !== undefined ? { chunkDelayMs: options.chunkDelayMs } : {});
+  const server = new FakeProviderServer(
+    options.chunkDelayMs !== undefined ? { chunkDelayMs: options.chunkDelayMs } : {},
+  );
   const url = await server.start();
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/bin:/bin',
@@ -47,7 +52,12 @@ export async function createHarness(options: { chunkDelayMs?: number } = {}): Pr
     GOOGLE_GEMINI_BASE_URL: url,
     ...FAKE_KEYS,
   };
-  const run = (command: string, args: string[], input: string | undefined, extra: Record<string, string | undefined> = {}): Promise<CodyRun> =>
+  const run = (
+    command: string,
+    args: string[],
+    input: string | undefined,
+    extra: Record<string, string | undefined> = {},
+  ): Promise<CodyRun> =>
     new Promise((resolvePromise, reject) => {
       const merged: Record<string, string> = { ...env };
       for (const [key, value] of Object.entries(extra)) {
@@ -68,7 +78,8 @@ export async function createHarness(options: { chunkDelayMs?: number } = {}): Pr
     home,
     server,
     env,
-    cody: (args, runOptions = {}) => run(process.execPath, [CODY_BIN, ...args], runOptions.input, runOptions.env),
+    cody: (args, runOptions = {}) =>
+      run(process.execPath, [CODY_BIN, ...args], runOptions.input, runOptions.env),
     shell: (script, runOptions = {}) =>
       run('bash', ['-c', script], undefined, { ...runOptions.env, CODY: `${process.execPath} ${CODY_BIN}` }),
     rollout: async (id) => {
@@ -83,7 +94,10 @@ export async function createHarness(options: { chunkDelayMs?: number } = {}): Pr
 }
 
 /** Parsed rollout lines of one type. */
-export function linesOfType(lines: string[], type: string): Array<{ timestamp: string; type: string; payload: Record<string, unknown> }> {
+export function linesOfType(
+  lines: string[],
+  type: string,
+): Array<{ timestamp: string; type: string; payload: Record<string, unknown> }> {
   return lines
     .map((line) => JSON.parse(line) as { timestamp: string; type: string; payload: Record<string, unknown> })
     .filter((line) => line.type === type);

@@ -17,7 +17,10 @@ function chatBodies(harness: Harness): ChatBody[] {
 }
 
 function texts(body: ChatBody): string[] {
-  return body.messages.map((message) => `${message.role}: ${typeof message.content === 'string' ? message.content : JSON.stringify(message.content)}`);
+  return body.messages.map(
+    (message) =>
+      `${message.role}: ${typeof message.content === 'string' ? message.content : JSON.stringify(message.content)}`,
+  );
 }
 
 describe('cody persistence and resume (e2e)', () => {
@@ -56,9 +59,16 @@ describe('cody persistence and resume (e2e)', () => {
     const lines = await harness.rollout(id);
     const first_line = JSON.parse(lines[0] ?? '{}') as { type: string; payload: Record<string, unknown> };
     expect(first_line.type).toBe('session_meta');
-    expect(first_line.payload).toMatchObject({ id, originator: 'cody', provider: 'openai', api: 'openai-chat' });
+    expect(first_line.payload).toMatchObject({
+      id,
+      originator: 'cody',
+      provider: 'openai',
+      api: 'openai-chat',
+    });
     for (const line of lines) {
-      expect(JSON.parse(line)).toMatchObject({ timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+      expect(JSON.parse(line)).toMatchObject({
+        timestamp: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+      });
     }
     const tokenCounts = linesOfType(lines, 'event_msg').filter((line) => line.payload.type === 'token_count');
     expect(tokenCounts).toHaveLength(2);
@@ -129,7 +139,13 @@ describe('cody persistence and resume (e2e)', () => {
     const json = await harness.cody(['list', '--json', '--limit', '1']);
     const listed = JSON.parse(json.stdout) as Array<Record<string, unknown>>;
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ id: newer, provider: 'openai', model: 'gpt-4.1-mini', messageCount: 2, preview: 'the newer one' });
+    expect(listed[0]).toMatchObject({
+      id: newer,
+      provider: 'openai',
+      model: 'gpt-4.1-mini',
+      messageCount: 2,
+      preview: 'the newer one',
+    });
   });
 
   it('names the file and line of a corrupt rollout line and exits non-zero', async () => {
@@ -153,15 +169,24 @@ describe('cody persistence and resume (e2e)', () => {
     const id = (await harness.cody(['new'])).stdout.trim();
     await harness.cody(['chat', 'before the crash']);
     const file = join(harness.env.CODY_HOME ?? '', 'conversations', `${id}.jsonl`);
-    await appendFile(file, '{"timestamp":"2026-01-01T00:00:00.000Z","type":"response_item","payload":{"type":"mess');
+    await appendFile(
+      file,
+      '{"timestamp":"2026-01-01T00:00:00.000Z","type":"response_item","payload":{"type":"mess',
+    );
 
     const result = await harness.cody(['chat', 'after the crash']);
     expect(result.code).toBe(0);
     const last = chatBodies(harness).at(-1) as ChatBody;
-    expect(texts(last).slice(1)).toEqual(['user: before the crash', 'assistant: echo: before the crash', 'user: after the crash']);
+    expect(texts(last).slice(1)).toEqual([
+      'user: before the crash',
+      'assistant: echo: before the crash',
+      'user: after the crash',
+    ]);
     const lines = await harness.rollout(id);
     for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
-    const sidecars = (await readdir(join(harness.env.CODY_HOME ?? '', 'conversations'))).filter((name) => name.includes('.torn'));
+    const sidecars = (await readdir(join(harness.env.CODY_HOME ?? '', 'conversations'))).filter((name) =>
+      name.includes('.torn'),
+    );
     expect(sidecars).toHaveLength(1);
   });
 
@@ -178,7 +203,10 @@ describe('cody persistence and resume (e2e)', () => {
     await harness.close();
     harness = await createHarness({ chunkDelayMs: 40 });
     const id = (await harness.cody(['new'])).stdout.trim();
-    const [a, b] = await Promise.all([harness.cody(['chat', 'from process A']), harness.cody(['chat', 'from process B'])]);
+    const [a, b] = await Promise.all([
+      harness.cody(['chat', 'from process A']),
+      harness.cody(['chat', 'from process B']),
+    ]);
     expect(a.code).toBe(0);
     expect(b.code).toBe(0);
     expect(`${a.stderr}${b.stderr}`).toMatch(/Waiting for another cody process/);
@@ -210,7 +238,9 @@ describe('cody persistence and resume (e2e)', () => {
 
   it('fails a turn without a key before recording anything, naming the variable', async () => {
     const id = (await harness.cody(['new'])).stdout.trim();
-    const result = await harness.cody(['chat', 'no key'], { env: { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined } });
+    const result = await harness.cody(['chat', 'no key'], {
+      env: { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined },
+    });
     expect(result.code).toBe(4);
     expect(result.stderr).toMatch(/OPENAI_API_KEY/);
     expect(result.stderr.trim().split('\n')).toHaveLength(1);

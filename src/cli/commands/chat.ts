@@ -1,6 +1,7 @@
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { Session } from '../../core/session.js';
 import { startConversation } from '../../core/start-conversation.js';
+import { createCliTools, toolNames } from '../approval.js';
 import { createContext } from '../context.js';
 import { type Io, readAll } from '../io.js';
 import { createTurnRenderer, startSpinner, stderrChalk } from '../render.js';
@@ -9,6 +10,7 @@ export interface ChatOptions {
   words: string[];
   conversation?: string;
   json?: boolean;
+  autoApprove?: boolean;
 }
 
 /** `cody chat`: one turn. The reply streams to stdout; everything else goes to stderr. */
@@ -24,7 +26,10 @@ export async function runChat(options: ChatOptions, io: Io): Promise<number> {
     ? await context.manager.resolveId(options.conversation)
     : await context.manager.getActiveId();
   if (id === undefined) {
-    id = await startConversation(context.manager, context.config, { cwd: io.cwd });
+    id = await startConversation(context.manager, context.config, {
+      cwd: io.cwd,
+      tools: toolNames(context.config),
+    });
     io.stderr.write(color.dim(`Started conversation ${id}\n`));
   }
   const session = await Session.open({
@@ -33,6 +38,7 @@ export async function runChat(options: ChatOptions, io: Io): Promise<number> {
     config: context.config,
     env: io.env,
     cwd: io.cwd,
+    ...withTools(createCliTools(io, context.config, { autoApprove: options.autoApprove === true })),
     onLockWait: () => {
       io.stderr.write(
         color.yellow('Waiting for another cody process to finish writing to this conversation…\n'),
@@ -53,4 +59,8 @@ export async function runChat(options: ChatOptions, io: Io): Promise<number> {
     process.removeListener('SIGINT', onInterrupt);
   }
   return ExitCode.ok;
+}
+
+function withTools<T>(tools: T | undefined): { tools?: T } {
+  return tools ? { tools } : {};
 }

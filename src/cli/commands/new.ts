@@ -2,6 +2,7 @@ import { saveConfig } from '../../core/config.js';
 import { ExitCode } from '../../core/errors.js';
 import { applyProviderChoice } from '../../core/provider-choice.js';
 import { startConversation } from '../../core/start-conversation.js';
+import { toolNames } from '../approval.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 
@@ -20,7 +21,7 @@ export async function runNew(options: NewOptions, io: Io): Promise<number> {
     config = applyProviderChoice(config, options);
     await saveConfig(context.paths.configFile, config);
   }
-  const id = await startConversation(context.manager, config, { cwd: io.cwd });
+  const id = await startConversation(context.manager, config, { cwd: io.cwd, tools: toolNames(config) });
   io.stdout.write(`${id}\n`);
   return ExitCode.ok;
 }

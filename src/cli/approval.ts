@@ -1,0 +1,39 @@
+/** How tool calls that change something get approved: asked on a terminal, or by an explicit flag. */
+import { createInterface } from 'node:readline/promises';
+import type { CodyConfig } from '../core/config.js';
+import { BUILTIN_TOOL_NAMES, createBuiltinTools } from '../core/tools/builtin-tools.js';
+import type { ToolRuntime } from '../core/tools/tool-runtime.js';
+import type { Io } from './io.js';
+
+export function createCliTools(
+  io: Io,
+  config: CodyConfig,
+  options: { autoApprove?: boolean },
+): ToolRuntime | undefined {
+  if (config.tools === false) return undefined;
+  let approveAll = options.autoApprove === true;
+  return createBuiltinTools({
+    cwd: io.cwd,
+    approve: async (_call, summary) => {
+      if (approveAll) return true;
+      if (io.stdin.isTTY !== true) {
+        io.stderr.write(`Declined (no terminal to ask; pass --auto-approve to allow): ${summary}\n`);
+        return false;
+      }
+      const prompt = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        const answer = (await prompt.question(`Allow ${summary}? [y]es / [n]o / [a]lways this session: `))
+          .trim()
+          .toLowerCase();
+        if (answer === 'a' || answer === 'always') approveAll = true;
+        return approveAll || answer === 'y' || answer === 'yes';
+      } finally {
+        prompt.close();
+      }
+    },
+  });
+}
+
+export function toolNames(config: CodyConfig): readonly string[] {
+  return config.tools === false ? [] : BUILTIN_TOOL_NAMES;
+}
