@@ -16,7 +16,7 @@ import type {
   ResponseItem,
   TokenUsage,
 } from '../protocol/index.js';
-import { createModelClient, normalizeItems } from '../providers/index.js';
+import { API_KEY_VARIABLES, createModelClient, normalizeItems } from '../providers/index.js';
 import {
   autoCompactLimit,
   compactHistory,
@@ -588,7 +588,17 @@ function tokenCountEvent(
 function describeProviderFailure(error: ProviderError, retries: number): string {
   const status = error.statusCode !== undefined ? ` (HTTP ${error.statusCode})` : '';
   const after = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
-  return `${error.api} request failed${status}${after}: ${error.message}`;
+  const hint =
+    error.kind === 'auth'
+      ? ` — check the key in ${(API_KEY_VARIABLES[error.api] ?? []).join(' or ')}`
+      : error.kind === 'not-found'
+        ? ' — check the model name (cody set-provider … --model) and the base URL'
+        : '';
+  return `${error.api} request failed${status}${after}: ${firstLine(error.message)}${hint}`;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? text;
 }
 
 const PREVIEW_LENGTH = 80;

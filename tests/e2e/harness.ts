@@ -3,7 +3,7 @@
  * provider. Spawning is asynchronous so the fake server keeps serving while cody runs.
  */
 import { spawn } from 'node:child_process';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FakeProviderServer } from '../fake-provider/server.js';
@@ -33,6 +33,7 @@ export interface Harness {
   ): Promise<CodyRun>;
   shell(script: string, options?: { env?: Record<string, string | undefined> }): Promise<CodyRun>;
   rollout(id: string): Promise<string[]>;
+  writeConfig(config: Record<string, unknown>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,6 +86,10 @@ export async function createHarness(options: { chunkDelayMs?: number } = {}): Pr
     rollout: async (id) => {
       const text = await readFile(join(env.CODY_HOME ?? '', 'conversations', `${id}.jsonl`), 'utf8');
       return text.split('\n').filter((line) => line !== '');
+    },
+    writeConfig: async (config) => {
+      await mkdir(env.CODY_HOME ?? '', { recursive: true, mode: 0o700 });
+      await writeFile(join(env.CODY_HOME ?? '', 'config.json'), JSON.stringify(config), { mode: 0o600 });
     },
     close: async () => {
       await server.stop();
