@@ -47,7 +47,7 @@ export function applyProviderChoice(config: CodyConfig, choice: ProviderChoice):
     const baseUrl = choice.baseUrl ?? config.baseUrls?.[provider];
     if (owner && owner !== provider && !(provider === 'openai' && baseUrl)) {
       throw new UsageError(
-        `Model '${choice.model}' is a ${owner} model, not a ${provider} one. Use: cody set-provider ${owner} --model ${choice.model}`,
+        `Model '${choice.model}' belongs to ${owner}, not ${provider}. Use: cody set-provider ${owner} --model ${choice.model}`,
       );
     }
   } else if (model === undefined || (switching && ownerOf(model) !== provider)) {
