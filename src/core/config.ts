@@ -5,9 +5,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { z } from 'zod';
+import type { z } from 'zod';
 import type { WireApi } from '../protocol/index.js';
-import { CodyError, ExitCode, StorageError, UsageError } from './errors.js';
+import type { configSchema } from './config-schema.js';
+import { CodyError, errorMessage, ExitCode, isErrno, StorageError, UsageError } from './errors.js';
+
+export { errorMessage, isErrno } from './errors.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 
 export const PROVIDERS = ['openai', 'anthropic', 'google'] as const;
@@ -31,43 +34,6 @@ export const DEFAULT_MODELS: Record<Provider, string> = {
 export const DEFAULT_COMPACT_THRESHOLD = 0.8;
 /** Tool outputs longer than this many tokens are truncated (head + tail) when recorded. */
 export const DEFAULT_TOOL_OUTPUT_TOKENS = 10_000;
-
-const modelOverrideSchema = z
-  .object({
-    contextWindow: z.number().int().positive().optional(),
-    maxOutputTokens: z.number().int().positive().optional(),
-  })
-  .passthrough();
-
-export const configSchema = z
-  .object({
-    provider: z.enum(PROVIDERS).optional(),
-    api: z.string().optional(),
-    model: z.string().min(1).optional(),
-    /** Base URL per provider, so switching provider never sends a key to another provider's host. */
-    baseUrls: z.record(z.string(), z.string()).optional(),
-    models: z.record(z.string(), modelOverrideSchema).optional(),
-    compact: z
-      .object({
-        threshold: z.number().gt(0).lte(1).optional(),
-        tokenLimit: z.number().int().positive().optional(),
-        auto: z.boolean().optional(),
-      })
-      .passthrough()
-      .optional(),
-    toolOutputTokens: z.number().int().positive().optional(),
-    retry: z
-      .object({
-        maxRetries: z.number().int().min(0).max(20).optional(),
-        baseDelayMs: z.number().int().min(0).optional(),
-        maxDelayMs: z.number().int().min(0).optional(),
-      })
-      .optional(),
-    lockTimeoutMs: z.number().int().min(0).optional(),
-    /** Offer the built-in tools (files, shell) to the model; default true. */
-    tools: z.boolean().optional(),
-  })
-  .passthrough();
 
 export type CodyConfig = z.infer<typeof configSchema>;
 
@@ -154,6 +120,8 @@ export async function loadConfig(configFile: string): Promise<CodyConfig> {
       ExitCode.usage,
     );
   }
+  // zod is loaded only when there is a config file to validate.
+  const { configSchema } = await import('./config-schema.js');
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -179,12 +147,4 @@ export async function saveConfig(configFile: string, config: CodyConfig): Promis
 
 function stripUndefined<T extends Record<string, unknown>>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
-}
-
-export function isErrno(error: unknown, code: string): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -107,3 +107,18 @@ export class StorageError extends CodyError {
     super(message, ExitCode.storage, options);
   }
 }
+
+/** A rollout line could not be written; nothing partial was left behind. */
+export class RolloutWriteError extends StorageError {
+  constructor(file: string, reason: string, options?: { cause?: unknown }) {
+    super(`Could not save to ${file}: ${reason}`, options);
+  }
+}
+
+export function isErrno(error: unknown, code: string): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === code;
+}
+
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -145,7 +145,7 @@ export class Session {
       api: selection.apiName,
       model: selection.model,
       contextWindow: limits.contextWindow,
-      contextTokens: this.accountant.estimateHistory(this.historyItems),
+      contextTokens: this.contextTokens(),
       autoCompactLimit: this.limitFor(limits),
       compactions: this.compactionCount,
       items: this.historyItems.length,
@@ -233,7 +233,7 @@ export class Session {
           yield {
             type: 'usage',
             usage: result.usage,
-            contextTokens: this.accountant.estimateHistory(this.historyItems),
+            contextTokens: this.contextTokens(),
             contextWindow: limits.contextWindow,
           };
         }
@@ -278,7 +278,7 @@ export class Session {
     focus: string | undefined,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<SessionEvent, CompactionOutcome> {
-    const tokensBefore = this.accountant.estimateHistory(this.historyItems);
+    const tokensBefore = this.contextTokens();
     yield { type: 'compaction-started', trigger, tokensBefore };
     const progress: SessionEvent[] = [];
     const outcome = await compactHistory({
@@ -287,6 +287,7 @@ export class Session {
       estimator: this.accountant.estimator,
       contextWindow: limits.contextWindow,
       autoCompactLimit: this.limitFor(limits),
+      maxOutputTokens: limits.maxOutputTokens,
       ...(focus !== undefined ? { focus } : {}),
       retryPolicy: retryPolicyOf(this.options.config),
       ...(signal ? { signal } : {}),
@@ -462,16 +463,27 @@ export class Session {
   private async overLimit(selection: Selection, limits: ModelLimits): Promise<boolean> {
     if (this.options.config.compact?.auto === false) return false;
     const limit = this.limitFor(limits);
-    let estimate = this.accountant.estimateHistory(this.historyItems);
+    let estimate = this.contextTokens();
     if (estimate < EXACT_COUNT_BAND * limit) return false;
     if (this.accountant.estimator.kind === 'heuristic') {
       const exact = await createTokenEstimator({ api: selection.api, model: selection.model, exact: true });
       if (exact.kind !== 'heuristic') {
         this.accountant.setEstimator(exact);
-        estimate = this.accountant.estimateHistory(this.historyItems);
+        estimate = this.contextTokens();
       }
     }
     return estimate >= limit;
+  }
+
+  /**
+   * Tokens the next request will occupy: the accountant's figure, plus the tool definitions when no
+   * provider report (which would include them) underlies it.
+   */
+  private contextTokens(): number {
+    const history = this.accountant.estimateHistory(this.historyItems);
+    if (this.accountant.hasReport) return history;
+    const specs = this.options.tools?.specs() ?? [];
+    return history + (specs.length > 0 ? this.accountant.estimator.countText(JSON.stringify(specs)) : 0);
   }
 
   private limitFor(limits: ModelLimits): number {

@@ -5,7 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { ResponseItem } from '../protocol/index.js';
-import { errorMessage, isErrno } from './config.js';
+import { errorMessage, isErrno } from './errors.js';
 import { CorruptRolloutError, EmptyConversationError, StorageError } from './errors.js';
 import { parseResponseItem } from './rollout/schema.js';
 

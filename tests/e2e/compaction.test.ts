@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { COMPACTION_PROMPT } from '../../src/core/compact/index.js';
-import { configSchema } from '../../src/core/config.js';
+import { configSchema } from '../../src/core/config-schema.js';
 import { ConversationManager } from '../../src/core/conversation-manager.js';
 import { resolveCodyPaths } from '../../src/core/paths.js';
 import { Session } from '../../src/core/session.js';
@@ -29,10 +29,17 @@ const FILLER = 'The quick brown fox jumps over the lazy dog while the compiler r
 
 /** What the model is asked to read: every message's content plus the tool definitions. */
 function promptTokens(request: RecordedRequest): number {
-  const body = request.body as { messages: Array<{ content: unknown; tool_calls?: unknown }>; tools?: unknown };
+  const body = request.body as {
+    messages: Array<{ content: unknown; tool_calls?: unknown }>;
+    tools?: unknown;
+  };
   let total = body.tools ? countTokens(JSON.stringify(body.tools)) : 0;
   for (const message of body.messages) {
-    total += 4 + countTokens(typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? ''));
+    total +=
+      4 +
+      countTokens(
+        typeof message.content === 'string' ? message.content : JSON.stringify(message.content ?? ''),
+      );
     if (message.tool_calls) total += countTokens(JSON.stringify(message.tool_calls));
   }
   return total;
@@ -77,7 +84,11 @@ describe('compaction end to end', () => {
     expect(final.code).toBe(0);
     expect(final.stdout).toBe('echo: still there?\n');
     const status = await harness.cody(['status', '--json']);
-    const parsed = JSON.parse(status.stdout) as { compactions: number; contextTokens: number; contextWindow: number };
+    const parsed = JSON.parse(status.stdout) as {
+      compactions: number;
+      contextTokens: number;
+      contextWindow: number;
+    };
     expect(parsed.compactions).toBe(summaries.length);
     expect(parsed.contextWindow).toBe(WINDOW);
     expect(parsed.contextTokens).toBeLessThan(WINDOW);
@@ -104,7 +115,10 @@ describe('compaction end to end', () => {
     // Snapshot the rollout as it is now into a second home, then send the same message from both.
     const otherHome = join(harness.home, 'other-cody');
     await mkdir(join(otherHome, 'conversations'), { recursive: true, mode: 0o700 });
-    await copyFile(join(paths.conversationsDir, `${id}.jsonl`), join(otherHome, 'conversations', `${id}.jsonl`));
+    await copyFile(
+      join(paths.conversationsDir, `${id}.jsonl`),
+      join(otherHome, 'conversations', `${id}.jsonl`),
+    );
     await copyFile(paths.configFile, join(otherHome, 'config.json'));
 
     for await (const event of live.submit('the next message')) void event;
@@ -116,13 +130,17 @@ describe('compaction end to end', () => {
     expect(fresh.code, fresh.stderr).toBe(0);
     const fromFresh = harness.server.modelRequests().at(-1);
     expect(fromFresh).not.toBe(fromLive);
-    expect((fromFresh?.body as { messages: unknown }).messages).toEqual((fromLive?.body as { messages: unknown }).messages);
+    expect((fromFresh?.body as { messages: unknown }).messages).toEqual(
+      (fromLive?.body as { messages: unknown }).messages,
+    );
   }, 120_000);
 
   it('compacts on request even when the window is already overflowing', async () => {
     await harness.writeConfig({ ...TINY_CONFIG, compact: { auto: false } });
     const id = (await harness.cody(['new'])).stdout.trim();
-    const result = await harness.shell(`for i in $(seq 1 30); do $CODY chat "overflow $i: ${FILLER.repeat(3)}" > /dev/null || exit 1; done`);
+    const result = await harness.shell(
+      `for i in $(seq 1 30); do $CODY chat "overflow $i: ${FILLER.repeat(3)}" > /dev/null || exit 1; done`,
+    );
     expect(result.code, result.stderr).toBe(0);
     const before = JSON.parse((await harness.cody(['status', '--json'])).stdout) as { contextTokens: number };
     expect(before.contextTokens).toBeGreaterThan(WINDOW);
@@ -135,7 +153,10 @@ describe('compaction end to end', () => {
     expect(isSummaryRequest(summaryRequest)).toBe(true);
     expect(JSON.stringify(summaryRequest.body)).toContain('the overflow numbers');
     expect(promptTokens(summaryRequest)).toBeLessThanOrEqual(WINDOW);
-    const after = JSON.parse((await harness.cody(['status', '--json'])).stdout) as { contextTokens: number; compactions: number };
+    const after = JSON.parse((await harness.cody(['status', '--json'])).stdout) as {
+      contextTokens: number;
+      compactions: number;
+    };
     expect(after.contextTokens).toBeLessThan(WINDOW * 0.8);
     expect(after.compactions).toBe(1);
     expect(linesOfType(await harness.rollout(id), 'compacted')).toHaveLength(1);

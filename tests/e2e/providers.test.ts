@@ -38,14 +38,24 @@ describe('providers end to end', () => {
       if (!last) throw new Error('no request');
       expect(last.rejected).toBeUndefined();
       expect(systemText(last)).toMatch(/You are Cody/);
-      expect(historyLines(last)).toEqual(['user: my name is Alice', 'assistant: echo: my name is Alice', 'user: what is my name?']);
+      expect(historyLines(last)).toEqual([
+        'user: my name is Alice',
+        'assistant: echo: my name is Alice',
+        'user: what is my name?',
+      ]);
       const turnContexts = linesOfType(await harness.rollout(id), 'turn_context');
       expect(turnContexts.map((line) => line.payload.api)).toEqual([provider.api, provider.api]);
     });
   }
 
   it('moves one conversation across all four APIs, each request carrying the whole history', async () => {
-    const chain = ['openai-responses', 'anthropic-messages', 'gemini', 'openai-chat', 'openai-responses'] as const;
+    const chain = [
+      'openai-responses',
+      'anthropic-messages',
+      'gemini',
+      'openai-chat',
+      'openai-responses',
+    ] as const;
     const id = (await harness.cody(['new'])).stdout.trim();
     const expected: string[] = [];
     for (const [index, api] of chain.entries()) {
@@ -79,34 +89,48 @@ describe('providers end to end', () => {
     expect(result.stdout).toBe('made it after a 429\n');
     expect(result.stderr).toMatch(/Retrying \(1\/5\)/);
     expect(harness.server.modelRequests()).toHaveLength(2);
-    const assistants = linesOfType(await harness.rollout(id), 'response_item').filter((line) => line.payload.role === 'assistant');
+    const assistants = linesOfType(await harness.rollout(id), 'response_item').filter(
+      (line) => line.payload.role === 'assistant',
+    );
     expect(assistants).toHaveLength(1);
   });
 
   it('retries a 529 overloaded on Anthropic and records the reply once', async () => {
     await harness.cody(['set-provider', 'anthropic']);
     const id = (await harness.cody(['new'])).stdout.trim();
-    harness.server.enqueue({ type: 'error', status: 529, headers: { 'retry-after': '0', 'content-type': 'application/json' } }, {
-      type: 'reply',
-      text: 'made it after a 529',
-    });
+    harness.server.enqueue(
+      { type: 'error', status: 529, headers: { 'retry-after': '0', 'content-type': 'application/json' } },
+      {
+        type: 'reply',
+        text: 'made it after a 529',
+      },
+    );
     const result = await harness.cody(['chat', 'overloaded']);
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('made it after a 529\n');
     expect(result.stderr).toMatch(/Retrying/);
-    const assistants = linesOfType(await harness.rollout(id), 'response_item').filter((line) => line.payload.role === 'assistant');
+    const assistants = linesOfType(await harness.rollout(id), 'response_item').filter(
+      (line) => line.payload.role === 'assistant',
+    );
     expect(assistants).toHaveLength(1);
   });
 
   it('discards a reply cut off mid-stream and records the retried one once', async () => {
     const id = (await harness.cody(['new'])).stdout.trim();
-    harness.server.enqueue({ type: 'reply', text: 'this reply will be cut off in the middle of it', disconnectAfterFrames: 3 }, { type: 'reply', text: 'complete reply' });
+    harness.server.enqueue(
+      { type: 'reply', text: 'this reply will be cut off in the middle of it', disconnectAfterFrames: 3 },
+      { type: 'reply', text: 'complete reply' },
+    );
     const result = await harness.cody(['chat', 'flaky network']);
     expect(result.code).toBe(0);
     expect(result.stdout.trim().split('\n').at(-1)).toBe('complete reply');
     expect(result.stderr).toMatch(/partial reply above is discarded/);
-    const assistants = linesOfType(await harness.rollout(id), 'response_item').filter((line) => line.payload.role === 'assistant');
-    expect(assistants.map((line) => JSON.stringify(line.payload.content))).toEqual([JSON.stringify([{ type: 'output_text', text: 'complete reply' }])]);
+    const assistants = linesOfType(await harness.rollout(id), 'response_item').filter(
+      (line) => line.payload.role === 'assistant',
+    );
+    expect(assistants.map((line) => JSON.stringify(line.payload.content))).toEqual([
+      JSON.stringify([{ type: 'output_text', text: 'complete reply' }]),
+    ]);
   });
 
   for (const provider of PROVIDERS) {
@@ -116,7 +140,12 @@ describe('providers end to end', () => {
       harness.server.enqueue({ type: 'error', status: 401 });
       const result = await harness.cody(['chat', 'bad key']);
       expect(result.code).toBe(4);
-      const variable = provider.api === 'anthropic-messages' ? 'ANTHROPIC_API_KEY' : provider.api === 'gemini' ? 'GEMINI_API_KEY' : 'OPENAI_API_KEY';
+      const variable =
+        provider.api === 'anthropic-messages'
+          ? 'ANTHROPIC_API_KEY'
+          : provider.api === 'gemini'
+            ? 'GEMINI_API_KEY'
+            : 'OPENAI_API_KEY';
       expect(result.stderr).toContain(variable);
       expect(result.stderr.trim().split('\n')).toHaveLength(1);
       expect(harness.server.modelRequests()).toHaveLength(1);

@@ -36,8 +36,13 @@ export function systemText(request: RecordedRequest): string {
     case 'anthropic-messages':
       return textOf(body.system);
     case 'gemini': {
-      const instruction = (body.systemInstruction ?? (body.config as Json | undefined)?.systemInstruction) as Json | undefined;
-      return instruction ? asArray(instruction.parts).map((part) => String(part.text ?? '')).join('\n') : '';
+      const instruction = (body.systemInstruction ?? (body.config as Json | undefined)?.systemInstruction) as
+        Json | undefined;
+      return instruction
+        ? asArray(instruction.parts)
+            .map((part) => String(part.text ?? ''))
+            .join('\n')
+        : '';
     }
     default:
       return '';
@@ -54,7 +59,12 @@ export function historyLines(request: RecordedRequest): string[] {
         .map((message) => `${String(message.role)}: ${textOf(message.content)}`);
     case 'openai-responses':
       return asArray(body.input)
-        .filter((item) => (item.type === 'message' || item.type === undefined) && item.role !== 'system' && item.role !== 'developer')
+        .filter(
+          (item) =>
+            (item.type === 'message' || item.type === undefined) &&
+            item.role !== 'system' &&
+            item.role !== 'developer',
+        )
         .map((item) => `${String(item.role)}: ${textOf(item.content)}`);
     case 'anthropic-messages':
       return asArray(body.messages).map((message) => `${String(message.role)}: ${textOf(message.content)}`);

@@ -1,0 +1,40 @@
+/** The zod schema of `$CODY_HOME/config.json` (lenient about unknown keys). */
+import { z } from 'zod';
+import { PROVIDERS } from './config.js';
+
+const modelOverrideSchema = z
+  .object({
+    contextWindow: z.number().int().positive().optional(),
+    maxOutputTokens: z.number().int().positive().optional(),
+  })
+  .passthrough();
+
+export const configSchema = z
+  .object({
+    provider: z.enum(PROVIDERS).optional(),
+    api: z.string().optional(),
+    model: z.string().min(1).optional(),
+    /** Base URL per provider, so switching provider never sends a key to another provider's host. */
+    baseUrls: z.record(z.string(), z.string()).optional(),
+    models: z.record(z.string(), modelOverrideSchema).optional(),
+    compact: z
+      .object({
+        threshold: z.number().gt(0).lte(1).optional(),
+        tokenLimit: z.number().int().positive().optional(),
+        auto: z.boolean().optional(),
+      })
+      .passthrough()
+      .optional(),
+    toolOutputTokens: z.number().int().positive().optional(),
+    retry: z
+      .object({
+        maxRetries: z.number().int().min(0).max(20).optional(),
+        baseDelayMs: z.number().int().min(0).optional(),
+        maxDelayMs: z.number().int().min(0).optional(),
+      })
+      .optional(),
+    lockTimeoutMs: z.number().int().min(0).optional(),
+    /** Offer the built-in tools (files, shell) to the model; default true. */
+    tools: z.boolean().optional(),
+  })
+  .passthrough();

@@ -1,0 +1,46 @@
+/** Where Cody keeps its files: `$CODY_HOME` (default `~/.cody`). */
+import { chmod, mkdir, stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { errorMessage } from './errors.js';
+import { StorageError } from './errors.js';
+
+export interface CodyPaths {
+  home: string;
+  conversationsDir: string;
+  configFile: string;
+  /** Holds the id of the conversation `cody chat` continues. */
+  activeFile: string;
+}
+
+export function resolveCodyPaths(env: Readonly<Record<string, string | undefined>>): CodyPaths {
+  const configured = env.CODY_HOME;
+  const home =
+    configured && configured.trim() !== '' ? resolve(configured) : join(env.HOME ?? homedir(), '.cody');
+  return {
+    home,
+    conversationsDir: join(home, 'conversations'),
+    configFile: join(home, 'config.json'),
+    activeFile: join(home, 'active'),
+  };
+}
+
+/** Private directories: conversations may hold secrets the person pasted. */
+const DIRECTORY_MODE = 0o700;
+
+/** Creates `home` and `conversations/` (mode 0700, tightening existing ones) or says what is wrong. */
+export async function ensureCodyHome(paths: CodyPaths): Promise<void> {
+  for (const directory of [paths.home, paths.conversationsDir]) {
+    try {
+      await mkdir(directory, { recursive: true, mode: DIRECTORY_MODE });
+      const info = await stat(directory);
+      if (!info.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
+      if ((info.mode & 0o777) !== DIRECTORY_MODE) await chmod(directory, DIRECTORY_MODE);
+    } catch (error) {
+      throw new StorageError(
+        `Cannot use ${directory} for Cody's conversations (${errorMessage(error)}). Make it a writable directory, or set CODY_HOME to one.`,
+        { cause: error },
+      );
+    }
+  }
+}

@@ -1,0 +1,2 @@
+export * from './estimator.js';
+export * from './accountant.js';
