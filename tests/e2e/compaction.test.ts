@@ -45,8 +45,11 @@ function promptTokens(request: RecordedRequest): number {
   return total;
 }
 
+/** A summary request ends with the compaction prompt as its last user message. */
 function isSummaryRequest(request: RecordedRequest): boolean {
-  return JSON.stringify(request.body).includes(COMPACTION_MARKER);
+  const messages = (request.body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [];
+  const last = messages.at(-1);
+  return last?.role === 'user' && typeof last.content === 'string' && last.content.startsWith(COMPACTION_MARKER);
 }
 
 describe('compaction end to end', () => {
@@ -151,7 +154,7 @@ describe('compaction end to end', () => {
     const summaryRequest = harness.server.modelRequests().at(-1);
     if (!summaryRequest) throw new Error('no summary request');
     expect(isSummaryRequest(summaryRequest)).toBe(true);
-    expect(JSON.stringify(summaryRequest.body)).toContain('the overflow numbers');
+    expect(JSON.stringify(summaryRequest.body)).toContain('Pay particular attention to: the overflow numbers');
     expect(promptTokens(summaryRequest)).toBeLessThanOrEqual(WINDOW);
     const after = JSON.parse((await harness.cody(['status', '--json'])).stdout) as {
       contextTokens: number;
