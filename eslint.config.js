@@ -7,7 +7,7 @@ import prettier from 'eslint-config-prettier';
 const terminalLibraries = ['commander', 'chalk', 'ora'];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.bench-tmp/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -71,7 +71,7 @@ export default tseslint.config(
   },
   {
     files: ['**/*.js'],
-    languageOptions: { globals: { process: 'readonly', console: 'readonly' } },
+    languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
   prettier,
 );

@@ -30,7 +30,7 @@ if (api === 'openai-chat') {
   const { default: Anthropic } = await import('@anthropic-ai/sdk');
   const client = new Anthropic({ apiKey: 'bench-key', baseURL: baseUrl, maxRetries: 0 });
   const stream = await client.messages.create({
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-4-6',
     max_tokens: 1024,
     messages: [{ role: 'user', content: prompt }],
     stream: true,

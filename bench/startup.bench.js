@@ -112,7 +112,7 @@ try {
     const apis = [
       ['openai-chat', 'openai', 'chat', 'gpt-4.1-mini'],
       ['openai-responses', 'openai', 'responses', 'gpt-4.1-mini'],
-      ['anthropic-messages', 'anthropic', 'messages', 'claude-sonnet-4-5'],
+      ['anthropic-messages', 'anthropic', 'messages', 'claude-sonnet-4-6'],
       ['gemini', 'google', 'gemini', 'gemini-2.5-flash'],
     ];
     for (const [api, provider, apiName, model] of apis) {

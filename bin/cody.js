@@ -9,7 +9,9 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   try {
     process.exitCode = await main(process.argv);
   } catch (error) {
-    process.stderr.write(`cody: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `cody: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     process.exitCode = 70;
   }
 }

@@ -42,6 +42,7 @@ export async function runRepl(options: { conversation?: string }, io: Io): Promi
     config: context.config,
     env: io.env,
     cwd: io.cwd,
+    ...toolsOption,
   });
   const status = session.status();
   io.stderr.write(color.dim(`Cody · ${status.provider}/${status.model} · conversation ${id}\n${HELP}`));
@@ -88,6 +89,7 @@ export async function runRepl(options: { conversation?: string }, io: Io): Promi
           config: context.config,
           env: io.env,
           cwd: io.cwd,
+          ...toolsOption,
         });
         io.stderr.write(color.dim(`Started conversation ${newId}\n`));
         continue;

@@ -26,7 +26,7 @@ export const PROVIDER_APIS: Record<Provider, readonly string[]> = {
 /** Model used when a provider is chosen without `--model`. */
 export const DEFAULT_MODELS: Record<Provider, string> = {
   openai: 'gpt-4.1-mini',
-  anthropic: 'claude-sonnet-4-5',
+  anthropic: 'claude-sonnet-4-6',
   google: 'gemini-2.5-flash',
 };
 

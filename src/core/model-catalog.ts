@@ -34,14 +34,18 @@ const CATALOG: readonly CatalogEntry[] = [
   { pattern: /^o1-mini/, contextWindow: 128_000, maxOutputTokens: 65_536 },
   { pattern: /^o(1|3|4)(-|$)/, contextWindow: 200_000, maxOutputTokens: 100_000 },
   // Anthropic
-  { pattern: /^claude-opus-4-(5|6)/, contextWindow: 200_000, maxOutputTokens: 64_000 },
+  { pattern: /^claude-opus-4-[5-9]/, contextWindow: 200_000, maxOutputTokens: 64_000 },
   { pattern: /^claude-opus-4/, contextWindow: 200_000, maxOutputTokens: 32_000 },
   { pattern: /^claude-sonnet-4/, contextWindow: 200_000, maxOutputTokens: 64_000 },
   { pattern: /^claude-haiku-4/, contextWindow: 200_000, maxOutputTokens: 64_000 },
   { pattern: /^claude-(3-7-sonnet|3-5-sonnet|3-5-haiku)/, contextWindow: 200_000, maxOutputTokens: 8_192 },
+  // Every Claude model since Claude 3 has at least a 200k window; newer families fall back here.
+  { pattern: /^claude-/, contextWindow: 200_000, maxOutputTokens: 32_000 },
   // Google
   { pattern: /^gemini-(2\.5|3)(\.\d+)?-(pro|flash)/, contextWindow: 1_048_576, maxOutputTokens: 65_536 },
   { pattern: /^gemini-2\.0-flash/, contextWindow: 1_048_576, maxOutputTokens: 8_192 },
+  // Gemini models since 1.5 accept at least 1M tokens; newer families fall back here.
+  { pattern: /^gemini-/, contextWindow: 1_048_576, maxOutputTokens: 8_192 },
 ];
 
 /**

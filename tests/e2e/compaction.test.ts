@@ -49,7 +49,9 @@ function promptTokens(request: RecordedRequest): number {
 function isSummaryRequest(request: RecordedRequest): boolean {
   const messages = (request.body as { messages?: Array<{ role: string; content: unknown }> }).messages ?? [];
   const last = messages.at(-1);
-  return last?.role === 'user' && typeof last.content === 'string' && last.content.startsWith(COMPACTION_MARKER);
+  return (
+    last?.role === 'user' && typeof last.content === 'string' && last.content.startsWith(COMPACTION_MARKER)
+  );
 }
 
 describe('compaction end to end', () => {
@@ -154,7 +156,9 @@ describe('compaction end to end', () => {
     const summaryRequest = harness.server.modelRequests().at(-1);
     if (!summaryRequest) throw new Error('no summary request');
     expect(isSummaryRequest(summaryRequest)).toBe(true);
-    expect(JSON.stringify(summaryRequest.body)).toContain('Pay particular attention to: the overflow numbers');
+    expect(JSON.stringify(summaryRequest.body)).toContain(
+      'Pay particular attention to: the overflow numbers',
+    );
     expect(promptTokens(summaryRequest)).toBeLessThanOrEqual(WINDOW);
     const after = JSON.parse((await harness.cody(['status', '--json'])).stdout) as {
       contextTokens: number;

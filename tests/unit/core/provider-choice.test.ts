@@ -17,7 +17,7 @@ describe('applyProviderChoice', () => {
   it.each([
     [
       { provider: 'anthropic' },
-      { provider: 'anthropic', apiName: 'messages', api: 'anthropic-messages', model: 'claude-sonnet-4-5' },
+      { provider: 'anthropic', apiName: 'messages', api: 'anthropic-messages', model: 'claude-sonnet-4-6' },
     ],
     [
       { provider: 'google' },
@@ -46,7 +46,7 @@ describe('applyProviderChoice', () => {
     const anthropic = applyProviderChoice(openai, { provider: 'anthropic' });
     expect(resolveSelection(anthropic)).toMatchObject({
       api: 'anthropic-messages',
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-4-6',
     });
   });
 
