@@ -74,6 +74,7 @@ export function parseCodexRollout(text: string, sourcePath: string): CodexRollou
   let model: string | undefined;
   let modelProvider = 'openai';
   const pending: Array<{ payload: Json; type: 'item' | 'compacted' }> = [];
+  const userEvents: Array<{ at: number; text: string }> = [];
   for (const [index, line] of lines.entries()) {
     if (line.trim() === '') continue;
     let parsed: unknown;
@@ -119,8 +120,16 @@ export function parseCodexRollout(text: string, sourcePath: string): CodexRollou
         records.push({ kind: 'compacted', payload: { message: '' } });
         break;
       case 'event_msg':
-        if (payload.type === 'token_count')
+        if (payload.type === 'token_count') {
           records.push({ kind: 'event', payload: { ...payload, type: 'token_count' } });
+        }
+        if (
+          payload.type === 'user_message' &&
+          typeof payload.message === 'string' &&
+          payload.message.trim() !== ''
+        ) {
+          userEvents.push({ at: records.length, text: payload.message });
+        }
         break;
       default:
         break;
@@ -145,7 +154,51 @@ export function parseCodexRollout(text: string, sourcePath: string): CodexRollou
       }
     }
   }
-  return { sourceId, cwd, model: resolvedModel, modelProvider, records };
+  return {
+    sourceId,
+    cwd,
+    model: resolvedModel,
+    modelProvider,
+    records: withUserMessages(records, userEvents),
+  };
+}
+
+/**
+ * Some Codex builds (Codex Desktop) record what the person typed only as a `user_message` event, not as
+ * a response item. Without it the history would have answers and no questions, so each such event whose
+ * text no user message item carries becomes a user message at the event's place.
+ */
+function withUserMessages(
+  records: CodexRecord[],
+  events: ReadonlyArray<{ at: number; text: string }>,
+): CodexRecord[] {
+  const recorded = new Set<string>();
+  for (const record of records) {
+    if (record.kind === 'item' && record.item.type === 'message' && record.item.role === 'user') {
+      recorded.add(
+        record.item.content
+          .map((part) => (part.type === 'input_image' ? '' : part.text))
+          .join('')
+          .trim(),
+      );
+    }
+  }
+  const missing = events.filter((event) => !recorded.has(event.text.trim()));
+  const userMessage = (text: string): CodexRecord => ({
+    kind: 'item',
+    item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
+  });
+  const result: CodexRecord[] = [];
+  let next = 0;
+  records.forEach((record, index) => {
+    for (let event = missing[next]; event !== undefined && event.at === index; event = missing[next]) {
+      result.push(userMessage(event.text));
+      next += 1;
+    }
+    result.push(record);
+  });
+  for (const event of missing.slice(next)) result.push(userMessage(event.text));
+  return result;
 }
 
 export async function readCodexRollout(sourcePath: string): Promise<CodexRollout> {
