@@ -1,10 +1,10 @@
 /** Conversation ids: UUIDv7, time-sortable like Codex's, validated before they touch a path. */
-import { randomBytes } from 'node:crypto';
 import { InvalidConversationIdError } from './errors.js';
 
 /** A new UUIDv7 (RFC 9562): 48-bit Unix ms timestamp, version 7, variant 10, 74 random bits. */
 export function newConversationId(now: number = Date.now()): string {
-  const bytes = randomBytes(16);
+  // The global Web Crypto: importing node:crypto would cost every command (even `list`) a few ms.
+  const bytes = Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(16)));
   bytes.writeUIntBE(now, 0, 6);
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x70;
   bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;

@@ -130,26 +130,11 @@ export class ConversationManager {
   /** Newest activity first; each file's head and tail only. */
   async listConversations(options: { limit?: number } = {}): Promise<ConversationSummary[]> {
     const ids = await this.allIds();
-    const withTimes = await Promise.all(
-      ids.map(async (id) => {
-        const filePath = this.rolloutPath(id);
-        try {
-          return { id, filePath, modified: (await stat(filePath)).mtime };
-        } catch {
-          return undefined;
-        }
-      }),
-    );
-    const present = withTimes.filter(
-      (entry): entry is { id: string; filePath: string; modified: Date } => entry !== undefined,
-    );
-    // File mtime orders by activity without opening anything; only the shown ones are read.
-    present.sort((a, b) => b.modified.getTime() - a.modified.getTime() || b.id.localeCompare(a.id));
-    const shown = options.limit !== undefined ? present.slice(0, options.limit) : present;
-    const summaries = await Promise.all(
-      shown.map((entry) => readConversationSummary(entry.filePath, entry.modified)),
-    );
-    return summaries.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt) || b.id.localeCompare(a.id));
+    const summaries = ids.map((id) => readConversationSummary(this.rolloutPath(id)));
+    // ISO timestamps and UUIDv7 ids sort correctly as plain strings (and much faster than localeCompare).
+    const key = (summary: ConversationSummary): string => `${summary.updatedAt} ${summary.id}`;
+    summaries.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
+    return options.limit !== undefined ? summaries.slice(0, options.limit) : summaries;
   }
 
   async deleteConversation(idOrPrefix: string): Promise<string> {
@@ -184,6 +169,9 @@ export class ConversationManager {
       await recorder.appendEvent({
         type: 'turn_complete',
         turn_id: 'import',
+        provider: 'openai',
+        api: 'openai-responses',
+        model: rollout.model,
         message_count: written.messageCount,
         ...(written.firstUserMessage !== undefined ? { first_user_message: written.firstUserMessage } : {}),
       });

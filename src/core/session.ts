@@ -245,6 +245,9 @@ export class Session {
         recorder.appendEvent({
           type: 'turn_complete',
           turn_id: turnId,
+          provider: selection.provider,
+          api: selection.api,
+          model: selection.model,
           message_count: this.messageCount,
           ...(this.firstUserMessage !== undefined ? { first_user_message: this.firstUserMessage } : {}),
         }),
