@@ -27,7 +27,9 @@ export async function runRepl(options: { conversation?: string }, io: Io): Promi
   }
   const context = await createContext(io);
   const color = stderrChalk(io);
-  const tools = createCliTools(io, context.config, {});
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  // Approval questions go through the same readline interface as the chat prompt.
+  const tools = createCliTools(io, context.config, { ask: (question) => prompt.question(question) });
   const toolsOption = tools ? { tools } : {};
   let id = options.conversation
     ? await context.manager.resolveId(options.conversation)
@@ -46,7 +48,6 @@ export async function runRepl(options: { conversation?: string }, io: Io): Promi
   });
   const status = session.status();
   io.stderr.write(color.dim(`Cody · ${status.provider}/${status.model} · conversation ${id}\n${HELP}`));
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
   let abort: AbortController | undefined;
   prompt.on('SIGINT', () => {
     if (abort) abort.abort(new Error('interrupted'));
