@@ -44,9 +44,11 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
     spinner?.stop();
     spinner = undefined;
   };
+  let compacting = false;
   const note = (text: string): void => {
     stopSpinner();
-    io.stderr.write(`${text}\n`);
+    io.stderr.write(`${compacting ? '\n' : ''}${text}\n`);
+    compacting = false;
   };
   return {
     handle(event) {
@@ -76,25 +78,26 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
           );
           return;
         case 'compaction-started':
-          note(
-            color.cyan(
-              `Compacting conversation… (${formatTokens(event.tokensBefore)} tokens, ${event.trigger})`,
-            ),
-          );
+          // One line per compaction: "Compacting conversation (auto)… 3.2k → 1.0k tokens".
+          stopSpinner();
+          io.stderr.write(color.cyan(`Compacting conversation (${event.trigger})…`));
+          compacting = true;
           return;
-        case 'compaction-finished':
-          if (event.status === 'compacted') {
-            const trimmed =
-              event.trimmedItems > 0 ? `, ${event.trimmedItems} oldest items trimmed to fit` : '';
-            note(
-              color.cyan(
-                `Compacted conversation: ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens${trimmed}`,
-              ),
-            );
-          } else {
-            note(color.yellow(`Compaction ${event.status}: history kept as it was.`));
-          }
+        case 'compaction-finished': {
+          const trimmed =
+            event.trimmedItems > 0
+              ? `, ${event.trimmedItems} oldest items left out of the summary request to fit`
+              : '';
+          const text =
+            event.status === 'compacted'
+              ? color.cyan(
+                  ` ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens${trimmed}`,
+                )
+              : color.yellow(` ${event.status}: the history was kept as it was.`);
+          io.stderr.write(`${compacting ? '' : 'Compaction'}${text}\n`);
+          compacting = false;
           return;
+        }
         case 'tool-call':
           note(color.dim(`${event.approved ? '▶' : '✗'} ${event.call.name} ${event.call.arguments}`));
           return;

@@ -341,8 +341,9 @@ export class Session {
         type: 'compaction-finished',
         trigger,
         status: outcome.status,
-        tokensBefore: outcome.tokensBefore,
-        tokensAfter: outcome.tokensAfter,
+        // Measured the way the trigger measures (tool definitions included), so the figures compare.
+        tokensBefore,
+        tokensAfter: this.contextTokens(),
         trimmedItems: outcome.trimmedItems,
         summaryFailed: outcome.summaryFailed,
       };
