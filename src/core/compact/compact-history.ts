@@ -1,87 +1,118 @@
 /**
- * The compaction service (Codex's algorithm in Cody's words): summarise the history with the same model,
- * then replace it with instructions + recent user messages + the summary + undo points. Returns a status;
- * provider failures never throw — the worst case is a placeholder summary.
+ * The compaction service (Codex's algorithm, in Cody's words): summarise the history with the same
+ * model, then replace it with the instructions, the most recent user messages, the summary and the
+ * undo points. It returns a status; provider failures never throw — at worst the summary is a
+ * placeholder. Recording the result is the session's job.
  */
 import type { ModelClient, ProviderError, ResponseItem } from '../../protocol/index.js';
-import { normalizeItems } from '../../providers/index.js';
-import { backoffDelayMs, DEFAULT_RETRY_POLICY, type RetryPolicy, sleep } from '../retry.js';
-import type { TokenEstimator } from '../tokens/estimator.js';
-import {
-  buildReplacementHistory,
-  collectGhostSnapshots,
-  collectInitialContext,
-  selectKeptUserMessages,
-  trimOldestForRetry,
-} from './history-parts.js';
-import { keptMessagesBudget, summaryMaxOutputTokens } from './limits.js';
-import { buildSummaryRequest } from './prompt.js';
+import { backoffDelayMs, DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from '../retry.js';
+import { countItemsTokens, type TokenEstimator } from '../tokens/index.js';
+import { buildReplacementHistory } from './build-replacement-history.js';
+import { buildSummaryRequest } from './build-summary-request.js';
+import { collectGhostSnapshots, collectInitialContext } from './collect-initial-context.js';
+import { keptMessagesBudget } from './kept-messages-budget.js';
+import { requestSummary } from './request-summary.js';
+import { selectKeptUserMessages } from './select-kept-user-messages.js';
+import { summaryMaxOutputTokens } from './summary-max-output-tokens.js';
+import { trimOldestForRetry } from './trim-oldest-for-retry.js';
 
-/** Summary text used when the model could not produce one: compaction still completes. */
+/** The summary used when none could be had (every attempt failed, or the model returned nothing). */
 export const SUMMARY_UNAVAILABLE = '(summary unavailable)';
 
+/** Progress of one compaction, for the caller to show or record. */
 export type CompactionProgress =
+  /** A summary request is about to be sent (attempt counts every request, from 1). */
   | { type: 'summary-request'; attempt: number }
+  /** A retryable error; the next request follows after `delayMs` (attempt counts retries, from 1). */
   | { type: 'retry'; attempt: number; delayMs: number; error: ProviderError }
+  /** The oldest item (and its call/output partner) was dropped from the summary request. */
   | { type: 'trimmed'; removed: number };
 
 export type CompactionOutcome =
   | {
       status: 'compacted';
+      /** The summary text as recorded (without the prefix), or {@link SUMMARY_UNAVAILABLE}. */
       summary: string;
+      /** The whole new history. */
       replacementHistory: ResponseItem[];
+      /** Estimated tokens of the old and the new history, by the same estimator. */
       tokensBefore: number;
       tokensAfter: number;
-      /** Items dropped from the summary request so it would fit. */
+      /** Items dropped from the summary request so that it fit the window. */
       trimmedItems: number;
+      /** Whether the summary is the placeholder. */
       summaryFailed: boolean;
     }
-  | { status: 'noop'; reason: string; tokensBefore: number }
+  /** Nothing to compact: the history holds nothing but instructions (and undo points). */
+  | { status: 'noop'; reason: string }
+  /** The new history would not be smaller; the caller keeps the old one. */
   | { status: 'failed-inflated'; tokensBefore: number; tokensAfter: number };
 
-export interface CompactOptions {
+export interface CompactHistoryOptions {
   history: readonly ResponseItem[];
+  /** The conversation's own model: the summary comes from the same provider and model. */
   client: ModelClient;
   estimator: TokenEstimator;
+  /** The model's context window, in tokens: every summary request is trimmed to fit it. */
   contextWindow: number;
+  /** The auto-compact limit; sizes the budget of kept user messages. */
   autoCompactLimit: number;
-  /** Model's maximum output; bounds the summary length. */
-  maxOutputTokens?: number;
+  /** What the person asked the summary to keep (`cody compact --focus`). */
   focus?: string;
+  /** Backoff for retryable errors; default 5 retries from 200 ms. */
   retryPolicy?: RetryPolicy;
   signal?: AbortSignal;
+  /** Output cap of the summary request; default {@link summaryMaxOutputTokens} of the window. */
+  summaryMaxOutputTokens?: number;
+  /** The model's maximum output, bounding the default summary cap. */
+  maxOutputTokens?: number;
   onProgress?: (event: CompactionProgress) => void;
 }
 
-function estimate(items: readonly ResponseItem[], estimator: TokenEstimator): number {
-  let total = 0;
-  for (const item of items) total += estimator.countItem(item);
-  return total;
+/** An estimator that counts each item object once, for the repeated fits checks while trimming. */
+function cachingEstimator(estimator: TokenEstimator): TokenEstimator {
+  const cache = new WeakMap<ResponseItem, number>();
+  return {
+    kind: estimator.kind,
+    countText: (text) => estimator.countText(text),
+    countItem: (item) => {
+      let tokens = cache.get(item);
+      if (tokens === undefined) {
+        tokens = estimator.countItem(item);
+        cache.set(item, tokens);
+      }
+      return tokens;
+    },
+  };
 }
 
-export async function compactHistory(options: CompactOptions): Promise<CompactionOutcome> {
-  const { history, estimator } = options;
-  const tokensBefore = estimate(history, estimator);
+/**
+ * Compacts `history`. Never throws for a provider failure (only when `signal` aborts, or on a bug):
+ * an unrecoverable summary request yields the placeholder summary and compaction still completes.
+ */
+export async function compactHistory(options: CompactHistoryOptions): Promise<CompactionOutcome> {
+  const { history, contextWindow } = options;
+  const estimator = cachingEstimator(options.estimator);
   const initialContext = collectInitialContext(history);
-  const hasConversation = history.some(
-    (item) =>
-      !(item.type === 'message' && (item.role === 'system' || item.role === 'developer')) &&
-      item.type !== 'ghost_snapshot',
-  );
-  if (!hasConversation) return { status: 'noop', reason: 'nothing to compact', tokensBefore };
+  const conversation = history.slice(initialContext.length);
+  if (!conversation.some((item) => item.type !== 'ghost_snapshot' && item.type !== 'opaque')) {
+    return { status: 'noop', reason: 'the history holds nothing but instructions' };
+  }
+  options.signal?.throwIfAborted();
 
-  const { summary, trimmedItems, failed } = await summarise(options);
+  const tokensBefore = countItemsTokens(history, estimator);
+  const { summary, trimmedItems, failed } = await summarise(options, estimator);
   const replacementHistory = buildReplacementHistory({
     initialContext,
     keptUserMessages: selectKeptUserMessages(
       history,
-      keptMessagesBudget(options.autoCompactLimit),
+      keptMessagesBudget(contextWindow, options.autoCompactLimit),
       estimator,
     ),
     summary,
     ghostSnapshots: collectGhostSnapshots(history),
   });
-  const tokensAfter = estimate(replacementHistory, estimator);
+  const tokensAfter = countItemsTokens(replacementHistory, estimator);
   if (tokensAfter >= tokensBefore) return { status: 'failed-inflated', tokensBefore, tokensAfter };
   return {
     status: 'compacted',
@@ -94,17 +125,19 @@ export async function compactHistory(options: CompactOptions): Promise<Compactio
   };
 }
 
-async function summarise(
-  options: CompactOptions,
-): Promise<{ summary: string; trimmedItems: number; failed: boolean }> {
+interface SummaryResult {
+  summary: string;
+  trimmedItems: number;
+  failed: boolean;
+}
+
+async function summarise(options: CompactHistoryOptions, estimator: TokenEstimator): Promise<SummaryResult> {
   const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
-  const maxOutput = summaryMaxOutputTokens(
-    options.contextWindow,
-    options.maxOutputTokens ?? options.contextWindow,
-  );
+  const maxOutput =
+    options.summaryMaxOutputTokens ?? summaryMaxOutputTokens(options.contextWindow, options.maxOutputTokens);
   let history: ResponseItem[] = [...options.history];
   let trimmedItems = 0;
-  const trim = (): boolean => {
+  const trimOldest = (): boolean => {
     const trimmed = trimOldestForRetry(history);
     if (trimmed.removed === 0) return false;
     history = trimmed.history;
@@ -112,64 +145,35 @@ async function summarise(
     options.onProgress?.({ type: 'trimmed', removed: trimmed.removed });
     return true;
   };
+  const failure = (): SummaryResult => ({ summary: SUMMARY_UNAVAILABLE, trimmedItems, failed: true });
+
   // Every request must fit: trim before sending rather than wait for the provider to refuse.
-  while (
-    estimate(buildSummaryRequest(history, options.focus), options.estimator) + maxOutput >
-    options.contextWindow
-  ) {
-    if (!trim()) break;
+  const room = options.contextWindow - maxOutput;
+  while (countItemsTokens(buildSummaryRequest(history, options.focus), estimator) > room) {
+    if (!trimOldest()) break;
   }
+
   let retries = 0;
   for (let attempt = 1; ; attempt += 1) {
     options.onProgress?.({ type: 'summary-request', attempt });
-    const result = await requestSummary(
-      options.client,
-      buildSummaryRequest(history, options.focus),
-      maxOutput,
-      options.signal,
-    );
-    if (result.kind === 'text') {
-      const text = result.text.trim();
-      return { summary: text === '' ? SUMMARY_UNAVAILABLE : text, trimmedItems, failed: text === '' };
+    const request = buildSummaryRequest(history, options.focus);
+    const response = await requestSummary(options.client, request, maxOutput, options.signal);
+    options.signal?.throwIfAborted();
+    if (response.kind === 'text') {
+      const summary = response.text.trim();
+      return summary === '' ? failure() : { summary, trimmedItems, failed: false };
     }
-    const error = result.error;
-    if (error.kind === 'aborted' || options.signal?.aborted) throw error;
+    const error = response.error;
     if (error.kind === 'context-overflow') {
-      retries = 0; // a smaller request is a new request
-      if (trim()) continue;
-      return { summary: SUMMARY_UNAVAILABLE, trimmedItems, failed: true };
+      // A smaller request is a new request: it gets the full retry allowance again.
+      retries = 0;
+      if (trimOldest()) continue;
+      return failure();
     }
-    if (error.isRetryable && retries < policy.maxRetries) {
-      retries += 1;
-      const delayMs = backoffDelayMs(policy, retries, error.retryAfterMs);
-      options.onProgress?.({ type: 'retry', attempt: retries, delayMs, error });
-      await sleep(delayMs, options.signal);
-      continue;
-    }
-    return { summary: SUMMARY_UNAVAILABLE, trimmedItems, failed: true };
+    if (!error.isRetryable || retries >= policy.maxRetries) return failure();
+    retries += 1;
+    const delayMs = backoffDelayMs(policy, retries, error.retryAfterMs);
+    options.onProgress?.({ type: 'retry', attempt: retries, delayMs, error });
+    await sleep(delayMs, options.signal);
   }
-}
-
-async function requestSummary(
-  client: ModelClient,
-  items: ResponseItem[],
-  maxOutputTokens: number,
-  signal: AbortSignal | undefined,
-): Promise<{ kind: 'text'; text: string } | { kind: 'error'; error: ProviderError }> {
-  let deltas = '';
-  let fromItems = '';
-  let failure: ProviderError | undefined;
-  for await (const event of client.stream({
-    items: normalizeItems(items),
-    tools: [],
-    maxOutputTokens,
-    ...(signal ? { signal } : {}),
-  })) {
-    if (event.type === 'text-delta') deltas += event.text;
-    else if (event.type === 'item' && event.item.type === 'message' && event.item.role === 'assistant') {
-      fromItems += event.item.content.map((part) => (part.type === 'input_image' ? '' : part.text)).join('');
-    } else if (event.type === 'error') failure = event.error;
-  }
-  if (failure) return { kind: 'error', error: failure };
-  return { kind: 'text', text: fromItems !== '' ? fromItems : deltas };
 }

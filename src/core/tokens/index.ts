@@ -1,2 +1,17 @@
-export * from './estimator.js';
-export * from './accountant.js';
+export {
+  countItemTokens,
+  countItemsTokens,
+  encryptedReasoningTokens,
+  IMAGE_TOKENS,
+  ITEM_OVERHEAD_TOKENS,
+  LOW_DETAIL_IMAGE_TOKENS,
+  type TokenEstimator,
+} from './token-estimator.js';
+export { heuristicCountText, heuristicEstimator, SAFETY_MARGIN } from './heuristic-estimator.js';
+export {
+  createTokenEstimator,
+  encodingFor,
+  exactEstimator,
+  type ExactEncoding,
+} from './create-token-estimator.js';
+export { TokenAccountant, type ReportedTokens } from './token-accountant.js';

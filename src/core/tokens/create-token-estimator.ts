@@ -1,0 +1,68 @@
+/**
+ * Picks the estimator for a model: the exact o200k/cl100k encoding for OpenAI models when asked for,
+ * the calibrated heuristic otherwise. The tokenizer is imported only on demand — building it costs
+ * ~0.2 s and tens of MiB — so a process that stays far below the limit never loads it.
+ */
+import type { WireApi } from '../../protocol/index.js';
+import { heuristicEstimator } from './heuristic-estimator.js';
+import { countItemTokens, type TokenEstimator } from './token-estimator.js';
+
+/** The exact encodings Cody can count with. */
+export type ExactEncoding = 'o200k' | 'cl100k';
+
+/**
+ * The encoding an OpenAI model uses: o200k for the GPT-4o, 4.1, 4.5, 5.x, o-series, codex and
+ * gpt-oss families; cl100k for GPT-4 and GPT-3.5. `undefined` for other APIs and unknown models (a
+ * local model behind an OpenAI-compatible server has its own tokenizer). Accepts `vendor/` and `ft:`
+ * prefixes.
+ */
+export function encodingFor(api: WireApi, model: string): ExactEncoding | undefined {
+  if (api !== 'openai-chat' && api !== 'openai-responses') return undefined;
+  const bare = model
+    .toLowerCase()
+    .replace(/^ft:/, '')
+    .replace(/^[\w.-]+\//, '');
+  if (/^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|chatgpt-|o\d|codex|gpt-oss)/.test(bare)) return 'o200k';
+  if (/^(gpt-4|gpt-3\.5)/.test(bare)) return 'cl100k';
+  return undefined;
+}
+
+/** Special-token strings (`<|endoftext|>`) in user text are counted as plain text, never rejected. */
+const PLAIN_TEXT = { disallowedSpecial: new Set<string>() };
+
+async function loadCounter(encoding: ExactEncoding): Promise<(text: string) => number> {
+  switch (encoding) {
+    case 'o200k': {
+      const { countTokens } = await import('gpt-tokenizer/encoding/o200k_base');
+      return (text) => countTokens(text, PLAIN_TEXT);
+    }
+    case 'cl100k': {
+      const { countTokens } = await import('gpt-tokenizer/encoding/cl100k_base');
+      return (text) => countTokens(text, PLAIN_TEXT);
+    }
+    default: {
+      const exhaustive: never = encoding;
+      throw new Error(`unknown encoding ${String(exhaustive)}`);
+    }
+  }
+}
+
+/** An estimator that counts text with `count` (an exact encoding). */
+export function exactEstimator(kind: ExactEncoding, count: (text: string) => number): TokenEstimator {
+  const countText = (text: string): number => (text.length === 0 ? 0 : count(text));
+  return { kind, countText, countItem: (item) => countItemTokens(item, countText) };
+}
+
+/**
+ * The exact tokenizer for an OpenAI model when `exact` is true, else (and for every other model) the
+ * heuristic. Callers ask for `exact` only when the heuristic puts the history near the limit.
+ */
+export async function createTokenEstimator(options: {
+  api: WireApi;
+  model: string;
+  exact: boolean;
+}): Promise<TokenEstimator> {
+  const encoding = options.exact ? encodingFor(options.api, options.model) : undefined;
+  if (encoding === undefined) return heuristicEstimator();
+  return exactEstimator(encoding, await loadCounter(encoding));
+}
