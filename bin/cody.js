@@ -5,6 +5,11 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${version}\n`);
 } else {
+  // `cody show | head` closes the pipe early: stop quietly, as other command-line tools do.
+  process.stdout.on('error', (error) => {
+    if (error.code === 'EPIPE') process.exit(0);
+    throw error;
+  });
   const { main } = await import('../dist/src/cli/main.js');
   try {
     process.exitCode = await main(process.argv);

@@ -6,7 +6,7 @@
 import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResponseItem, WireApi } from '../protocol/index.js';
-import { assertValidConversationIdOrPrefix, newConversationId } from './conversation-id.js';
+import { assertValidConversationIdOrPrefix, isConversationId, newConversationId } from './conversation-id.js';
 import {
   AmbiguousConversationError,
   errorMessage,
@@ -14,15 +14,18 @@ import {
   StorageError,
   UnknownConversationError,
 } from './errors.js';
-import type { CodyPaths } from './paths.js';
+import { type CodyPaths, ensureCodyHome } from './paths.js';
 import type { ResumedRollout } from './rollout/reader.js';
 import { type ConversationSummary, readConversationSummary } from './rollout/summary-reader.js';
 
 export type { ConversationSummary } from './rollout/summary-reader.js';
 
 export interface ConversationManagerOptions {
+  /** Recorded in each new rollout's session_meta. */
   cliVersion: string;
+  /** Clock for ids and timestamps. */
   now?: () => Date;
+  /** How long to wait for another process's lock (see `DEFAULT_LOCK_TIMEOUT_MS`). */
   lockTimeoutMs?: number;
 }
 
@@ -30,12 +33,16 @@ export interface NewConversationOptions {
   provider: string;
   api: WireApi;
   model: string;
+  /** Codex's `model_provider`; defaults to `provider`. */
   modelProvider?: string;
   cwd: string;
+  /** Written right after session_meta (e.g. the system message). */
   initialItems?: ResponseItem[];
 }
 
 const ROLLOUT_SUFFIX = '.jsonl';
+/** The `active` file holds secrets no more than ids do, but CODY_HOME is private throughout. */
+const ACTIVE_FILE_MODE = 0o600;
 
 export class ConversationManager {
   readonly paths: CodyPaths;
@@ -50,7 +57,9 @@ export class ConversationManager {
     return join(this.paths.conversationsDir, `${id}${ROLLOUT_SUFFIX}`);
   }
 
+  /** Creates the rollout (session_meta and the initial items) and makes it the active conversation. */
   async newConversation(options: NewConversationOptions): Promise<{ id: string; filePath: string }> {
+    await ensureCodyHome(this.paths);
     const { RolloutRecorder } = await import('./rollout/recorder.js');
     const now = this.now();
     const id = newConversationId(now.getTime());
@@ -90,6 +99,7 @@ export class ConversationManager {
     throw new UnknownConversationError(idOrPrefix);
   }
 
+  /** The live history and state of a conversation (does not change the active one). */
   async resumeConversation(idOrPrefix: string): Promise<ResumedRollout & { id: string; filePath: string }> {
     const id = await this.resolveId(idOrPrefix);
     const filePath = this.rolloutPath(id);
@@ -99,7 +109,7 @@ export class ConversationManager {
 
   async setActive(id: string): Promise<void> {
     try {
-      await writeFile(this.paths.activeFile, `${id}\n`, { mode: 0o600 });
+      await writeFile(this.paths.activeFile, `${id}\n`, { mode: ACTIVE_FILE_MODE });
     } catch (error) {
       throw new StorageError(`Cannot write ${this.paths.activeFile}: ${errorMessage(error)}`, {
         cause: error,
@@ -118,7 +128,7 @@ export class ConversationManager {
         cause: error,
       });
     }
-    if (!/^[0-9a-f-]{36}$/.test(text)) return undefined;
+    if (!isConversationId(text)) return undefined;
     try {
       await stat(this.rolloutPath(text));
       return text;
@@ -127,62 +137,56 @@ export class ConversationManager {
     }
   }
 
-  /** Newest activity first; each file's head and tail only. */
+  /** Newest activity first, from each file's head and tail only; unreadable files carry a `problem`. */
   async listConversations(options: { limit?: number } = {}): Promise<ConversationSummary[]> {
     const ids = await this.allIds();
     const summaries = ids.map((id) => readConversationSummary(this.rolloutPath(id)));
     // ISO timestamps and UUIDv7 ids sort correctly as plain strings (and much faster than localeCompare).
     const key = (summary: ConversationSummary): string => `${summary.updatedAt} ${summary.id}`;
     summaries.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
-    return options.limit !== undefined ? summaries.slice(0, options.limit) : summaries;
+    return options.limit !== undefined ? summaries.slice(0, Math.max(0, options.limit)) : summaries;
   }
 
+  /**
+   * Removes the rollout with its lock and torn-line sidecars, and clears `active` if it pointed there.
+   * Waits for a writer in another process to finish its turn first.
+   */
   async deleteConversation(idOrPrefix: string): Promise<string> {
     const id = await this.resolveId(idOrPrefix);
     const filePath = this.rolloutPath(id);
-    const siblings = (await readdir(this.paths.conversationsDir)).filter(
-      (name) => name.startsWith(`${id}${ROLLOUT_SUFFIX}`) && name !== `${id}${ROLLOUT_SUFFIX}`,
-    );
-    await rm(filePath, { force: true });
-    for (const name of siblings)
-      await rm(join(this.paths.conversationsDir, name), { recursive: true, force: true });
+    const { acquireConversationLock } = await import('./rollout/lock.js');
+    const release = await acquireConversationLock(filePath, {
+      ...(this.options.lockTimeoutMs !== undefined ? { timeoutMs: this.options.lockTimeoutMs } : {}),
+    });
+    try {
+      const sidecars = (await readdir(this.paths.conversationsDir)).filter((name) =>
+        name.startsWith(`${id}${ROLLOUT_SUFFIX}.torn-`),
+      );
+      await rm(filePath, { force: true });
+      for (const name of sidecars) await rm(join(this.paths.conversationsDir, name), { force: true });
+    } catch (error) {
+      throw new StorageError(`Cannot delete ${filePath}: ${errorMessage(error)}`, { cause: error });
+    } finally {
+      await release(); // removes `<file>.lock`
+    }
     if ((await this.getActiveId()) === undefined) await rm(this.paths.activeFile, { force: true });
     return id;
   }
 
+  /** Imports a Codex rollout as a new conversation and makes it the active one. */
   async importCodexRollout(sourcePath: string): Promise<{ id: string; filePath: string; itemCount: number }> {
-    const [{ readCodexRollout, importedMeta, writeCodexRecords }, { RolloutRecorder }] = await Promise.all([
-      import('./rollout/codex-import.js'),
-      import('./rollout/recorder.js'),
-    ]);
-    const rollout = await readCodexRollout(sourcePath);
+    await ensureCodyHome(this.paths);
+    const { importCodexRollout } = await import('./rollout/codex-import.js');
     const now = this.now();
     const id = newConversationId(now.getTime());
     const filePath = this.rolloutPath(id);
-    const recorder = await RolloutRecorder.create(filePath, {
-      ...importedMeta(rollout, sourcePath, id, this.options.cliVersion),
-      timestamp: now.toISOString(),
+    const imported = await importCodexRollout(sourcePath, filePath, {
+      id,
+      cliVersion: this.options.cliVersion,
+      now: () => this.now(),
     });
-    let written: Awaited<ReturnType<typeof writeCodexRecords>>;
-    try {
-      written = await writeCodexRecords(recorder, rollout);
-      await recorder.appendEvent({
-        type: 'turn_complete',
-        turn_id: 'import',
-        provider: 'openai',
-        api: 'openai-responses',
-        model: rollout.model,
-        message_count: written.messageCount,
-        ...(written.firstUserMessage !== undefined ? { first_user_message: written.firstUserMessage } : {}),
-      });
-    } catch (error) {
-      await recorder.close();
-      await rm(filePath, { force: true });
-      throw error;
-    }
-    await recorder.close();
     await this.setActive(id);
-    return { id, filePath, itemCount: written.itemCount };
+    return { id, filePath, itemCount: imported.itemCount };
   }
 
   private async allIds(): Promise<string[]> {
@@ -197,7 +201,8 @@ export class ConversationManager {
     }
     return names
       .filter((name) => name.endsWith(ROLLOUT_SUFFIX))
-      .map((name) => name.slice(0, -ROLLOUT_SUFFIX.length));
+      .map((name) => name.slice(0, -ROLLOUT_SUFFIX.length))
+      .filter(isConversationId);
   }
 
   private now(): Date {

@@ -108,10 +108,12 @@ export class StorageError extends CodyError {
   }
 }
 
-/** A rollout line could not be written; nothing partial was left behind. */
+/** A rollout line could not be written; the recorder cut off whatever part of it reached the file. */
 export class RolloutWriteError extends StorageError {
+  readonly file: string;
   constructor(file: string, reason: string, options?: { cause?: unknown }) {
-    super(`Could not save to ${file}: ${reason}`, options);
+    super(`The conversation could not be saved to ${file}: ${reason}`, options);
+    this.file = file;
   }
 }
 

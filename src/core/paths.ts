@@ -2,11 +2,12 @@
 import { chmod, mkdir, stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { errorMessage } from './errors.js';
-import { StorageError } from './errors.js';
+import { errorMessage, StorageError } from './errors.js';
 
 export interface CodyPaths {
+  /** `$CODY_HOME`, absolute. */
   home: string;
+  /** One `<id>.jsonl` rollout per conversation. */
   conversationsDir: string;
   configFile: string;
   /** Holds the id of the conversation `cody chat` continues. */
@@ -16,7 +17,9 @@ export interface CodyPaths {
 export function resolveCodyPaths(env: Readonly<Record<string, string | undefined>>): CodyPaths {
   const configured = env.CODY_HOME;
   const home =
-    configured && configured.trim() !== '' ? resolve(configured) : join(env.HOME ?? homedir(), '.cody');
+    configured !== undefined && configured.trim() !== ''
+      ? resolve(configured)
+      : join(env.HOME ?? homedir(), '.cody');
   return {
     home,
     conversationsDir: join(home, 'conversations'),
@@ -26,21 +29,37 @@ export function resolveCodyPaths(env: Readonly<Record<string, string | undefined
 }
 
 /** Private directories: conversations may hold secrets the person pasted. */
-const DIRECTORY_MODE = 0o700;
+export const CODY_DIRECTORY_MODE = 0o700;
 
 /** Creates `home` and `conversations/` (mode 0700, tightening existing ones) or says what is wrong. */
 export async function ensureCodyHome(paths: CodyPaths): Promise<void> {
   for (const directory of [paths.home, paths.conversationsDir]) {
     try {
-      await mkdir(directory, { recursive: true, mode: DIRECTORY_MODE });
+      await mkdir(directory, { recursive: true, mode: CODY_DIRECTORY_MODE });
       const info = await stat(directory);
       if (!info.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
-      if ((info.mode & 0o777) !== DIRECTORY_MODE) await chmod(directory, DIRECTORY_MODE);
+      if ((info.mode & 0o777) !== CODY_DIRECTORY_MODE) await chmod(directory, CODY_DIRECTORY_MODE);
     } catch (error) {
       throw new StorageError(
-        `Cannot use ${directory} for Cody's conversations (${errorMessage(error)}). Make it a writable directory, or set CODY_HOME to one.`,
+        `Cannot use ${directory} for Cody's conversations: ${reasonOf(error)}. Make it a writable directory, or set CODY_HOME to one.`,
         { cause: error },
       );
     }
+  }
+}
+
+function reasonOf(error: unknown): string {
+  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
+  switch (code) {
+    case 'EACCES':
+    case 'EPERM':
+      return 'permission denied';
+    case 'ENOTDIR':
+    case 'EEXIST':
+      return 'a file is in the way (it, or a parent, is not a directory)';
+    case 'EROFS':
+      return 'the file system is read-only';
+    default:
+      return errorMessage(error);
   }
 }

@@ -249,6 +249,7 @@ export class Session {
           api: selection.api,
           model: selection.model,
           message_count: this.messageCount,
+          compaction_count: this.compactionCount,
           ...(this.firstUserMessage !== undefined ? { first_user_message: this.firstUserMessage } : {}),
         }),
       );
@@ -531,7 +532,7 @@ export class Session {
         this.saveFailed = true;
         yield {
           type: 'warning',
-          message: `Could not save to ${this.filePath}: ${errorMessage(error)}. The reply is still shown, but this turn may be missing from the conversation.`,
+          message: `${errorMessage(error).replace(/\.?$/, '.')} The reply is still shown, but this turn may be missing from the saved conversation.`,
         };
       }
     }

@@ -1,41 +1,58 @@
 /**
- * Turns a Codex CLI rollout into a Cody rollout. Kept: messages, function calls and outputs, reasoning
- * (tagged as OpenAI Responses output so its encrypted content only replays there), compactions, turn
- * contexts and token counts. Codex's custom tool calls (e.g. `apply_patch` with free-form `input`) become
- * ordinary function calls with `{"input": …}` arguments so every API can replay them. Items Cody does not
- * know (`web_search_call`, …) are kept as opaque items. Other `event_msg` kinds (UI notifications such as
- * `exec_command_end`, `agent_message`) duplicate what the items already hold and are dropped.
+ * Turns a Codex CLI rollout into a new Cody rollout. Kept: messages, function calls and outputs,
+ * reasoning (tagged as OpenAI Responses output of the turn's model, so its encrypted content replays only
+ * there), compactions, turn contexts and `token_count` events. Codex's custom tool calls (`apply_patch`
+ * with free-form `input`) become ordinary function calls with `{"input": …}` arguments, so every API can
+ * replay them. Items Cody does not know (`web_search_call`, …) stay opaque: kept, never sent. Every other
+ * `event_msg` kind (`agent_message`, `exec_command_end`, `task_started`, …) is a UI notification that
+ * duplicates what the items hold, and is dropped — except `user_message`, see `withEventOnlyUserMessages`.
  */
-import { readFile } from 'node:fs/promises';
-import type { ResponseItem, WireApi } from '../../protocol/index.js';
-import { errorMessage } from '../errors.js';
-import { CorruptRolloutError, EmptyConversationError, StorageError } from '../errors.js';
-import type { RolloutRecorder } from './recorder.js';
-import { parseResponseItem, type SessionMetaPayload, type TurnContextPayload } from './schema.js';
+import { readFile, rm } from 'node:fs/promises';
+import { z } from 'zod';
+import type { MessageItem, ResponseItem, WireApi } from '../../protocol/index.js';
+import { CorruptRolloutError, EmptyConversationError, errorMessage, StorageError } from '../errors.js';
+import { isContextualUserText } from './is-contextual-user-text.js';
+import { type RecorderFileSystem, type RolloutEntry, RolloutRecorder } from './recorder.js';
+import { parseResponseItem, turnContextSchema } from './schema.js';
+import { withEventOnlyUserMessages } from './with-event-only-user-messages.js';
 
-/** Model assumed when a Codex rollout names none (Codex's default family at the time of writing). */
-const DEFAULT_CODEX_MODEL = 'gpt-5';
+/** Model assumed when a Codex rollout names none: Codex's default family when these files were written. */
+export const DEFAULT_CODEX_MODEL = 'gpt-5';
 const CODEX_API: WireApi = 'openai-responses';
+/** Lines per write while importing: one fsync per batch instead of per line, bounded memory per write. */
+const IMPORT_BATCH_LINES = 500;
+const FIRST_MESSAGE_LENGTH = 200;
 
-type Json = Record<string, unknown>;
+const codexLineSchema = z.object({ type: z.string(), payload: z.record(z.unknown()) }).passthrough();
+const codexMetaSchema = z
+  .object({
+    id: z.string().optional().catch(undefined),
+    cwd: z.string().optional().catch(undefined),
+    model: z.string().optional().catch(undefined),
+    model_provider: z.string().optional().catch(undefined),
+  })
+  .passthrough();
+/** A line of Codex's first format: a bare meta object, bare items, and `record_type` state lines. */
+const legacyLineSchema = z.record(z.unknown());
+const userMessageEventSchema = z
+  .object({ type: z.literal('user_message'), message: z.string() })
+  .passthrough();
 
-export type CodexRecord =
-  | { kind: 'item'; item: ResponseItem }
-  | { kind: 'turn_context'; payload: TurnContextPayload }
-  | { kind: 'compacted'; payload: { message: string; replacement_history?: ResponseItem[] } }
-  | { kind: 'event'; payload: { type: string } & Json };
-
-export interface CodexRollout {
-  sourceId: string | undefined;
+export interface CodexConversion {
+  sourceId?: string;
   cwd: string;
+  /** The first model the rollout names (else `DEFAULT_CODEX_MODEL`). */
   model: string;
   modelProvider: string;
-  records: CodexRecord[];
+  /** The Cody lines to write after session_meta, ending with a `turn_complete`. */
+  entries: RolloutEntry[];
+  itemCount: number;
+  messageCount: number;
+  firstUserMessage?: string;
 }
 
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+type Json = Record<string, unknown>;
+type SourceLine = { type: string; payload: Json };
 
 /** Maps one Codex response item to Cody's vocabulary. */
 export function convertCodexItem(payload: Json, model: string): ResponseItem {
@@ -44,237 +61,224 @@ export function convertCodexItem(payload: Json, model: string): ResponseItem {
     typeof payload.name === 'string' &&
     typeof payload.call_id === 'string'
   ) {
+    const input = typeof payload.input === 'string' ? payload.input : JSON.stringify(payload.input ?? '');
     return {
       type: 'function_call',
       name: payload.name,
-      arguments: JSON.stringify({
-        input: typeof payload.input === 'string' ? payload.input : JSON.stringify(payload.input ?? ''),
-      }),
+      arguments: JSON.stringify({ input }),
       call_id: payload.call_id,
     };
   }
   if (payload.type === 'custom_tool_call_output' && typeof payload.call_id === 'string') {
-    return {
-      type: 'function_call_output',
-      call_id: payload.call_id,
-      output: typeof payload.output === 'string' ? payload.output : JSON.stringify(payload.output ?? ''),
-    };
+    const output = typeof payload.output === 'string' ? payload.output : JSON.stringify(payload.output ?? '');
+    return { type: 'function_call_output', call_id: payload.call_id, output };
   }
   const item = parseResponseItem(payload);
   if (item.type === 'reasoning' && !item.origin) return { ...item, origin: { api: CODEX_API, model } };
   return item;
 }
 
-/** Parses a Codex rollout's text (every line must be valid JSON but a torn last one). */
-export function parseCodexRollout(text: string, sourcePath: string): CodexRollout {
-  const lines = text.split('\n');
-  const records: CodexRecord[] = [];
-  let sourceId: string | undefined;
-  let cwd = '';
-  let model: string | undefined;
-  let modelProvider = 'openai';
-  const pending: Array<{ payload: Json; type: 'item' | 'compacted' }> = [];
-  const userEvents: Array<{ at: number; text: string }> = [];
-  for (const [index, line] of lines.entries()) {
-    if (line.trim() === '') continue;
-    let parsed: unknown;
+/**
+ * Parses the source lines: every line must be a JSON object with a string `type` (a torn last line is
+ * skipped). Codex's first, unversioned format (a bare meta line, then bare items) is read too.
+ */
+function parseSourceLines(lines: readonly string[], sourcePath: string): SourceLine[] {
+  const parsed: SourceLine[] = [];
+  const last = lines.findLastIndex((line) => line.trim() !== '');
+  lines.forEach((line, index) => {
+    if (line.trim() === '') return;
+    let value: unknown;
     try {
-      parsed = JSON.parse(line);
+      value = JSON.parse(line);
     } catch (error) {
-      if (index === lines.length - 1) continue; // torn last line
+      if (index === last) return; // torn last line
       throw new CorruptRolloutError(sourcePath, index + 1, `not valid JSON (${errorMessage(error)})`);
     }
-    if (!isRecord(parsed) || typeof parsed.type !== 'string' || !isRecord(parsed.payload)) {
-      throw new CorruptRolloutError(sourcePath, index + 1, 'not a rollout line (needs type and payload)');
+    const envelope = codexLineSchema.safeParse(value);
+    if (envelope.success) {
+      parsed.push({ type: envelope.data.type, payload: envelope.data.payload });
+      return;
     }
-    const payload = parsed.payload;
-    switch (parsed.type) {
-      case 'session_meta':
-        sourceId = typeof payload.id === 'string' ? payload.id : sourceId;
-        cwd = typeof payload.cwd === 'string' ? payload.cwd : cwd;
-        modelProvider = typeof payload.model_provider === 'string' ? payload.model_provider : modelProvider;
-        if (typeof payload.model === 'string') model ??= payload.model;
-        break;
-      case 'turn_context':
-        if (typeof payload.model === 'string') model ??= payload.model;
-        records.push({
-          kind: 'turn_context',
+    const bare = legacyLineSchema.safeParse(value);
+    if (!bare.success || 'payload' in bare.data) {
+      throw new CorruptRolloutError(
+        sourcePath,
+        index + 1,
+        'not a Codex rollout line (needs a type and a payload)',
+      );
+    }
+    const record = bare.data;
+    if (record.record_type !== undefined) return; // the old format's state lines
+    if (index === 0 && typeof record.id === 'string' && record.type === undefined) {
+      parsed.push({ type: 'session_meta', payload: record });
+    } else if (typeof record.type === 'string' && parsed.length > 0) {
+      parsed.push({ type: 'response_item', payload: record });
+    } else {
+      throw new CorruptRolloutError(sourcePath, index + 1, 'not a Codex rollout line (needs a type)');
+    }
+  });
+  if (parsed[0]?.type !== 'session_meta') {
+    if (parsed.length === 0) throw new EmptyConversationError(sourcePath);
+    throw new CorruptRolloutError(sourcePath, 1, 'not a Codex rollout: the first line is not session_meta');
+  }
+  return parsed;
+}
+
+/** Converts a Codex rollout's lines (the file split on newlines) to Cody rollout entries. */
+export function convertCodexRollout(lines: readonly string[], sourcePath: string): CodexConversion {
+  const source = parseSourceLines(lines, sourcePath);
+  const meta = codexMetaSchema.parse(source[0]?.payload ?? {});
+  const turnModel = (payload: Json): string | undefined => turnContextSchema.safeParse(payload).data?.model;
+  const firstModel =
+    meta.model ??
+    source.map((line) => (line.type === 'turn_context' ? turnModel(line.payload) : undefined)).find(Boolean);
+  let model = firstModel ?? DEFAULT_CODEX_MODEL;
+  const entries: RolloutEntry[] = [];
+  const userEvents: Array<{ at: number; text: string }> = [];
+  for (const { type, payload } of source) {
+    switch (type) {
+      case 'turn_context': {
+        const context = turnContextSchema.safeParse(payload);
+        model = context.data?.model ?? model;
+        entries.push({
+          type: 'turn_context',
           payload: {
+            ...(context.data?.turn_id !== undefined ? { turn_id: context.data.turn_id } : {}),
+            ...(context.data?.cwd !== undefined ? { cwd: context.data.cwd } : {}),
             provider: 'openai',
             api: CODEX_API,
-            model: typeof payload.model === 'string' ? payload.model : (model ?? DEFAULT_CODEX_MODEL),
-            ...(typeof payload.turn_id === 'string' ? { turn_id: payload.turn_id } : {}),
-            ...(typeof payload.cwd === 'string' ? { cwd: payload.cwd } : {}),
-            ...(typeof payload.approval_policy === 'string'
-              ? { approval_policy: payload.approval_policy }
+            model,
+            ...(context.data?.approval_policy !== undefined
+              ? { approval_policy: context.data.approval_policy }
               : {}),
           },
         });
         break;
-      case 'response_item':
-        pending.push({ payload, type: 'item' });
-        records.push({ kind: 'item', item: { type: 'opaque', raw: {} } });
-        break;
-      case 'compacted':
-        pending.push({ payload, type: 'compacted' });
-        records.push({ kind: 'compacted', payload: { message: '' } });
-        break;
-      case 'event_msg':
-        if (payload.type === 'token_count') {
-          records.push({ kind: 'event', payload: { ...payload, type: 'token_count' } });
-        }
-        if (
-          payload.type === 'user_message' &&
-          typeof payload.message === 'string' &&
-          payload.message.trim() !== ''
-        ) {
-          userEvents.push({ at: records.length, text: payload.message });
-        }
-        break;
-      default:
-        break;
-    }
-  }
-  if (sourceId === undefined && records.length === 0) throw new EmptyConversationError(sourcePath);
-  // Items are converted once the model is known (reasoning is tagged with it).
-  const resolvedModel = model ?? DEFAULT_CODEX_MODEL;
-  let cursor = 0;
-  for (const record of records) {
-    if (record.kind !== 'item' && record.kind !== 'compacted') continue;
-    const source = pending[cursor];
-    cursor += 1;
-    if (!source) continue;
-    if (record.kind === 'item') record.item = convertCodexItem(source.payload, resolvedModel);
-    else {
-      record.payload.message = typeof source.payload.message === 'string' ? source.payload.message : '';
-      if (Array.isArray(source.payload.replacement_history)) {
-        record.payload.replacement_history = source.payload.replacement_history
-          .filter(isRecord)
-          .map((item) => convertCodexItem(item, resolvedModel));
       }
+      case 'response_item':
+        entries.push({ type: 'response_item', item: convertCodexItem(payload, model) });
+        break;
+      case 'compacted': {
+        const history = Array.isArray(payload.replacement_history) ? payload.replacement_history : undefined;
+        const replacement = history
+          ?.filter((item): item is Json => typeof item === 'object' && item !== null)
+          .map((item) => convertCodexItem(item, model));
+        const message = typeof payload.message === 'string' ? payload.message : '';
+        entries.push({
+          type: 'compacted',
+          payload: { message, ...(replacement ? { replacement_history: replacement } : {}) },
+        });
+        break;
+      }
+      case 'event_msg': {
+        if (payload.type === 'token_count')
+          entries.push({ type: 'event_msg', payload: { ...payload, type: 'token_count' } });
+        const userMessage = userMessageEventSchema.safeParse(payload);
+        if (userMessage.success && userMessage.data.message.trim() !== '') {
+          userEvents.push({ at: entries.length, text: userMessage.data.message });
+        }
+        break;
+      }
+      default:
+        break; // session_meta, and line types of newer Codex versions
     }
   }
+  const withUsers = withEventOnlyUserMessages(entries, userEvents);
+  const counts = countMessages(withUsers);
+  const compactions = withUsers.filter((entry) => entry.type === 'compacted').length;
+  withUsers.push({
+    type: 'event_msg',
+    payload: {
+      type: 'turn_complete',
+      turn_id: 'import',
+      provider: 'openai',
+      api: CODEX_API,
+      model,
+      message_count: counts.messageCount,
+      ...(counts.firstUserMessage !== undefined ? { first_user_message: counts.firstUserMessage } : {}),
+      ...(compactions > 0 ? { compaction_count: compactions } : {}),
+    },
+  });
   return {
-    sourceId,
-    cwd,
-    model: resolvedModel,
-    modelProvider,
-    records: withUserMessages(records, userEvents),
+    ...(meta.id !== undefined ? { sourceId: meta.id } : {}),
+    cwd: meta.cwd ?? '',
+    model: firstModel ?? DEFAULT_CODEX_MODEL,
+    modelProvider: meta.model_provider ?? 'openai',
+    entries: withUsers,
+    itemCount: withUsers.filter((entry) => entry.type === 'response_item').length,
+    ...counts,
   };
 }
 
-/**
- * Some Codex builds (Codex Desktop) record what the person typed only as a `user_message` event, not as
- * a response item. Without it the history would have answers and no questions, so each such event whose
- * text no user message item carries becomes a user message at the event's place.
- */
-function withUserMessages(
-  records: CodexRecord[],
-  events: ReadonlyArray<{ at: number; text: string }>,
-): CodexRecord[] {
-  const recorded = new Set<string>();
-  for (const record of records) {
-    if (record.kind === 'item' && record.item.type === 'message' && record.item.role === 'user') {
-      recorded.add(
-        record.item.content
-          .map((part) => (part.type === 'input_image' ? '' : part.text))
-          .join('')
-          .trim(),
-      );
-    }
+/** Messages the person typed or the model wrote (harness context and summaries are not counted). */
+function countMessages(entries: readonly RolloutEntry[]): {
+  messageCount: number;
+  firstUserMessage?: string;
+} {
+  let messageCount = 0;
+  let firstUserMessage: string | undefined;
+  for (const entry of entries) {
+    if (entry.type !== 'response_item' || entry.item.type !== 'message') continue;
+    const item: MessageItem = entry.item;
+    if (item.role === 'assistant') messageCount += 1;
+    if (item.role !== 'user') continue;
+    const text = item.content.map((part) => (part.type === 'input_image' ? '' : part.text)).join(' ');
+    if (isContextualUserText(text)) continue;
+    messageCount += 1;
+    firstUserMessage ??= text.trim().slice(0, FIRST_MESSAGE_LENGTH);
   }
-  const missing = events.filter((event) => !recorded.has(event.text.trim()));
-  const userMessage = (text: string): CodexRecord => ({
-    kind: 'item',
-    item: { type: 'message', role: 'user', content: [{ type: 'input_text', text }] },
-  });
-  const result: CodexRecord[] = [];
-  let next = 0;
-  records.forEach((record, index) => {
-    for (let event = missing[next]; event !== undefined && event.at === index; event = missing[next]) {
-      result.push(userMessage(event.text));
-      next += 1;
-    }
-    result.push(record);
-  });
-  for (const event of missing.slice(next)) result.push(userMessage(event.text));
-  return result;
+  return { messageCount, ...(firstUserMessage !== undefined ? { firstUserMessage } : {}) };
 }
 
-export async function readCodexRollout(sourcePath: string): Promise<CodexRollout> {
+export interface ImportCodexOptions {
+  /** The new conversation's id (the target file is `<id>.jsonl`). */
+  id: string;
+  cliVersion: string;
+  now?: () => Date;
+  fileSystem?: RecorderFileSystem;
+}
+
+/** Writes a new Cody rollout at `targetPath` from the Codex rollout at `sourcePath`; no file on failure. */
+export async function importCodexRollout(
+  sourcePath: string,
+  targetPath: string,
+  options: ImportCodexOptions,
+): Promise<CodexConversion> {
   let text: string;
   try {
     text = await readFile(sourcePath, 'utf8');
   } catch (error) {
     throw new StorageError(`Cannot read ${sourcePath}: ${errorMessage(error)}`, { cause: error });
   }
-  return parseCodexRollout(text, sourcePath);
-}
-
-/** Metadata for the Cody rollout an import creates. */
-export function importedMeta(
-  rollout: CodexRollout,
-  sourcePath: string,
-  id: string,
-  cliVersion: string,
-): Omit<SessionMetaPayload, 'timestamp'> {
-  return {
-    id,
-    cwd: rollout.cwd,
-    originator: 'cody',
-    cli_version: cliVersion,
-    provider: 'openai',
-    api: CODEX_API,
-    model: rollout.model,
-    model_provider: rollout.modelProvider,
-    imported_from: { path: sourcePath, ...(rollout.sourceId ? { id: rollout.sourceId } : {}) },
+  const conversion = convertCodexRollout(text.split('\n'), sourcePath);
+  const recorderOptions = {
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.fileSystem ? { fileSystem: options.fileSystem } : {}),
   };
-}
-
-/** Writes the converted records; returns how many items were written. */
-export async function writeCodexRecords(
-  recorder: RolloutRecorder,
-  rollout: CodexRollout,
-): Promise<{ itemCount: number; messageCount: number; firstUserMessage?: string }> {
-  let itemCount = 0;
-  let messageCount = 0;
-  let firstUserMessage: string | undefined;
-  for (const record of rollout.records) {
-    switch (record.kind) {
-      case 'item':
-        await recorder.appendItem(record.item);
-        itemCount += 1;
-        if (
-          record.item.type === 'message' &&
-          (record.item.role === 'user' || record.item.role === 'assistant')
-        ) {
-          messageCount += 1;
-          const first = record.item.content[0];
-          if (
-            record.item.role === 'user' &&
-            firstUserMessage === undefined &&
-            first &&
-            first.type !== 'input_image' &&
-            !first.text.startsWith('<')
-          ) {
-            firstUserMessage = first.text.slice(0, 200);
-          }
-        }
-        break;
-      case 'turn_context':
-        await recorder.appendTurnContext(record.payload);
-        break;
-      case 'compacted':
-        await recorder.appendCompacted(record.payload);
-        break;
-      case 'event':
-        await recorder.appendEvent(record.payload);
-        break;
-      default: {
-        const exhaustive: never = record;
-        throw new Error(`unknown record ${JSON.stringify(exhaustive)}`);
-      }
+  const recorder = await RolloutRecorder.create(
+    targetPath,
+    {
+      id: options.id,
+      cwd: conversion.cwd,
+      originator: 'cody',
+      cli_version: options.cliVersion,
+      provider: 'openai',
+      api: CODEX_API,
+      model: conversion.model,
+      model_provider: conversion.modelProvider,
+      imported_from: { path: sourcePath, ...(conversion.sourceId ? { id: conversion.sourceId } : {}) },
+    },
+    recorderOptions,
+  );
+  try {
+    for (let start = 0; start < conversion.entries.length; start += IMPORT_BATCH_LINES) {
+      await recorder.appendEntries(conversion.entries.slice(start, start + IMPORT_BATCH_LINES));
     }
+  } catch (error) {
+    await recorder.close().catch(() => undefined);
+    await rm(targetPath, { force: true });
+    throw error;
   }
-  return { itemCount, messageCount, ...(firstUserMessage !== undefined ? { firstUserMessage } : {}) };
+  await recorder.close();
+  return conversion;
 }

@@ -1,12 +1,19 @@
 /**
- * The only writer of rollout files. Appends one whole line per write and fsyncs it before resolving,
- * so a crash loses at most the line being written — and that one is repaired on the next append.
+ * The only writer of rollout files. Each append is one positioned write of whole lines followed by
+ * fsync before the promise resolves, so a crash loses at most the line being written; a failed write is
+ * cut back off the file, and a torn last line left by a crash is set aside on the next append.
  */
 import * as fs from 'node:fs/promises';
-import type { FileHandle } from 'node:fs/promises';
 import type { ResponseItem } from '../../protocol/index.js';
 import { errorMessage } from '../errors.js';
 import { RolloutWriteError } from '../errors.js';
+import {
+  describeWriteError,
+  type RecorderFileHandle,
+  type RecorderFileSystem,
+  ROLLOUT_FILE_MODE,
+} from './recorder-file-system.js';
+import { repairTornTail } from './repair-torn-tail.js';
 import {
   type CompactedPayload,
   type EventPayload,
@@ -16,167 +23,172 @@ import {
   type TurnContextPayload,
 } from './schema.js';
 
-/** The few file-system calls the recorder makes; tests wrap them to inject failures. */
-export interface RecorderFileSystem {
-  open(path: string, flags: string, mode?: number): Promise<FileHandle>;
-  writeFile(path: string, data: string | Uint8Array, options?: { mode?: number }): Promise<void>;
-}
+export type { RecorderFileHandle, RecorderFileSystem } from './recorder-file-system.js';
 
 export interface RecorderOptions {
+  /** Defaults to `node:fs/promises`. */
   fileSystem?: RecorderFileSystem;
+  /** Clock for line timestamps and sidecar names. */
   now?: () => Date;
 }
 
-/** Rollouts may hold secrets the person pasted: owner-only. */
-const FILE_MODE = 0o600;
+/** One line to append, before its timestamp is added. */
+export type RolloutEntry =
+  | { type: 'response_item'; item: ResponseItem }
+  | { type: 'turn_context'; payload: TurnContextPayload }
+  | { type: 'compacted'; payload: CompactedPayload }
+  | { type: 'event_msg'; payload: EventPayload };
 
 export class RolloutRecorder {
-  private readonly filePath: string;
-  private readonly handle: FileHandle;
+  readonly filePath: string;
+  private readonly handle: RecorderFileHandle;
   private readonly now: () => Date;
   private readonly fileSystem: RecorderFileSystem;
+  /** Bytes of complete lines; the next write goes here. */
   private size: number;
-  private tailChecked: boolean;
+  /** Set when the end of the file may hold bytes that are not a complete line. */
+  private tailUnchecked: boolean;
 
-  private constructor(
-    filePath: string,
-    handle: FileHandle,
-    size: number,
-    options: RecorderOptions,
-    tailChecked: boolean,
-  ) {
+  private constructor(filePath: string, handle: RecorderFileHandle, size: number, options: RecorderOptions) {
     this.filePath = filePath;
     this.handle = handle;
     this.size = size;
     this.now = options.now ?? (() => new Date());
     this.fileSystem = options.fileSystem ?? fs;
-    this.tailChecked = tailChecked;
+    this.tailUnchecked = size > 0;
   }
 
-  /** Creates a new rollout (fails if it exists) whose first line is the session_meta. */
+  /** Creates a new rollout (mode 0600; fails if the file exists) whose first line is the session_meta. */
   static async create(
     filePath: string,
     meta: Omit<SessionMetaPayload, 'timestamp'> & { timestamp?: string },
     options: RecorderOptions = {},
   ): Promise<RolloutRecorder> {
-    const fileSystem = options.fileSystem ?? fs;
-    let handle: FileHandle;
+    const handle = await openOrThrow(filePath, 'wx+', options);
+    const recorder = new RolloutRecorder(filePath, handle, 0, options);
+    const { timestamp, ...rest } = meta;
+    const payload: SessionMetaPayload = { ...rest, timestamp: timestamp ?? recorder.now().toISOString() };
     try {
-      handle = await fileSystem.open(filePath, 'wx', FILE_MODE);
+      await recorder.writeLines([{ type: 'session_meta', payload }]);
     } catch (error) {
-      throw new RolloutWriteError(filePath, errorMessage(error), { cause: error });
+      await handle.close().catch(() => undefined);
+      throw error;
     }
-    const recorder = new RolloutRecorder(filePath, handle, 0, options, true);
-    const timestamp = meta.timestamp ?? recorder.now().toISOString();
-    await recorder.appendLine('session_meta', { ...meta, timestamp });
     return recorder;
   }
 
-  /** Opens an existing rollout for appending. */
+  /** Opens an existing rollout for appending. Its tail is checked (and repaired) on the first append. */
   static async open(filePath: string, options: RecorderOptions = {}): Promise<RolloutRecorder> {
-    const fileSystem = options.fileSystem ?? fs;
-    let handle: FileHandle;
+    const handle = await openOrThrow(filePath, 'r+', options);
     try {
-      handle = await fileSystem.open(filePath, 'r+');
+      const { size } = await handle.stat();
+      return new RolloutRecorder(filePath, handle, size, options);
     } catch (error) {
+      await handle.close().catch(() => undefined);
       throw new RolloutWriteError(filePath, errorMessage(error), { cause: error });
     }
-    const { size } = await handle.stat();
-    return new RolloutRecorder(filePath, handle, size, options, false);
   }
 
   async appendItem(item: ResponseItem): Promise<void> {
-    await this.appendLine('response_item', serializeResponseItem(item));
+    await this.appendEntries([{ type: 'response_item', item }]);
   }
 
+  /** All the items in one write and one fsync: all of them land, or none. */
   async appendItems(items: readonly ResponseItem[]): Promise<void> {
-    for (const item of items) await this.appendItem(item);
+    await this.appendEntries(items.map((item) => ({ type: 'response_item' as const, item })));
   }
 
   async appendTurnContext(payload: TurnContextPayload): Promise<void> {
-    await this.appendLine('turn_context', payload);
+    await this.appendEntries([{ type: 'turn_context', payload }]);
   }
 
   async appendCompacted(payload: CompactedPayload): Promise<void> {
-    await this.appendLine('compacted', {
-      ...payload,
-      ...(payload.replacement_history
-        ? { replacement_history: payload.replacement_history.map(serializeResponseItem) }
-        : {}),
-    });
+    await this.appendEntries([{ type: 'compacted', payload }]);
   }
 
   async appendEvent(payload: EventPayload): Promise<void> {
-    await this.appendLine('event_msg', payload);
+    await this.appendEntries([{ type: 'event_msg', payload }]);
+  }
+
+  /** Several lines of any kind in one write and one fsync: all of them land, or none. */
+  async appendEntries(entries: readonly RolloutEntry[]): Promise<void> {
+    if (entries.length === 0) return;
+    await this.writeLines(entries.map(toLine));
   }
 
   async close(): Promise<void> {
     await this.handle.close();
   }
 
-  /** One write of one whole line, then fsync. On failure the file is cut back to where it was. */
-  private async appendLine(type: RolloutLine['type'], payload: unknown): Promise<void> {
-    if (!this.tailChecked) await this.repairTornTail();
-    const line: RolloutLine = { timestamp: this.now().toISOString(), type, payload };
-    const bytes = Buffer.from(`${JSON.stringify(line)}\n`, 'utf8');
+  /** One write of whole lines, then fsync. On failure the file is cut back to where it was. */
+  private async writeLines(lines: ReadonlyArray<Omit<RolloutLine, 'timestamp'>>): Promise<void> {
+    if (this.tailUnchecked) {
+      this.size = await repairTornTail(this.filePath, this.handle, this.fileSystem, this.now());
+      this.tailUnchecked = false;
+    }
+    const timestamp = this.now().toISOString();
+    const text = lines
+      .map((line) => `${JSON.stringify({ timestamp, type: line.type, payload: line.payload })}\n`)
+      .join('');
+    const bytes = Buffer.from(text, 'utf8');
     const before = this.size;
     try {
       const { bytesWritten } = await this.handle.write(bytes, 0, bytes.length, before);
       if (bytesWritten !== bytes.length) {
-        throw new Error(`short write (${bytesWritten} of ${bytes.length} bytes)`);
+        throw new Error(`short write: ${bytesWritten} of ${bytes.length} bytes`);
       }
       await this.handle.sync();
       this.size = before + bytes.length;
     } catch (error) {
-      await this.handle.truncate(before).catch(() => undefined);
-      throw new RolloutWriteError(this.filePath, describeWriteError(error), { cause: error });
-    }
-  }
-
-  /**
-   * A last line without its newline is the remains of an interrupted write. Its bytes go to a sidecar
-   * file (nothing silently lost) and the rollout is cut back to the last complete line.
-   */
-  private async repairTornTail(): Promise<void> {
-    this.tailChecked = true;
-    if (this.size === 0) return;
-    const probe = Math.min(this.size, 1 << 20);
-    const buffer = Buffer.alloc(probe);
-    await this.handle.read(buffer, 0, probe, this.size - probe);
-    if (buffer[probe - 1] === 0x0a) return;
-    const lastNewline = buffer.lastIndexOf(0x0a);
-    if (lastNewline < 0 && probe < this.size) return; // a single line longer than the probe: leave it alone
-    const keep = this.size - probe + lastNewline + 1;
-    const torn = buffer.subarray(lastNewline + 1);
-    const sidecar = `${this.filePath}.torn-${this.now().toISOString().replace(/[:.]/g, '-')}`;
-    try {
-      await this.fileSystem.writeFile(sidecar, torn, { mode: FILE_MODE });
-      await this.handle.truncate(keep);
-      await this.handle.sync();
-      this.size = keep;
-    } catch (error) {
-      throw new RolloutWriteError(
-        this.filePath,
-        `could not set aside its incomplete last line: ${errorMessage(error)}`,
-        {
-          cause: error,
-        },
-      );
+      const reason = describeWriteError(error);
+      try {
+        await this.handle.truncate(before);
+        await this.handle.sync();
+      } catch (truncateError) {
+        // The next append re-checks the end of the file and sets any partial line aside.
+        this.tailUnchecked = true;
+        throw new RolloutWriteError(
+          this.filePath,
+          `${reason}; cutting the partial line off also failed (${describeWriteError(truncateError)})`,
+          { cause: error },
+        );
+      }
+      throw new RolloutWriteError(this.filePath, reason, { cause: error });
     }
   }
 }
 
-function describeWriteError(error: unknown): string {
-  const code = typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
-  switch (code) {
-    case 'ENOSPC':
-      return 'the disk is full';
-    case 'EROFS':
-      return 'the file system is read-only';
-    case 'EACCES':
-    case 'EPERM':
-      return 'permission denied';
-    default:
-      return errorMessage(error);
+function toLine(entry: RolloutEntry): Omit<RolloutLine, 'timestamp'> {
+  switch (entry.type) {
+    case 'response_item':
+      return { type: entry.type, payload: serializeResponseItem(entry.item) };
+    case 'compacted': {
+      const history = entry.payload.replacement_history;
+      return {
+        type: entry.type,
+        payload: history
+          ? { ...entry.payload, replacement_history: history.map(serializeResponseItem) }
+          : entry.payload,
+      };
+    }
+    case 'turn_context':
+    case 'event_msg':
+      return { type: entry.type, payload: entry.payload };
+    default: {
+      const unknown: never = entry;
+      throw new Error(`unknown rollout entry ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+async function openOrThrow(
+  filePath: string,
+  flags: string,
+  options: RecorderOptions,
+): Promise<RecorderFileHandle> {
+  try {
+    return await (options.fileSystem ?? fs).open(filePath, flags, ROLLOUT_FILE_MODE);
+  } catch (error) {
+    throw new RolloutWriteError(filePath, describeWriteError(error), { cause: error });
   }
 }

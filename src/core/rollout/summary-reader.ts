@@ -1,18 +1,22 @@
 /**
  * What `cody list` shows of a conversation, from the first and last few KiB of its rollout only. Kept free
- * of zod and of the full reader, and synchronous (thousands of tiny reads cost more through the thread
- * pool than they take), so listing a thousand large conversations stays a start-up-sized cost.
+ * of zod and of the full reader (every field is checked by hand and a bad value is simply not shown), and
+ * synchronous: thousands of tiny reads cost more through the thread pool than they take, so listing a
+ * thousand large conversations stays a start-up-sized cost.
  */
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+import * as fs from 'node:fs';
 import { basename } from 'node:path';
 import { SUMMARY_PREFIX } from '../compact/summary-prefix.js';
+import { isContextualUserText } from './is-contextual-user-text.js';
 
 export interface ConversationSummary {
   id: string;
   provider: string;
   api: string;
   model: string;
+  /** ISO-8601: the session_meta timestamp. */
   createdAt: string;
+  /** ISO-8601: the last line's timestamp. */
   updatedAt: string;
   /** User and assistant messages so far (from the last `turn_complete`), when known. */
   messageCount?: number;
@@ -24,12 +28,23 @@ export interface ConversationSummary {
   problem?: string;
 }
 
+/** The synchronous reads listing makes; tests wrap them to count the bytes read. */
+export interface SummaryFileSystem {
+  openSync(path: string, flags: 'r'): number;
+  fstatSync(descriptor: number): { size: number; mtime: Date };
+  readSync(descriptor: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
+  closeSync(descriptor: number): void;
+}
+
 /**
- * First read from each end. 8 KiB holds the meta line, the system prompt and the first user message,
- * and at the end the last `turn_complete`; a window that does not is doubled up to `MAX_WINDOW`.
+ * First read at each end. 8 KiB holds the meta line, a system prompt and the first user message, and at
+ * the end the last `turn_complete`; a window that does not is doubled, up to `DEFAULT_TAIL_BYTES` at the
+ * end and `MAX_HEAD_BYTES` at the start (Codex's first line alone can be tens of KiB of instructions).
  */
 const FIRST_WINDOW = 8 * 1024;
-const MAX_WINDOW = 256 * 1024;
+/** The tail a turn ends with (its `turn_complete` is the last line) fits easily; more is not looked at. */
+export const DEFAULT_TAIL_BYTES = 64 * 1024;
+const MAX_HEAD_BYTES = 256 * 1024;
 const PREVIEW_LENGTH = 60;
 
 type Json = Record<string, unknown>;
@@ -37,7 +52,9 @@ type Json = Record<string, unknown>;
 function parseLine(line: string): Json | undefined {
   try {
     const parsed: unknown = JSON.parse(line);
-    return typeof parsed === 'object' && parsed !== null ? (parsed as Json) : undefined;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Json)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -48,160 +65,180 @@ function payloadOf(line: Json | undefined): Json {
   return typeof payload === 'object' && payload !== null ? (payload as Json) : {};
 }
 
-function shorten(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+function text(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+function shorten(value: string): string {
+  const flat = value.replace(/\s+/g, ' ').trim();
   return flat.length > PREVIEW_LENGTH ? `${flat.slice(0, PREVIEW_LENGTH - 1)}…` : flat;
 }
 
-function userText(payload: Json): string | undefined {
+/** The text of a user message the person typed (not a summary, not harness context). */
+function typedUserText(payload: Json): string | undefined {
   if (payload.type !== 'message' || payload.role !== 'user' || !Array.isArray(payload.content))
     return undefined;
-  const text = (payload.content as Json[])
-    .map((part) => (typeof part.text === 'string' ? part.text : ''))
+  const joined = (payload.content as unknown[])
+    .map((part) => (typeof part === 'object' && part !== null ? text((part as Json).text) : undefined) ?? '')
     .join(' ');
-  if (text.startsWith(SUMMARY_PREFIX) || text.startsWith('<')) return undefined; // summaries, harness context
-  return text.trim() === '' ? undefined : text;
+  if (joined.trim() === '' || joined.startsWith(SUMMARY_PREFIX) || isContextualUserText(joined))
+    return undefined;
+  return joined;
 }
 
 /** One buffer for every read: listing is synchronous, and a thousand fresh buffers mostly feed the GC. */
-const scratch = Buffer.allocUnsafe(MAX_WINDOW);
+const scratch = Buffer.allocUnsafe(MAX_HEAD_BYTES);
 
-function readAt(descriptor: number, start: number, length: number): string {
-  const read = readSync(descriptor, scratch, 0, Math.min(length, scratch.length), start);
+function readAt(fileSystem: SummaryFileSystem, descriptor: number, start: number, length: number): string {
+  const read = fileSystem.readSync(descriptor, scratch, 0, Math.min(length, scratch.length), start);
   return scratch.toString('utf8', 0, read);
 }
 
-interface HeadFacts {
+export interface RolloutHead {
+  /** The first line, when it is a `session_meta` line. */
   meta?: Json;
+  /** The first user message the person typed. */
   preview?: string;
 }
 
-/** The meta line and the first user message, reading more of the head only while needed. */
-function readHead(descriptor: number, size: number): HeadFacts {
-  for (let window = FIRST_WINDOW; ; window *= 2) {
-    const length = Math.min(size, window);
-    const lines = readAt(descriptor, 0, length).split('\n');
-    const complete = length === size ? lines : lines.slice(0, -1);
-    const facts: HeadFacts = {};
-    const meta = parseLine(complete[0] ?? '');
-    if (meta) facts.meta = meta;
-    for (const line of complete.slice(1)) {
-      if (!line.includes('"role":"user"') && !line.includes('"role": "user"')) continue;
-      const parsed = parseLine(line);
-      const text = parsed?.type === 'response_item' ? userText(payloadOf(parsed)) : undefined;
-      if (text !== undefined) {
-        facts.preview = text;
-        break;
-      }
-    }
-    if ((facts.meta && facts.preview !== undefined) || length >= size || window >= MAX_WINDOW) return facts;
-  }
-}
-
-interface TailFacts {
+export interface RolloutTail {
+  /** The last complete line's timestamp. */
   updatedAt?: string;
   messageCount?: number;
   firstUserMessage?: string;
   compactionCount?: number;
+  /** What the last turn ran with. */
   turn?: { provider: string; api: string; model: string };
 }
 
-/** The last timestamp and `turn_complete` (and any `compacted`/`turn_context` on the way), reading more only while needed. */
-function readTail(descriptor: number, size: number): TailFacts {
-  for (let window = FIRST_WINDOW; ; window *= 2) {
-    const start = Math.max(0, size - window);
-    const lines = readAt(descriptor, start, size - start).split('\n');
-    if (start > 0) lines.shift(); // cut mid-line
-    const facts: TailFacts = {};
-    for (let index = lines.length - 1; index >= 0; index -= 1) {
-      const line = lines[index] ?? '';
-      if (line === '') continue;
-      const wanted =
-        facts.updatedAt === undefined ||
-        (facts.messageCount === undefined && line.includes('turn_complete')) ||
-        (facts.compactionCount === undefined && line.includes('"compacted"')) ||
-        (facts.turn === undefined && line.includes('"turn_context"'));
-      if (!wanted) continue;
-      const parsed = parseLine(line);
-      if (!parsed) continue;
-      if (facts.updatedAt === undefined && typeof parsed.timestamp === 'string')
-        facts.updatedAt = parsed.timestamp;
-      const payload = payloadOf(parsed);
-      if (
-        parsed.type === 'event_msg' &&
-        payload.type === 'turn_complete' &&
-        facts.messageCount === undefined
-      ) {
-        if (typeof payload.message_count === 'number') facts.messageCount = payload.message_count;
-        if (typeof payload.first_user_message === 'string')
-          facts.firstUserMessage = payload.first_user_message;
-        if (facts.turn === undefined && typeof payload.model === 'string') {
-          facts.turn = {
-            provider: String(payload.provider ?? ''),
-            api: String(payload.api ?? ''),
-            model: payload.model,
-          };
-        }
-      } else if (parsed.type === 'compacted' && facts.compactionCount === undefined) {
-        facts.compactionCount = typeof payload.compaction_count === 'number' ? payload.compaction_count : 1;
-      } else if (
-        parsed.type === 'turn_context' &&
-        facts.turn === undefined &&
-        typeof payload.model === 'string'
-      ) {
-        facts.turn = {
-          provider: String(payload.provider ?? ''),
-          api: String(payload.api ?? ''),
-          model: payload.model,
-        };
-      }
-      if (facts.messageCount !== undefined) break;
-    }
-    // The last turn_complete carries the count and what the turn ran with: nothing more is needed.
-    if (facts.messageCount !== undefined || start === 0 || window >= MAX_WINDOW) return facts;
+function withFile<T>(
+  filePath: string,
+  fileSystem: SummaryFileSystem,
+  read: (descriptor: number, size: number) => T,
+): T {
+  const descriptor = fileSystem.openSync(filePath, 'r');
+  try {
+    return read(descriptor, fileSystem.fstatSync(descriptor).size);
+  } finally {
+    fileSystem.closeSync(descriptor);
   }
 }
 
-export function readConversationSummary(filePath: string): ConversationSummary {
+/** The session_meta line and the first user message, reading no more of the head than needed. */
+export function readRolloutHead(filePath: string, fileSystem: SummaryFileSystem = fs): RolloutHead {
+  return withFile(filePath, fileSystem, (descriptor, size) => headOf(fileSystem, descriptor, size));
+}
+
+/**
+ * The last timestamp, `turn_complete`, `compacted` and `turn_context`, from at most `bytes` of the end.
+ * A compaction older than the window (and not counted in the last `turn_complete`) is not seen.
+ */
+export function readRolloutTail(
+  filePath: string,
+  bytes: number = DEFAULT_TAIL_BYTES,
+  fileSystem: SummaryFileSystem = fs,
+): RolloutTail {
+  return withFile(filePath, fileSystem, (descriptor, size) => tailOf(fileSystem, descriptor, size, bytes));
+}
+
+function headOf(fileSystem: SummaryFileSystem, descriptor: number, size: number): RolloutHead {
+  for (let window = FIRST_WINDOW; ; window *= 2) {
+    const length = Math.min(size, window);
+    const lines = readAt(fileSystem, descriptor, 0, length).split('\n');
+    const complete = length === size ? lines : lines.slice(0, -1);
+    const head: RolloutHead = {};
+    const first = parseLine(complete[0] ?? '');
+    if (first?.type === 'session_meta') head.meta = first;
+    for (const line of complete.slice(1)) {
+      if (!line.includes('"role":"user"') && !line.includes('"role": "user"')) continue;
+      const parsed = parseLine(line);
+      const typed = parsed?.type === 'response_item' ? typedUserText(payloadOf(parsed)) : undefined;
+      if (typed !== undefined) {
+        head.preview = typed;
+        break;
+      }
+    }
+    if (head.preview !== undefined || length >= size || window >= MAX_HEAD_BYTES) return head;
+  }
+}
+
+function turnOf(payload: Json): RolloutTail['turn'] {
+  const model = text(payload.model);
+  return model === undefined
+    ? undefined
+    : { provider: text(payload.provider) ?? '', api: text(payload.api) ?? '', model };
+}
+
+function tailOf(fileSystem: SummaryFileSystem, descriptor: number, size: number, bytes: number): RolloutTail {
+  for (let window = Math.min(FIRST_WINDOW, bytes); ; window = Math.min(window * 2, bytes)) {
+    const start = Math.max(0, size - window);
+    const lines = readAt(fileSystem, descriptor, start, size - start).split('\n');
+    if (start > 0) lines.shift(); // cut mid-line
+    const tail: RolloutTail = {};
+    // Back to the last turn_complete; past it, only a `compacted` line is still of interest (sessions that
+    // record the count in turn_complete make that scan stop at once).
+    for (let index = lines.length - 1; index >= 0; index -= 1) {
+      const line = lines[index] ?? '';
+      const complete = tail.messageCount !== undefined;
+      if (complete && tail.compactionCount !== undefined) break;
+      const wanted =
+        tail.updatedAt === undefined ||
+        (!complete && line.includes('"turn_complete"')) ||
+        (tail.compactionCount === undefined && line.includes('"compacted"')) ||
+        (!complete && tail.turn === undefined && line.includes('"turn_context"'));
+      const parsed = wanted ? parseLine(line) : undefined;
+      if (!parsed) continue; // not wanted, or a torn last line
+      tail.updatedAt ??= text(parsed.timestamp);
+      const payload = payloadOf(parsed);
+      if (parsed.type === 'event_msg' && payload.type === 'turn_complete' && !complete) {
+        if (typeof payload.message_count === 'number') tail.messageCount = payload.message_count;
+        tail.firstUserMessage = text(payload.first_user_message);
+        tail.turn ??= turnOf(payload);
+        if (typeof payload.compaction_count === 'number') tail.compactionCount ??= payload.compaction_count;
+      } else if (parsed.type === 'compacted' && tail.compactionCount === undefined) {
+        tail.compactionCount = typeof payload.compaction_count === 'number' ? payload.compaction_count : 1;
+      } else if (parsed.type === 'turn_context' && !complete) {
+        tail.turn ??= turnOf(payload);
+      }
+    }
+    // The last turn_complete carries the count and what the turn ran with: nothing more is needed.
+    if (tail.messageCount !== undefined || start === 0 || window >= bytes) return cleaned(tail);
+  }
+}
+
+function cleaned(tail: RolloutTail): RolloutTail {
+  return Object.fromEntries(Object.entries(tail).filter(([, value]) => value !== undefined));
+}
+
+/** A conversation's list entry; never throws (an unreadable file is listed with a `problem`). */
+export function readConversationSummary(
+  filePath: string,
+  fileSystem: SummaryFileSystem = fs,
+): ConversationSummary {
   const id = basename(filePath, '.jsonl');
-  const fallback: ConversationSummary = {
-    id,
-    provider: '?',
-    api: '?',
-    model: '?',
-    createdAt: '',
-    updatedAt: '',
-    compactionCount: 0,
-    filePath,
-  };
+  const unknown = { id, provider: '?', api: '?', model: '?', compactionCount: 0, filePath };
   let descriptor: number;
   try {
-    descriptor = openSync(filePath, 'r');
+    descriptor = fileSystem.openSync(filePath, 'r');
   } catch (error) {
-    return { ...fallback, problem: `unreadable: ${(error as Error).message}` };
+    return { ...unknown, createdAt: '', updatedAt: '', problem: `unreadable: ${(error as Error).message}` };
   }
   try {
-    const { size, mtime } = fstatSync(descriptor);
+    const { size, mtime } = fileSystem.fstatSync(descriptor);
     const modified = mtime.toISOString();
-    if (size === 0) return { ...fallback, createdAt: modified, updatedAt: modified, problem: 'empty file' };
-    const head = readHead(descriptor, size);
-    if (head.meta?.type !== 'session_meta') {
-      return {
-        ...fallback,
-        createdAt: modified,
-        updatedAt: modified,
-        problem: 'the first line is not session_meta',
-      };
-    }
+    const dated = { ...unknown, createdAt: modified, updatedAt: modified };
+    if (size === 0) return { ...dated, problem: 'empty file' };
+    const head = headOf(fileSystem, descriptor, size);
+    if (head.meta === undefined) return { ...dated, problem: 'the first line is not session_meta' };
     const meta = payloadOf(head.meta);
-    const tail = readTail(descriptor, size);
-    const createdAt = String(meta.timestamp ?? head.meta.timestamp ?? modified);
+    const tail = tailOf(fileSystem, descriptor, size, DEFAULT_TAIL_BYTES);
+    const createdAt = text(meta.timestamp) ?? text(head.meta.timestamp) ?? modified;
     const preview = head.preview ?? tail.firstUserMessage;
     return {
       id,
-      provider: tail.turn?.provider || String(meta.provider ?? meta.model_provider ?? '?'),
-      api: tail.turn?.api || String(meta.api ?? '?'),
-      model: tail.turn?.model ?? String(meta.model ?? '?'),
+      provider: tail.turn?.provider || text(meta.provider) || text(meta.model_provider) || '?',
+      api: tail.turn?.api || text(meta.api) || '?',
+      model: tail.turn?.model ?? text(meta.model) ?? '?',
       createdAt,
       updatedAt: tail.updatedAt ?? createdAt,
       ...(tail.messageCount !== undefined ? { messageCount: tail.messageCount } : {}),
@@ -209,7 +246,9 @@ export function readConversationSummary(filePath: string): ConversationSummary {
       compactionCount: tail.compactionCount ?? 0,
       filePath,
     };
+  } catch (error) {
+    return { ...unknown, createdAt: '', updatedAt: '', problem: `unreadable: ${(error as Error).message}` };
   } finally {
-    closeSync(descriptor);
+    fileSystem.closeSync(descriptor);
   }
 }

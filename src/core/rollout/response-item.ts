@@ -1,0 +1,216 @@
+/**
+ * Canonical items read from disk, validated with zod. Known types are checked field by field and
+ * normalised (Codex variants such as string content, `content: null` or `status` are accepted); an item
+ * of an unknown type, or a known type too malformed to use, becomes `{type: 'opaque', raw}`: kept and
+ * written back verbatim, never sent to a model, never dropped.
+ */
+import { z } from 'zod';
+import type {
+  ContentPart,
+  FunctionCallItem,
+  MessageItem,
+  ReasoningItem,
+  ResponseItem,
+} from '../../protocol/index.js';
+
+type Json = Record<string, unknown>;
+
+const wireApiSchema = z.enum(['openai-responses', 'openai-chat', 'anthropic-messages', 'gemini']);
+
+/** A field that is dropped, rather than failing the item, when it is malformed. */
+const originField = z.object({ api: wireApiSchema, model: z.string() }).optional().catch(undefined);
+const idField = z.string().optional().catch(undefined);
+const providerDataField = z
+  .record(z.string(), z.unknown())
+  .transform((record) => {
+    const entries = Object.entries(record).filter((entry): entry is [string, string] => {
+      return typeof entry[1] === 'string';
+    });
+    return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+  })
+  .optional()
+  .catch(undefined);
+
+const partSchema = z
+  .object({
+    type: z.string().optional(),
+    text: z.string().optional(),
+    refusal: z.string().optional(),
+    image_url: z.union([z.string(), z.object({ url: z.string() }).passthrough()]).optional(),
+    detail: z.enum(['auto', 'low', 'high']).optional().catch(undefined),
+  })
+  .passthrough();
+
+const messageSchema = z
+  .object({
+    type: z.literal('message'),
+    role: z.enum(['user', 'assistant', 'system', 'developer']),
+    content: z.union([z.string(), z.array(z.unknown())]),
+    id: idField,
+    origin: originField,
+    provider_data: providerDataField,
+  })
+  .passthrough();
+
+const functionCallSchema = z
+  .object({
+    type: z.literal('function_call'),
+    name: z.string(),
+    arguments: z.unknown(),
+    call_id: z.string(),
+    id: idField,
+    origin: originField,
+    provider_data: providerDataField,
+  })
+  .passthrough();
+
+const functionCallOutputSchema = z
+  .object({
+    type: z.literal('function_call_output'),
+    call_id: z.string(),
+    output: z.unknown(),
+  })
+  .passthrough();
+
+const textPartSchema = z.object({ text: z.string() }).passthrough();
+
+/** Codex's `{content, success}` tool output. */
+const wrappedOutputSchema = z.object({ content: z.string() }).passthrough();
+
+const textPartsField = z
+  .array(z.unknown())
+  .transform((parts) =>
+    parts
+      .map((part) => textPartSchema.safeParse(part))
+      .flatMap((parsed) => (parsed.success ? [parsed.data.text] : [])),
+  );
+
+const reasoningSchema = z
+  .object({
+    type: z.literal('reasoning'),
+    id: idField,
+    summary: textPartsField.optional().catch(undefined),
+    content: z.union([textPartsField, z.null()]).optional().catch(undefined),
+    encrypted_content: z.string().nullish().catch(undefined),
+    origin: originField,
+    provider_data: providerDataField,
+  })
+  .passthrough();
+
+const ghostSnapshotSchema = z
+  .object({
+    type: z.literal('ghost_snapshot'),
+    ghost_commit: z.record(z.string(), z.unknown()),
+  })
+  .passthrough();
+
+function isRecord(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Keeps only the optional fields that are present, so items compare equal to what was written. */
+function withDefined<T extends object>(item: T, extras: Json): T {
+  return {
+    ...item,
+    ...Object.fromEntries(Object.entries(extras).filter(([, value]) => value !== undefined)),
+  };
+}
+
+function toPart(value: unknown, role: MessageItem['role']): ContentPart | undefined {
+  const parsed = partSchema.safeParse(value);
+  if (!parsed.success) return undefined;
+  const part = parsed.data;
+  if ((part.type === 'input_text' || part.type === 'output_text') && part.text !== undefined) {
+    return { type: part.type, text: part.text };
+  }
+  if (part.type === 'input_image' && part.image_url !== undefined) {
+    const url = typeof part.image_url === 'string' ? part.image_url : part.image_url.url;
+    return withDefined({ type: 'input_image' as const, image_url: url }, { detail: part.detail });
+  }
+  // A text-bearing part of a kind Cody does not know (e.g. `refusal`): keep its text.
+  const text = part.text ?? part.refusal;
+  if (text === undefined) return undefined;
+  return { type: role === 'assistant' ? 'output_text' : 'input_text', text };
+}
+
+function toParts(source: string | unknown[], role: MessageItem['role']): ContentPart[] {
+  if (typeof source === 'string')
+    return [{ type: role === 'assistant' ? 'output_text' : 'input_text', text: source }];
+  return source.map((part) => toPart(part, role)).filter((part): part is ContentPart => part !== undefined);
+}
+
+function toOutput(output: unknown): string | ContentPart[] {
+  if (typeof output === 'string') return output;
+  if (Array.isArray(output)) return toParts(output, 'user');
+  const wrapped = wrappedOutputSchema.safeParse(output);
+  if (wrapped.success) return wrapped.data.content;
+  return JSON.stringify(output ?? '');
+}
+
+function parseKnown(raw: Json): ResponseItem | undefined {
+  switch (raw.type) {
+    case 'message': {
+      const parsed = messageSchema.safeParse(raw);
+      if (!parsed.success) return undefined;
+      const { role, content, id, origin, provider_data } = parsed.data;
+      const item: MessageItem = { type: 'message', role, content: toParts(content, role) };
+      return withDefined(item, { id, origin, provider_data });
+    }
+    case 'function_call': {
+      const parsed = functionCallSchema.safeParse(raw);
+      if (!parsed.success) return undefined;
+      const { name, call_id, id, origin, provider_data } = parsed.data;
+      const args = parsed.data.arguments;
+      const item: FunctionCallItem = {
+        type: 'function_call',
+        name,
+        arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
+        call_id,
+      };
+      return withDefined(item, { id, origin, provider_data });
+    }
+    case 'function_call_output': {
+      const parsed = functionCallOutputSchema.safeParse(raw);
+      if (!parsed.success) return undefined;
+      return {
+        type: 'function_call_output',
+        call_id: parsed.data.call_id,
+        output: toOutput(parsed.data.output),
+      };
+    }
+    case 'reasoning': {
+      const parsed = reasoningSchema.safeParse(raw);
+      if (!parsed.success) return undefined;
+      const { id, summary, content, encrypted_content, origin, provider_data } = parsed.data;
+      const item: ReasoningItem = {
+        type: 'reasoning',
+        summary: (summary ?? []).map((text) => ({ type: 'summary_text' as const, text })),
+      };
+      return withDefined(item, {
+        id,
+        content: content?.map((text) => ({ type: 'reasoning_text' as const, text })) ?? content,
+        encrypted_content,
+        origin,
+        provider_data,
+      });
+    }
+    case 'ghost_snapshot': {
+      const parsed = ghostSnapshotSchema.safeParse(raw);
+      return parsed.success ? { type: 'ghost_snapshot', ghost_commit: parsed.data.ghost_commit } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A canonical item from a value read from disk; never throws (unusable values become opaque items). */
+export function parseResponseItem(raw: unknown): ResponseItem {
+  if (!isRecord(raw)) return { type: 'opaque', raw: { value: raw } };
+  return parseKnown(raw) ?? { type: 'opaque', raw };
+}
+
+/** The on-disk form of an item: opaque items are written back exactly as they were read. */
+export function serializeResponseItem(item: ResponseItem): Json {
+  if (item.type === 'opaque') return item.raw;
+  return { ...item };
+}

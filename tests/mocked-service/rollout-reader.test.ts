@@ -1,0 +1,290 @@
+/** Resume reading on real files: history replay, compactions (fast path and legacy), and bad files. */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SUMMARY_PREFIX } from '../../src/core/compact/summary-prefix.js';
+import {
+  CorruptRolloutError,
+  EmptyConversationError,
+  UnknownConversationError,
+} from '../../src/core/errors.js';
+import { readRolloutForResume } from '../../src/core/rollout/reader.js';
+import type { ResponseItem } from '../../src/protocol/index.js';
+import {
+  assistantMessage,
+  itemLine,
+  line,
+  makeTempDir,
+  metaLine,
+  removeTempDir,
+  systemMessage,
+  TEST_ID,
+  testMeta,
+  userMessage,
+} from './helpers.js';
+
+const call: ResponseItem = { type: 'function_call', name: 'shell', arguments: '{"cmd":"ls"}', call_id: 'c1' };
+const output: ResponseItem = { type: 'function_call_output', call_id: 'c1', output: 'a.txt' };
+
+function tokenCount(input: number, output: number): string {
+  return line('event_msg', {
+    type: 'token_count',
+    info: {
+      last_token_usage: {
+        input_tokens: input,
+        cached_input_tokens: 0,
+        output_tokens: output,
+        reasoning_output_tokens: 0,
+        total_tokens: input + output,
+      },
+      model_context_window: 128_000,
+    },
+  });
+}
+
+describe('readRolloutForResume', () => {
+  let directory: string;
+  let filePath: string;
+  beforeEach(async () => {
+    directory = await makeTempDir();
+    filePath = join(directory, `${TEST_ID}.jsonl`);
+  });
+  afterEach(async () => {
+    await removeTempDir(directory);
+  });
+
+  const write = (...lines: string[]): Promise<void> => writeFile(filePath, lines.join(''));
+
+  it('rebuilds the history, the last turn context, token usage and counts', async () => {
+    await write(
+      metaLine(),
+      itemLine(systemMessage('be brief')),
+      line('turn_context', { turn_id: 't1', provider: 'openai', api: 'openai-chat', model: 'gpt-4.1-mini' }),
+      itemLine(userMessage('list files')),
+      itemLine(call),
+      itemLine(output),
+      tokenCount(100, 20),
+      itemLine(assistantMessage('a.txt')),
+      line('event_msg', {
+        type: 'turn_complete',
+        turn_id: 't1',
+        message_count: 2,
+        first_user_message: 'list files',
+      }),
+    );
+    const resumed = await readRolloutForResume(filePath);
+    expect(resumed.meta).toEqual(testMeta());
+    expect(resumed.history).toEqual([
+      systemMessage('be brief'),
+      userMessage('list files'),
+      call,
+      output,
+      assistantMessage('a.txt'),
+    ]);
+    expect(resumed.lastTurnContext).toEqual({
+      turn_id: 't1',
+      provider: 'openai',
+      api: 'openai-chat',
+      model: 'gpt-4.1-mini',
+    });
+    expect(resumed.lastTokenCount).toEqual({
+      usage: {
+        inputTokens: 100,
+        cachedInputTokens: 0,
+        outputTokens: 20,
+        reasoningTokens: 0,
+        totalTokens: 120,
+      },
+      historyLengthAtReport: 4,
+    });
+    expect(resumed).toMatchObject({
+      messageCount: 2,
+      firstUserMessage: 'list files',
+      compactionCount: 0,
+      lineCount: 9,
+    });
+    expect(resumed.warnings).toEqual([]);
+    expect(resumed.tornTail).toBe(false);
+  });
+
+  it('accepts unknown fields, line types, event kinds and item types, and Codex variants', async () => {
+    const webSearch = {
+      type: 'web_search_call',
+      status: 'completed',
+      action: { type: 'search', query: 'q' },
+    };
+    await write(
+      metaLine().replace('"payload":{', '"payload":{"future_field":1,'),
+      line('future_line_type', { anything: true }),
+      line('event_msg', { type: 'future_event', value: 3 }),
+      itemLine({ ...userMessage('hi'), status: 'completed' } as ResponseItem),
+      line('response_item', webSearch),
+      line('response_item', {
+        type: 'reasoning',
+        id: 'rs_1',
+        summary: [],
+        content: null,
+        encrypted_content: 'gAAA',
+      }),
+      line('event_msg', { type: 'token_count', info: null, rate_limits: {} }),
+    );
+    const resumed = await readRolloutForResume(filePath);
+    expect(resumed.history).toEqual([
+      userMessage('hi'),
+      { type: 'opaque', raw: webSearch },
+      { type: 'reasoning', id: 'rs_1', summary: [], content: null, encrypted_content: 'gAAA' },
+    ]);
+    expect(resumed.lastTokenCount).toBeUndefined();
+  });
+
+  it('replaces the history at a compacted line, and token usage reported before it no longer counts', async () => {
+    const summary = userMessage(`${SUMMARY_PREFIX}\nwe listed files`);
+    await write(
+      metaLine(),
+      itemLine(userMessage('old question')),
+      itemLine(assistantMessage('old answer')),
+      tokenCount(5000, 100),
+      line('compacted', {
+        message: 'we listed files',
+        replacement_history: [userMessage('old question'), summary],
+        compaction_count: 1,
+      }),
+      itemLine(userMessage('new question')),
+    );
+    const resumed = await readRolloutForResume(filePath);
+    expect(resumed.history).toEqual([userMessage('old question'), summary, userMessage('new question')]);
+    expect(resumed.compactionCount).toBe(1);
+    expect(resumed.lastTokenCount).toBeUndefined();
+  });
+
+  it('starts from the last compacted line: a corrupt line before it is never parsed', async () => {
+    // Documented behaviour: lines before the newest compaction are no longer live history, so resume
+    // does not read them (cody show, which reads everything, still reports the bad line).
+    await write(
+      metaLine(),
+      itemLine(userMessage('first')),
+      '{"this line is": corrupt\n',
+      line('compacted', { message: 's1', replacement_history: [userMessage('first')], compaction_count: 1 }),
+      itemLine(userMessage('second')),
+      line('compacted', { message: 's2', replacement_history: [userMessage('second')], compaction_count: 2 }),
+      itemLine(userMessage('third')),
+      tokenCount(10, 1),
+    );
+    const resumed = await readRolloutForResume(filePath);
+    expect(resumed.history).toEqual([userMessage('second'), userMessage('third')]);
+    expect(resumed.compactionCount).toBe(2);
+    expect(resumed.lastTokenCount?.historyLengthAtReport).toBe(2);
+    expect(resumed.lineCount).toBe(4); // meta, the compacted line, one item, one event
+  });
+
+  it('names the right line for a corrupt line after the last compaction', async () => {
+    await write(
+      metaLine(),
+      itemLine(userMessage('first')),
+      line('compacted', { message: 's', replacement_history: [userMessage('first')] }),
+      itemLine(userMessage('second')),
+      'not json at all\n',
+      itemLine(userMessage('third')),
+    );
+    const error = await readRolloutForResume(filePath).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CorruptRolloutError);
+    expect(error).toMatchObject({ file: filePath, line: 5 });
+    expect((error as Error).message).toContain(`${filePath}:5`);
+  });
+
+  it('finds a compacted line that spans several backward-read chunks', async () => {
+    const big = userMessage('x'.repeat(3 * 1024 * 1024));
+    await write(
+      metaLine(),
+      itemLine(userMessage('before')),
+      line('compacted', { message: 's', replacement_history: [big], compaction_count: 1 }),
+      itemLine(assistantMessage('after')),
+    );
+    const resumed = await readRolloutForResume(filePath);
+    expect(resumed.history).toEqual([big, assistantMessage('after')]);
+    expect(resumed.lineCount).toBe(3);
+  });
+
+  it('rebuilds a legacy compacted line (no replacement_history) from the initial context and user messages', async () => {
+    const agents = userMessage('# AGENTS.md instructions for /repo\n\nbe careful');
+    await write(
+      metaLine(),
+      itemLine(systemMessage('system prompt')),
+      itemLine(agents),
+      itemLine(userMessage('question one')),
+      itemLine(assistantMessage('answer one')),
+      itemLine(userMessage(`${SUMMARY_PREFIX}\nan earlier summary`)),
+      itemLine(userMessage('question two')),
+      itemLine(call),
+      itemLine(output),
+      line('compacted', { message: 'what happened so far' }),
+      itemLine(userMessage('question three')),
+    );
+    const resumed = await readRolloutForResume(filePath);
+    expect(resumed.history).toEqual([
+      systemMessage('system prompt'),
+      agents,
+      userMessage('question one'),
+      userMessage('question two'),
+      userMessage(`${SUMMARY_PREFIX}\nwhat happened so far`),
+      userMessage('question three'),
+    ]);
+    expect(resumed.compactionCount).toBe(1);
+  });
+
+  it('tolerates a torn last line with a warning', async () => {
+    await write(metaLine(), itemLine(userMessage('kept')), '{"timestamp":"2026-01-0');
+    const resumed = await readRolloutForResume(filePath);
+    expect(resumed.history).toEqual([userMessage('kept')]);
+    expect(resumed.tornTail).toBe(true);
+    expect(resumed.warnings).toEqual([
+      `${filePath}: the last line is incomplete (interrupted write); it will be set aside on the next save.`,
+    ]);
+  });
+
+  it('reports a corrupt line that is not the last one as file:line', async () => {
+    await write(
+      metaLine(),
+      itemLine(userMessage('one')),
+      '{"timestamp":"2026-01-0\n',
+      itemLine(userMessage('two')),
+    );
+    await expect(readRolloutForResume(filePath)).rejects.toThrow(
+      `Corrupt rollout ${filePath}:3: not valid JSON`,
+    );
+  });
+
+  it('reports an unterminated last line that is valid JSON but not a rollout line', async () => {
+    await write(metaLine(), '[1,2,3]');
+    await expect(readRolloutForResume(filePath)).rejects.toMatchObject({ line: 2 });
+  });
+
+  it('rejects a file whose first line is not session_meta (line 1)', async () => {
+    await write(itemLine(userMessage('no meta')), metaLine());
+    const error = await readRolloutForResume(filePath).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CorruptRolloutError);
+    expect(error).toMatchObject({ line: 1 });
+  });
+
+  it('rejects a malformed compacted line with its line number', async () => {
+    await write(metaLine(), line('compacted', { message: 'x', replacement_history: 'not a list' }));
+    await expect(readRolloutForResume(filePath)).rejects.toMatchObject({ line: 2 });
+  });
+
+  for (const [name, content] of [
+    ['an empty file', ''],
+    ['a whitespace-only file', '\n  \n'],
+    ['a file holding only a torn first line', '{"timestamp":"2026'],
+  ] as const) {
+    it(`says ${name} has no turns`, async () => {
+      await writeFile(filePath, content);
+      const error = await readRolloutForResume(filePath).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(EmptyConversationError);
+      expect((error as Error).message).toBe(`Conversation ${TEST_ID} has no turns.`);
+    });
+  }
+
+  it('reports a missing file as an unknown conversation', async () => {
+    await expect(readRolloutForResume(filePath)).rejects.toThrow(UnknownConversationError);
+  });
+});
