@@ -3,8 +3,8 @@
  * per-model context-window overrides, and the compaction, retry and tool-output settings.
  * Read with zod (lenient about unknown keys), written atomically (temp file + rename, mode 0600).
  */
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { WireApi } from '../protocol/index.js';
 import type { configSchema } from './config-schema.js';
@@ -106,7 +106,7 @@ export function retryPolicyOf(config: CodyConfig): RetryPolicy {
 export async function loadConfig(configFile: string): Promise<CodyConfig> {
   let text: string;
   try {
-    text = await readFile(configFile, 'utf8');
+    text = readFileSync(configFile, 'utf8');
   } catch (error) {
     if (isErrno(error, 'ENOENT')) return {};
     throw new StorageError(`Cannot read ${configFile}: ${errorMessage(error)}`, { cause: error });
@@ -136,7 +136,7 @@ export async function loadConfig(configFile: string): Promise<CodyConfig> {
 
 /** Writes the config atomically: a reader never sees half a file. */
 export async function saveConfig(configFile: string, config: CodyConfig): Promise<void> {
-  const temporary = `${configFile}.${randomBytes(4).toString('hex')}.tmp`;
+  const temporary = `${configFile}.${process.pid}-${Date.now().toString(36)}.tmp`;
   try {
     await writeFile(temporary, `${JSON.stringify(config, null, 2)}\n`, { mode: 0o600 });
     await rename(temporary, configFile);

@@ -3,7 +3,8 @@
  * modules (zod-validated reader, recorder, importer) are loaded only by the operations that need them,
  * so `cody list` pays for none of them.
  */
-import { readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ResponseItem, WireApi } from '../protocol/index.js';
 import { assertValidConversationIdOrPrefix, isConversationId, newConversationId } from './conversation-id.js';
@@ -121,7 +122,7 @@ export class ConversationManager {
   async getActiveId(): Promise<string | undefined> {
     let text: string;
     try {
-      text = (await readFile(this.paths.activeFile, 'utf8')).trim();
+      text = readFileSync(this.paths.activeFile, 'utf8').trim();
     } catch (error) {
       if (isErrno(error, 'ENOENT')) return undefined;
       throw new StorageError(`Cannot read ${this.paths.activeFile}: ${errorMessage(error)}`, {
@@ -129,12 +130,7 @@ export class ConversationManager {
       });
     }
     if (!isConversationId(text)) return undefined;
-    try {
-      await stat(this.rolloutPath(text));
-      return text;
-    } catch {
-      return undefined;
-    }
+    return existsSync(this.rolloutPath(text)) ? text : undefined;
   }
 
   /** Newest activity first, from each file's head and tail only; unreadable files carry a `problem`. */
@@ -192,7 +188,7 @@ export class ConversationManager {
   private async allIds(): Promise<string[]> {
     let names: string[];
     try {
-      names = await readdir(this.paths.conversationsDir);
+      names = readdirSync(this.paths.conversationsDir);
     } catch (error) {
       if (isErrno(error, 'ENOENT')) return [];
       throw new StorageError(`Cannot read ${this.paths.conversationsDir}: ${errorMessage(error)}`, {

@@ -1,5 +1,5 @@
 /** Where Cody keeps its files: `$CODY_HOME` (default `~/.cody`). */
-import { chmod, mkdir, stat } from 'node:fs/promises';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { errorMessage, StorageError } from './errors.js';
@@ -35,10 +35,12 @@ export const CODY_DIRECTORY_MODE = 0o700;
 export async function ensureCodyHome(paths: CodyPaths): Promise<void> {
   for (const directory of [paths.home, paths.conversationsDir]) {
     try {
-      await mkdir(directory, { recursive: true, mode: CODY_DIRECTORY_MODE });
-      const info = await stat(directory);
+      // Synchronous on purpose: every command starts here, and two tiny calls cost less than a
+      // round trip through the thread pool each.
+      mkdirSync(directory, { recursive: true, mode: CODY_DIRECTORY_MODE });
+      const info = statSync(directory);
       if (!info.isDirectory()) throw Object.assign(new Error('not a directory'), { code: 'ENOTDIR' });
-      if ((info.mode & 0o777) !== CODY_DIRECTORY_MODE) await chmod(directory, CODY_DIRECTORY_MODE);
+      if ((info.mode & 0o777) !== CODY_DIRECTORY_MODE) chmodSync(directory, CODY_DIRECTORY_MODE);
     } catch (error) {
       throw new StorageError(
         `Cannot use ${directory} for Cody's conversations: ${reasonOf(error)}. Make it a writable directory, or set CODY_HOME to one.`,

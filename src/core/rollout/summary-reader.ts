@@ -88,10 +88,20 @@ function typedUserText(payload: Json): string | undefined {
 
 /** One buffer for every read: listing is synchronous, and a thousand fresh buffers mostly feed the GC. */
 const scratch = Buffer.allocUnsafe(MAX_HEAD_BYTES);
+const NEWLINE = 0x0a;
+const USER_ROLE = [Buffer.from('"role":"user"'), Buffer.from('"role": "user"')];
 
-function readAt(fileSystem: SummaryFileSystem, descriptor: number, start: number, length: number): string {
-  const read = fileSystem.readSync(descriptor, scratch, 0, Math.min(length, scratch.length), start);
-  return scratch.toString('utf8', 0, read);
+/** Reads `length` bytes at `start` into the scratch buffer; returns how many arrived. */
+function readAt(fileSystem: SummaryFileSystem, descriptor: number, start: number, length: number): number {
+  return fileSystem.readSync(descriptor, scratch, 0, Math.min(length, scratch.length), start);
+}
+
+/** The line of `view` that contains byte `index`, decoded (only that line is decoded). */
+function lineAround(view: Buffer, index: number): { text: string; start: number; end: number } {
+  const start = view.lastIndexOf(NEWLINE, index) + 1;
+  const newline = view.indexOf(NEWLINE, index);
+  const end = newline < 0 ? view.length : newline;
+  return { text: view.toString('utf8', start, end), start, end };
 }
 
 export interface RolloutHead {
@@ -143,22 +153,33 @@ export function readRolloutTail(
 
 function headOf(fileSystem: SummaryFileSystem, descriptor: number, size: number): RolloutHead {
   for (let window = FIRST_WINDOW; ; window *= 2) {
-    const length = Math.min(size, window);
-    const lines = readAt(fileSystem, descriptor, 0, length).split('\n');
-    const complete = length === size ? lines : lines.slice(0, -1);
+    const length = readAt(fileSystem, descriptor, 0, Math.min(size, window));
+    // Every search stays inside the bytes just read: the scratch buffer is far larger than the window.
+    const view = scratch.subarray(0, length);
+    const whole = length >= size;
+    const firstNewline = view.indexOf(NEWLINE);
+    const firstEnd = firstNewline < 0 || firstNewline >= length ? length : firstNewline;
     const head: RolloutHead = {};
-    const first = parseLine(complete[0] ?? '');
-    if (first?.type === 'session_meta') head.meta = first;
-    for (const line of complete.slice(1)) {
-      if (!line.includes('"role":"user"') && !line.includes('"role": "user"')) continue;
-      const parsed = parseLine(line);
-      const typed = parsed?.type === 'response_item' ? typedUserText(payloadOf(parsed)) : undefined;
-      if (typed !== undefined) {
-        head.preview = typed;
-        break;
-      }
+    if (firstNewline >= 0 && firstNewline < length) {
+      const first = parseLine(scratch.toString('utf8', 0, firstEnd));
+      if (first?.type === 'session_meta') head.meta = first;
+    } else if (whole) {
+      const first = parseLine(scratch.toString('utf8', 0, length));
+      if (first?.type === 'session_meta') head.meta = first;
     }
-    if (head.preview !== undefined || length >= size || window >= MAX_HEAD_BYTES) return head;
+    // Look only at lines that mention a user role; decode and parse just those.
+    let from = firstEnd;
+    while (head.preview === undefined && from < length) {
+      const hits = USER_ROLE.map((marker) => view.indexOf(marker, from)).filter((hit) => hit >= 0);
+      if (hits.length === 0) break;
+      const line = lineAround(view, Math.min(...hits));
+      if (line.end === length && !whole) break; // cut mid-line: a larger window will see it whole
+      const parsed = parseLine(line.text);
+      const typed = parsed?.type === 'response_item' ? typedUserText(payloadOf(parsed)) : undefined;
+      if (typed !== undefined) head.preview = typed;
+      from = line.end + 1;
+    }
+    if (head.preview !== undefined || whole || window >= MAX_HEAD_BYTES) return head;
   }
 }
 
@@ -172,13 +193,19 @@ function turnOf(payload: Json): RolloutTail['turn'] {
 function tailOf(fileSystem: SummaryFileSystem, descriptor: number, size: number, bytes: number): RolloutTail {
   for (let window = Math.min(FIRST_WINDOW, bytes); ; window = Math.min(window * 2, bytes)) {
     const start = Math.max(0, size - window);
-    const lines = readAt(fileSystem, descriptor, start, size - start).split('\n');
-    if (start > 0) lines.shift(); // cut mid-line
+    const length = readAt(fileSystem, descriptor, start, size - start);
+    // The first line of a window that does not start the file is cut mid-line: skip it.
+    const view = scratch.subarray(0, length);
+    const floor = start > 0 ? view.indexOf(NEWLINE) + 1 : 0;
     const tail: RolloutTail = {};
     // Back to the last turn_complete; past it, only a `compacted` line is still of interest (sessions that
-    // record the count in turn_complete make that scan stop at once).
-    for (let index = lines.length - 1; index >= 0; index -= 1) {
-      const line = lines[index] ?? '';
+    // record the count in turn_complete make that scan stop at once). Lines are decoded one at a time.
+    let end = length;
+    while (end > floor) {
+      if (view[end - 1] === NEWLINE) end -= 1;
+      const lineStart = Math.max(floor, view.lastIndexOf(NEWLINE, end - 1) + 1);
+      const line = view.toString('utf8', lineStart, end);
+      end = lineStart;
       const complete = tail.messageCount !== undefined;
       if (complete && tail.compactionCount !== undefined) break;
       const wanted =
