@@ -1,20 +1,34 @@
 /**
- * The OpenAI Responses API as the real one speaks it: named SSE events (`event: <type>`) with a
- * `sequence_number`, output items added/streamed/done, `response.completed` with usage, no `[DONE]`.
+ * The OpenAI Responses API as the real one speaks it (see provider-recordings/openai-responses): named
+ * SSE events (`event: <type>`) whose data starts with `type` and `sequence_number`; response.created and
+ * in_progress, then per output item `output_item.added`, its streamed parts and `output_item.done`
+ * (reasoning summaries, text, function-call arguments), then `response.completed` with usage; no
+ * `[DONE]`. Reasoning carries `encrypted_content` when the request includes `reasoning.encrypted_content`.
+ * A JSON `response` object when not streaming; errors as Chat Completions sends them.
  */
+import { invalidRequest, renderOpenAIError } from './openai-chat.js';
 import type { ErrorStep, ProtocolModule, ProtocolRequest, RenderedResponse, ReplyStep } from './types.js';
-import { errorBody, eventStreamHeaders, pieces, textOfContent } from './wire-helpers.js';
+import { eventStreamHeaders, pieces, textOfContent } from './wire-helpers.js';
 
 type Json = Record<string, unknown>;
 
-const CONTEXT_OVERFLOW_BODY = {
-  error: {
-    message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
-    type: 'invalid_request_error',
-    param: 'input',
-    code: 'context_length_exceeded',
+/** The wording the Responses API uses for an over-long input (errors-from-issues.json, in-stream case). */
+const CONTEXT_OVERFLOW_BODY_TEXT = JSON.stringify(
+  {
+    error: {
+      message: 'Your input exceeds the context window of this model. Please adjust your input and try again.',
+      type: 'invalid_request_error',
+      param: 'input',
+      code: 'context_length_exceeded',
+    },
   },
-};
+  null,
+  2,
+);
+
+const INPUT_ROLES = ['user', 'assistant', 'system', 'developer'];
+
+let responseCounter = 0;
 
 function inputOf(request: ProtocolRequest): Json[] {
   const input = request.body.input;
@@ -22,12 +36,60 @@ function inputOf(request: ProtocolRequest): Json[] {
   return Array.isArray(input) ? (input as Json[]) : [];
 }
 
-function invalid(message: string, param: string | null): ErrorStep {
-  return {
-    type: 'error',
-    status: 400,
-    body: { error: { message, type: 'invalid_request_error', param, code: null } },
-  };
+function partsOf(item: Json): Json[] {
+  return Array.isArray(item.content) ? (item.content as Json[]) : [];
+}
+
+/** What the real API rejects before streaming, with its own wording. */
+function validateResponses(request: ProtocolRequest): ErrorStep | undefined {
+  const body = request.body;
+  if (typeof body.model !== 'string' || body.model === '') {
+    return invalidRequest("Missing required parameter: 'model'.", 'model', 'missing_required_parameter');
+  }
+  if (body.input === undefined) {
+    return invalidRequest("Missing required parameter: 'input'.", 'input', 'missing_required_parameter');
+  }
+  const calls = new Set<string>();
+  for (const [index, item] of inputOf(request).entries()) {
+    const type = item.type ?? 'message';
+    if (type === 'function_call') calls.add(String(item.call_id));
+    if (type === 'function_call_output' && !calls.has(String(item.call_id))) {
+      return invalidRequest(
+        `No tool call found for function call output with call_id ${String(item.call_id)}.`,
+        'input',
+      );
+    }
+    if (type === 'reasoning' && body.store === false && typeof item.encrypted_content !== 'string') {
+      return invalidRequest(
+        `Item with id '${String(item.id)}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`,
+        'input',
+      );
+    }
+    if (type !== 'message') continue;
+    if (!INPUT_ROLES.includes(String(item.role))) {
+      return invalidRequest(
+        `Invalid value: '${String(item.role)}'. Supported values are: 'assistant', 'system', 'developer', and 'user'.`,
+        `input[${index}].role`,
+        'invalid_value',
+      );
+    }
+    const allowed =
+      item.role === 'assistant' ? ['output_text', 'refusal'] : ['input_text', 'input_image', 'input_file'];
+    for (const [partIndex, part] of partsOf(item).entries()) {
+      if (!allowed.includes(String(part.type))) {
+        const supported =
+          item.role === 'assistant'
+            ? "'output_text' and 'refusal'"
+            : "'input_text', 'input_image', and 'input_file'";
+        return invalidRequest(
+          `Invalid value: '${String(part.type)}'. Supported values are: ${supported}.`,
+          `input[${index}].content[${partIndex}]`,
+          'invalid_value',
+        );
+      }
+    }
+  }
+  return undefined;
 }
 
 export const openaiResponsesProtocol: ProtocolModule = {
@@ -35,40 +97,7 @@ export const openaiResponsesProtocol: ProtocolModule = {
   matches: (method, url) => method === 'POST' && url.pathname.endsWith('/responses'),
   model: (request) => (typeof request.body.model === 'string' ? request.body.model : undefined),
   isStream: (request) => request.body.stream === true,
-
-  validate(request) {
-    if (typeof request.body.model !== 'string')
-      return invalid("Missing required parameter: 'model'.", 'model');
-    if (request.body.input === undefined) return invalid("Missing required parameter: 'input'.", 'input');
-    const seenCalls = new Set<string>();
-    for (const [index, item] of inputOf(request).entries()) {
-      const type = item.type ?? 'message';
-      if (type === 'function_call') seenCalls.add(String(item.call_id));
-      if (type === 'function_call_output' && !seenCalls.has(String(item.call_id))) {
-        return invalid(
-          `No tool call found for function call output with call_id ${String(item.call_id)}.`,
-          'input',
-        );
-      }
-      if (
-        type === 'reasoning' &&
-        request.body.store === false &&
-        typeof item.encrypted_content !== 'string'
-      ) {
-        return invalid(
-          `Item with id '${String(item.id)}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`,
-          `input[${index}]`,
-        );
-      }
-      if (type === 'message' && !['user', 'assistant', 'system', 'developer'].includes(String(item.role))) {
-        return invalid(
-          `Invalid value: '${String(item.role)}'. Supported values are: 'assistant', 'system', 'developer', and 'user'.`,
-          `input[${index}].role`,
-        );
-      }
-    }
-    return undefined;
-  },
+  validate: validateResponses,
 
   lastUserText(request) {
     const last = inputOf(request)
@@ -78,179 +107,162 @@ export const openaiResponsesProtocol: ProtocolModule = {
   },
 
   renderReply(step: ReplyStep, request: ProtocolRequest): RenderedResponse {
-    const model = typeof request.body.model === 'string' ? request.body.model : 'gpt-4.1-mini';
-    const responseId = `resp_fake${Date.now().toString(36)}`;
-    const created_at = Math.floor(Date.now() / 1000);
-    let sequence = 0;
-    const frames: string[] = [];
-    const emit = (payload: Json): void => {
-      const event = { ...payload, sequence_number: sequence };
-      sequence += 1;
-      frames.push(`event: ${String(payload.type)}\ndata: ${JSON.stringify(event)}\n\n`);
-    };
+    const body = request.body;
+    const model = typeof body.model === 'string' ? body.model : 'gpt-4.1-mini';
+    responseCounter += 1;
+    const tag = `${responseCounter.toString(16).padStart(4, '0')}${Date.now().toString(16)}`;
+    const createdAt = Math.floor(Date.now() / 1000);
+    const includeEncrypted =
+      Array.isArray(body.include) && body.include.includes('reasoning.encrypted_content');
     const usage = step.usage ?? { inputTokens: 10, outputTokens: 5 };
-    const baseResponse = (status: string, output: Json[], withUsage: boolean): Json => ({
-      id: responseId,
+    const reasoningTokens = step.reasoning
+      ? Math.min(usage.outputTokens, Math.ceil(step.reasoning.length / 4))
+      : 0;
+    const response = (status: string, output: Json[], withUsage: boolean): Json => ({
+      id: `resp_fake${tag}`,
       object: 'response',
-      created_at,
+      created_at: createdAt,
       status,
+      background: false,
       error: null,
       incomplete_details: null,
-      instructions: request.body.instructions ?? null,
+      instructions: body.instructions ?? null,
+      max_output_tokens: body.max_output_tokens ?? null,
+      max_tool_calls: null,
       model,
       output,
       parallel_tool_calls: true,
-      store: request.body.store ?? true,
-      tools: request.body.tools ?? [],
+      previous_response_id: null,
+      prompt_cache_key: null,
+      reasoning: { effort: step.reasoning ? 'medium' : null, summary: null },
+      safety_identifier: null,
+      service_tier: 'default',
+      store: body.store ?? true,
+      temperature: 1.0,
+      text: { format: { type: 'text' }, verbosity: 'medium' },
+      tool_choice: 'auto',
+      tools: body.tools ?? [],
+      top_logprobs: 0,
+      top_p: 1.0,
+      truncation: 'disabled',
       usage: withUsage
         ? {
             input_tokens: usage.inputTokens,
             input_tokens_details: { cached_tokens: 0 },
             output_tokens: usage.outputTokens,
-            output_tokens_details: { reasoning_tokens: step.reasoning ? 3 : 0 },
+            output_tokens_details: { reasoning_tokens: reasoningTokens },
             total_tokens: usage.inputTokens + usage.outputTokens,
           }
         : null,
+      user: null,
+      metadata: {},
     });
-    emit({ type: 'response.created', response: baseResponse('in_progress', [], false) });
-    emit({ type: 'response.in_progress', response: baseResponse('in_progress', [], false) });
+
+    const frames: string[] = [];
+    const emit = (type: string, fields: Json): void => {
+      const payload = { type, sequence_number: frames.length, ...fields };
+      frames.push(`event: ${type}\ndata: ${JSON.stringify(payload)}\n\n`);
+    };
     const output: Json[] = [];
-    let index = 0;
+    emit('response.created', { response: response('in_progress', [], false) });
+    emit('response.in_progress', { response: response('in_progress', [], false) });
+
     if (step.reasoning) {
-      const id = `rs_fake${index}`;
-      emit({
-        type: 'response.output_item.added',
-        output_index: index,
-        item: { id, type: 'reasoning', summary: [] },
+      const outputIndex = output.length;
+      const id = `rs_fake${tag}${outputIndex}`;
+      const encrypted = (stage: string): Json =>
+        includeEncrypted
+          ? {
+              encrypted_content: `gAAAAB${Buffer.from(`${stage}:${step.reasoning ?? ''}`).toString('base64url')}`,
+            }
+          : {};
+      emit('response.output_item.added', {
+        output_index: outputIndex,
+        item: { id, type: 'reasoning', ...encrypted('added'), summary: [] },
       });
-      emit({
-        type: 'response.reasoning_summary_part.added',
-        item_id: id,
-        output_index: index,
-        summary_index: 0,
-        part: { type: 'summary_text', text: '' },
-      });
-      for (const piece of pieces(step.reasoning)) {
-        emit({
-          type: 'response.reasoning_summary_text.delta',
-          item_id: id,
-          output_index: index,
-          summary_index: 0,
-          delta: piece,
-        });
-      }
-      emit({
-        type: 'response.reasoning_summary_text.done',
-        item_id: id,
-        output_index: index,
-        summary_index: 0,
-        text: step.reasoning,
+      const where = { item_id: id, output_index: outputIndex, summary_index: 0 };
+      emit('response.reasoning_summary_part.added', { ...where, part: { type: 'summary_text', text: '' } });
+      for (const piece of pieces(step.reasoning))
+        emit('response.reasoning_summary_text.delta', { ...where, delta: piece });
+      emit('response.reasoning_summary_text.done', { ...where, text: step.reasoning });
+      emit('response.reasoning_summary_part.done', {
+        ...where,
+        part: { type: 'summary_text', text: step.reasoning },
       });
       const item = {
         id,
         type: 'reasoning',
+        ...encrypted('done'),
         summary: [{ type: 'summary_text', text: step.reasoning }],
-        encrypted_content: Buffer.from(`fake-encrypted:${step.reasoning}`).toString('base64'),
       };
-      emit({ type: 'response.output_item.done', output_index: index, item });
+      emit('response.output_item.done', { output_index: outputIndex, item });
       output.push(item);
-      index += 1;
     }
-    if (step.text !== undefined && step.text !== '') {
-      const id = `msg_fake${index}`;
-      emit({
-        type: 'response.output_item.added',
-        output_index: index,
+
+    if (step.text) {
+      const outputIndex = output.length;
+      const id = `msg_fake${tag}${outputIndex}`;
+      const where = { item_id: id, output_index: outputIndex, content_index: 0 };
+      emit('response.output_item.added', {
+        output_index: outputIndex,
         item: { id, type: 'message', status: 'in_progress', content: [], role: 'assistant' },
       });
-      emit({
-        type: 'response.content_part.added',
-        item_id: id,
-        output_index: index,
-        content_index: 0,
-        part: { type: 'output_text', annotations: [], text: '' },
+      emit('response.content_part.added', {
+        ...where,
+        part: { type: 'output_text', annotations: [], logprobs: [], text: '' },
       });
-      for (const piece of pieces(step.text)) {
-        emit({
-          type: 'response.output_text.delta',
+      for (const piece of pieces(step.text))
+        emit('response.output_text.delta', { ...where, delta: piece, logprobs: [] });
+      emit('response.output_text.done', { ...where, text: step.text, logprobs: [] });
+      const part = { type: 'output_text', annotations: [], logprobs: [], text: step.text };
+      emit('response.content_part.done', { ...where, part });
+      const item = { id, type: 'message', status: 'completed', content: [part], role: 'assistant' };
+      emit('response.output_item.done', { output_index: outputIndex, item });
+      output.push(item);
+    }
+
+    for (const call of step.toolCalls ?? []) {
+      const outputIndex = output.length;
+      const id = `fc_fake${tag}${outputIndex}`;
+      const fields = { call_id: call.id ?? `call_fake${tag}${outputIndex}`, name: call.name };
+      const args = JSON.stringify(call.arguments);
+      emit('response.output_item.added', {
+        output_index: outputIndex,
+        item: { id, type: 'function_call', status: 'in_progress', arguments: '', ...fields },
+      });
+      for (const piece of pieces(args)) {
+        emit('response.function_call_arguments.delta', {
           item_id: id,
-          output_index: index,
-          content_index: 0,
+          output_index: outputIndex,
           delta: piece,
-          logprobs: [],
         });
       }
-      emit({
-        type: 'response.output_text.done',
+      emit('response.function_call_arguments.done', {
         item_id: id,
-        output_index: index,
-        content_index: 0,
-        text: step.text,
-        logprobs: [],
+        output_index: outputIndex,
+        arguments: args,
       });
-      const part = { type: 'output_text', annotations: [], logprobs: [], text: step.text };
-      emit({ type: 'response.content_part.done', item_id: id, output_index: index, content_index: 0, part });
-      const item = { id, type: 'message', status: 'completed', content: [part], role: 'assistant' };
-      emit({ type: 'response.output_item.done', output_index: index, item });
+      const item = { id, type: 'function_call', status: 'completed', arguments: args, ...fields };
+      emit('response.output_item.done', { output_index: outputIndex, item });
       output.push(item);
-      index += 1;
     }
-    for (const call of step.toolCalls ?? []) {
-      const id = `fc_fake${index}`;
-      const callId = call.id ?? `call_fake${index}`;
-      const args = JSON.stringify(call.arguments);
-      emit({
-        type: 'response.output_item.added',
-        output_index: index,
-        item: {
-          id,
-          type: 'function_call',
-          status: 'in_progress',
-          arguments: '',
-          call_id: callId,
-          name: call.name,
-        },
-      });
-      for (const piece of pieces(args))
-        emit({
-          type: 'response.function_call_arguments.delta',
-          item_id: id,
-          output_index: index,
-          delta: piece,
-        });
-      emit({
-        type: 'response.function_call_arguments.done',
-        item_id: id,
-        output_index: index,
-        arguments: args,
-      });
-      const item = {
-        id,
-        type: 'function_call',
-        status: 'completed',
-        arguments: args,
-        call_id: callId,
-        name: call.name,
+
+    const final = response('completed', output, true);
+    if (body.stream !== true) {
+      return {
+        status: 200,
+        headers: { 'content-type': 'application/json', 'x-request-id': `req_fake${tag}` },
+        chunks: [JSON.stringify(final, null, 2)],
       };
-      emit({ type: 'response.output_item.done', output_index: index, item });
-      output.push(item);
-      index += 1;
     }
-    emit({ type: 'response.completed', response: baseResponse('completed', output, true) });
+    emit('response.completed', { response: final });
     return {
       status: 200,
-      headers: eventStreamHeaders(),
+      headers: { ...eventStreamHeaders(), 'x-request-id': `req_fake${tag}` },
       chunks: frames,
       ...(step.disconnectAfterFrames !== undefined ? { disconnectAfter: step.disconnectAfterFrames } : {}),
     };
   },
 
-  renderError(step: ErrorStep): RenderedResponse {
-    const headers: Record<string, string> = { 'content-type': 'application/json', ...(step.headers ?? {}) };
-    if (step.status === 429 && !step.headers)
-      Object.assign(headers, { 'retry-after': '1', 'retry-after-ms': '20' });
-    if (step.bodyText !== undefined) return { status: step.status, headers, chunks: [step.bodyText] };
-    const body = step.body ?? (step.contextOverflow ? CONTEXT_OVERFLOW_BODY : errorBody(step.status));
-    return { status: step.status, headers, chunks: [JSON.stringify(body, null, 2)] };
-  },
+  renderError: (step: ErrorStep) => renderOpenAIError(step, CONTEXT_OVERFLOW_BODY_TEXT),
 };

@@ -1,125 +1,124 @@
-/** Canonical items → an OpenAI Chat Completions request body (also what OpenAI-compatible servers take). */
+/**
+ * Canonical items → a Chat Completions request body. The same body serves OpenAI and the servers that
+ * imitate it (Ollama, vLLM, LM Studio, OpenRouter), so it sticks to the fields they all accept.
+ */
 import type {
   ChatCompletionAssistantMessageParam,
   ChatCompletionContentPart,
+  ChatCompletionContentPartText,
   ChatCompletionCreateParamsStreaming,
+  ChatCompletionMessageFunctionToolCall,
   ChatCompletionMessageParam,
-  ChatCompletionMessageToolCall,
 } from 'openai/resources/chat/completions';
-import type { ContentPart, ConversionResult, ResponseItem, ToolSpec } from '../../protocol/index.js';
+import type {
+  ContentPart,
+  ConversionResult,
+  FunctionCallOutputItem,
+  ResponseItem,
+  ToolSpec,
+} from '../../protocol/index.js';
 import { normalizeItems } from '../shared/normalize-items.js';
 
+/** What `convertToOpenAIChatRequest` needs: the history, the tools and the model it is for. */
 export interface OpenAIChatRequestOptions {
   items: readonly ResponseItem[];
   tools: readonly ToolSpec[];
   model: string;
+  /** Cap on output tokens, sent as `max_completion_tokens`. */
   maxOutputTokens?: number;
 }
 
+/** What a tool message says in place of an image: tool messages carry text only. */
+export const TOOL_IMAGE_PLACEHOLDER = '[image omitted: Chat Completions tool results carry text only]';
+
+/** Warnings the converter can return, one each at most per request. */
+export const OPENAI_CHAT_WARNINGS = {
+  droppedReasoning:
+    'Reasoning from earlier turns was not sent: Chat Completions has no way to pass reasoning back.',
+  toolImages:
+    'Images in tool results cannot be sent on Chat Completions; each was replaced by a placeholder.',
+  assistantImages:
+    'Images in assistant or system messages cannot be sent on Chat Completions; they were dropped.',
+} as const;
+
 /**
- * o-series and GPT-5 models take instructions as `developer` messages; older and compatible models only
- * know `system` (some o1 snapshots reject `system` outright — see the recorded 400 unsupported_value).
+ * Whether `developer` messages should keep their role. o-series and GPT-5 models take the developer role
+ * (the o1 snapshots even reject `system`); older OpenAI models and most OpenAI-compatible servers only
+ * know `system`, so elsewhere developer instructions travel as system messages.
  */
 export function usesDeveloperRole(model: string): boolean {
-  return /^(o\d|gpt-5)/.test(model.replace(/^[\w.-]+\//, ''));
+  // OpenRouter-style ids carry a vendor prefix: `openai/o3-mini`.
+  const bare = model.toLowerCase().replace(/^.*\//, '');
+  return /^(o\d|gpt-5)/.test(bare);
 }
 
-function textOf(parts: readonly ContentPart[]): string {
-  return parts.map((part) => (part.type === 'input_image' ? '' : part.text)).join('');
-}
-
-function toUserContent(parts: readonly ContentPart[]): string | ChatCompletionContentPart[] {
-  if (parts.every((part) => part.type !== 'input_image')) return textOf(parts);
-  return parts.map((part): ChatCompletionContentPart =>
-    part.type === 'input_image'
-      ? {
-          type: 'image_url',
-          image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) },
-        }
-      : { type: 'text', text: part.text },
-  );
-}
-
+/**
+ * Canonical items → a streaming Chat Completions body. Normalises the history first (every call answered,
+ * orphans and ghosts gone); reasoning has no place on this API and is dropped. Pure.
+ */
 export function convertToOpenAIChatRequest(
   options: OpenAIChatRequestOptions,
 ): ConversionResult<ChatCompletionCreateParamsStreaming> {
-  const warnings: string[] = [];
+  const warnings = new Set<string>();
   const messages: ChatCompletionMessageParam[] = [];
-  const instructionRole = usesDeveloperRole(options.model) ? 'developer' : 'system';
-  let assistant: ChatCompletionAssistantMessageParam | undefined;
-  let droppedReasoning = false;
-  let droppedToolImages = false;
-
-  const openAssistant = (): ChatCompletionAssistantMessageParam => {
-    if (!assistant) {
-      assistant = { role: 'assistant', content: null };
-      messages.push(assistant);
-    }
-    return assistant;
-  };
+  const developerRole = usesDeveloperRole(options.model) ? 'developer' : 'system';
 
   for (const item of normalizeItems(options.items)) {
     switch (item.type) {
-      case 'message': {
-        if (item.role === 'assistant') {
-          // Consecutive assistant text and tool calls are one assistant message on this API.
-          const target = openAssistant();
-          const text = textOf(item.content);
-          target.content =
-            typeof target.content === 'string' && target.content !== ''
-              ? `${target.content}${text}`
-              : text || target.content;
-          continue;
+      case 'message':
+        switch (item.role) {
+          case 'user':
+            messages.push({ role: 'user', content: toUserContent(item.content) });
+            break;
+          case 'assistant':
+            if (hasImage(item.content)) warnings.add(OPENAI_CHAT_WARNINGS.assistantImages);
+            messages.push({ role: 'assistant', content: textOf(item.content) || null });
+            break;
+          case 'system':
+          case 'developer':
+            if (hasImage(item.content)) warnings.add(OPENAI_CHAT_WARNINGS.assistantImages);
+            messages.push({
+              role: item.role === 'system' ? 'system' : developerRole,
+              content: textOf(item.content, '\n'),
+            });
+            break;
+          default: {
+            const exhaustive: never = item.role;
+            throw new Error(`unknown message role ${String(exhaustive)}`);
+          }
         }
-        assistant = undefined;
-        if (item.role === 'user') messages.push({ role: 'user', content: toUserContent(item.content) });
-        else messages.push({ role: instructionRole, content: textOf(item.content) });
-        continue;
-      }
-      case 'function_call': {
-        const target = openAssistant();
-        const call: ChatCompletionMessageToolCall = {
+        break;
+      case 'function_call':
+        appendToolCall(messages, {
           id: item.call_id,
           type: 'function',
           function: { name: item.name, arguments: item.arguments === '' ? '{}' : item.arguments },
-        };
-        target.tool_calls = [...(target.tool_calls ?? []), call];
-        continue;
-      }
-      case 'function_call_output': {
-        assistant = undefined;
-        let content: string;
-        if (typeof item.output === 'string') content = item.output;
-        else {
-          if (item.output.some((part) => part.type === 'input_image')) droppedToolImages = true;
-          content = item.output
-            .map((part) => (part.type === 'input_image' ? '[image omitted]' : part.text))
-            .join('\n');
-        }
-        messages.push({ role: 'tool', tool_call_id: item.call_id, content });
-        continue;
-      }
+        });
+        break;
+      case 'function_call_output':
+        if (typeof item.output !== 'string' && hasImage(item.output))
+          warnings.add(OPENAI_CHAT_WARNINGS.toolImages);
+        messages.push({ role: 'tool', tool_call_id: item.call_id, content: toolOutputText(item) });
+        break;
       case 'reasoning':
-        // Chat Completions has no way to send reasoning back.
-        if (item.summary.length > 0) droppedReasoning = true;
-        continue;
+        // Chat Completions takes no reasoning input; say so only when something readable is lost.
+        if ([...item.summary, ...(item.content ?? [])].some((part) => part.text.trim() !== '')) {
+          warnings.add(OPENAI_CHAT_WARNINGS.droppedReasoning);
+        }
+        break;
       case 'ghost_snapshot':
       case 'opaque':
-        continue;
+        break;
       default: {
         const exhaustive: never = item;
         throw new Error(`unknown item ${JSON.stringify(exhaustive)}`);
       }
     }
   }
-  if (droppedReasoning)
-    warnings.push('Reasoning summaries are not sent on Chat Completions (the API has no field for them).');
-  if (droppedToolImages)
-    warnings.push('Images in tool outputs cannot be sent on Chat Completions; replaced by a placeholder.');
 
   const body: ChatCompletionCreateParamsStreaming = {
     model: options.model,
-    messages,
+    messages: messages.filter(isMeaningful),
     stream: true,
     stream_options: { include_usage: true },
   };
@@ -130,5 +129,61 @@ export function convertToOpenAIChatRequest(
     }));
   }
   if (options.maxOutputTokens !== undefined) body.max_completion_tokens = options.maxOutputTokens;
-  return { body, warnings };
+  return { body, warnings: [...warnings] };
+}
+
+/**
+ * Chat Completions carries a turn's tool calls on the assistant message itself: a call joins the
+ * assistant message right before it (the text the model wrote, or the previous call's), and only opens
+ * a new assistant message (content null) when something else came in between.
+ */
+function appendToolCall(
+  messages: ChatCompletionMessageParam[],
+  call: ChatCompletionMessageFunctionToolCall,
+): void {
+  const last = messages.at(-1);
+  if (last?.role === 'assistant') {
+    const assistant: ChatCompletionAssistantMessageParam = last;
+    assistant.tool_calls = [...(assistant.tool_calls ?? []), call];
+    return;
+  }
+  messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+}
+
+/** An assistant message with neither text nor calls says nothing, and some servers reject it. */
+function isMeaningful(message: ChatCompletionMessageParam): boolean {
+  return !(message.role === 'assistant' && message.content === null && !message.tool_calls?.length);
+}
+
+function toUserContent(parts: readonly ContentPart[]): string | ChatCompletionContentPart[] {
+  const [only] = parts;
+  if (parts.length === 1 && only && only.type !== 'input_image') return only.text;
+  if (parts.length === 0) return '';
+  return parts.map((part): ChatCompletionContentPart =>
+    part.type === 'input_image'
+      ? {
+          type: 'image_url',
+          image_url: { url: part.image_url, ...(part.detail ? { detail: part.detail } : {}) },
+        }
+      : textPart(part.text),
+  );
+}
+
+function textPart(text: string): ChatCompletionContentPartText {
+  return { type: 'text', text };
+}
+
+function toolOutputText(item: FunctionCallOutputItem): string {
+  if (typeof item.output === 'string') return item.output;
+  return item.output
+    .map((part) => (part.type === 'input_image' ? TOOL_IMAGE_PLACEHOLDER : part.text))
+    .join('\n');
+}
+
+function textOf(parts: readonly ContentPart[], separator = ''): string {
+  return parts.flatMap((part) => (part.type === 'input_image' ? [] : [part.text])).join(separator);
+}
+
+function hasImage(parts: readonly ContentPart[]): boolean {
+  return parts.some((part) => part.type === 'input_image');
 }

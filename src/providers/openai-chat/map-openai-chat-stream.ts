@@ -1,35 +1,16 @@
 /** Chat Completions stream chunks → canonical stream events. */
 import type { ChatCompletionChunk } from 'openai/resources/chat/completions';
-import type { CompletionUsage } from 'openai/resources/completions';
-import type { FinishReason, ResponseItem, StreamEvent, TokenUsage } from '../../protocol/index.js';
-import { mapOpenAIError } from '../openai-shared/map-openai-error.js';
+import { ProviderError, type ResponseItem, type StreamEvent, type TokenUsage } from '../../protocol/index.js';
+import { extraField, type Lenient, nonEmptyString } from '../openai-shared/lenient.js';
+import { failureEvents, mapOpenAIError } from '../openai-shared/map-openai-error.js';
+import { mapOpenAIChatFinishReason, mapOpenAIChatUsage } from './map-openai-chat-usage.js';
 
-export function mapOpenAIChatUsage(usage: CompletionUsage): TokenUsage {
-  const result: TokenUsage = {};
-  if (typeof usage.prompt_tokens === 'number') result.inputTokens = usage.prompt_tokens;
-  if (typeof usage.completion_tokens === 'number') result.outputTokens = usage.completion_tokens;
-  if (typeof usage.total_tokens === 'number') result.totalTokens = usage.total_tokens;
-  const cached = usage.prompt_tokens_details?.cached_tokens;
-  if (typeof cached === 'number') result.cachedInputTokens = cached;
-  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
-  if (typeof reasoning === 'number') result.reasoningTokens = reasoning;
-  return result;
-}
-
-export function mapOpenAIChatFinishReason(reason: string | null | undefined): FinishReason {
-  switch (reason) {
-    case 'stop':
-      return 'stop';
-    case 'tool_calls':
-    case 'function_call':
-      return 'tool-calls';
-    case 'length':
-      return 'length';
-    case 'content_filter':
-      return 'content-filter';
-    default:
-      return 'other';
-  }
+/** Context the Chat stream mapper cannot read from the chunks themselves. */
+export interface MapOpenAIChatStreamOptions {
+  /** The request's signal: the SDK ends a cancelled stream silently, so cancellation is read from here. */
+  signal?: AbortSignal;
+  /** A secret (the API key) scrubbed from error messages. */
+  secret?: string;
 }
 
 interface ToolCallBuffer {
@@ -38,58 +19,115 @@ interface ToolCallBuffer {
   arguments: string;
 }
 
+type LenientChunk = Lenient<ChatCompletionChunk>;
+type LenientToolCall = Lenient<ChatCompletionChunk.Choice.Delta.ToolCall>;
+
 /**
- * Streams text and tool-call deltas as they arrive; emits the completed items only once the stream has
- * ended cleanly (a reply cut off midway is discarded, never half-recorded). Exactly one `finish`.
+ * Streams text, reasoning and tool-call deltas as they arrive. The completed items (one assistant message
+ * with all the text, then one `function_call` per call in index order), the usage and the finish reason
+ * follow only once the model has finished: a reply cut off midway is discarded, never half-recorded.
+ * Always exactly one `finish`.
  */
 export async function* mapOpenAIChatStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
-  model: string,
+  options: MapOpenAIChatStreamOptions = {},
 ): AsyncGenerator<StreamEvent> {
   let text = '';
   const calls = new Map<number, ToolCallBuffer>();
-  let rawReason: string | undefined;
-  let responseModel = model;
+  let lastCallIndex = 0;
+  let finishReason: string | undefined;
+  let usage: TokenUsage | undefined;
+
+  const bufferFor = (call: LenientToolCall, position: number): ToolCallBuffer => {
+    const id = nonEmptyString(call.id);
+    const nextIndex = (): number => Math.max(-1, ...calls.keys()) + 1;
+    let index: number;
+    if (typeof call.index === 'number') {
+      index = call.index;
+      // OpenAI sends a call's id once; a new id at a used index is a server numbering every call 0.
+      const existing = calls.get(index);
+      if (id !== undefined && existing && existing.id !== id && existing.arguments !== '')
+        index = nextIndex();
+    }
+    // Some compatible servers leave out `index`: tell calls apart by id, else continue the last one.
+    else if (id !== undefined) index = [...calls].find(([, buffer]) => buffer.id === id)?.[0] ?? nextIndex();
+    else index = calls.size > 0 ? lastCallIndex : position;
+    lastCallIndex = index;
+    let buffer = calls.get(index);
+    if (!buffer) {
+      buffer = { id: id ?? generatedCallId(), name: '', arguments: '' };
+      calls.set(index, buffer);
+    } else if (id !== undefined) buffer.id = id;
+    return buffer;
+  };
+
   try {
-    for await (const chunk of chunks) {
-      if (chunk.model) responseModel = chunk.model;
-      if (chunk.usage) yield { type: 'usage', usage: mapOpenAIChatUsage(chunk.usage) };
+    for await (const raw of chunks) {
+      const chunk: LenientChunk = raw;
+      if (chunk.usage) usage = mapOpenAIChatUsage(chunk.usage);
       for (const choice of chunk.choices ?? []) {
+        // Cody never asks for n > 1; a second choice would be another reply, not more of this one.
+        if (!choice || (typeof choice.index === 'number' && choice.index !== 0)) continue;
         const delta = choice.delta;
-        if (delta?.content) {
-          text += delta.content;
-          yield { type: 'text-delta', text: delta.content };
+        // vLLM, DeepSeek and Ollama stream reasoning in fields OpenAI does not have.
+        const reasoning =
+          nonEmptyString(extraField(delta, 'reasoning_content')) ??
+          nonEmptyString(extraField(delta, 'reasoning'));
+        if (reasoning !== undefined) yield { type: 'reasoning-delta', text: reasoning };
+        for (const piece of [delta?.content, delta?.refusal]) {
+          const visible = nonEmptyString(piece);
+          if (visible === undefined) continue;
+          text += visible;
+          yield { type: 'text-delta', text: visible };
         }
-        for (const call of delta?.tool_calls ?? []) {
-          let buffer = calls.get(call.index);
-          if (!buffer) {
-            buffer = { id: call.id ?? `call_${call.index}`, name: '', arguments: '' };
-            calls.set(call.index, buffer);
-          }
-          if (call.id) buffer.id = call.id;
-          if (call.function?.name) buffer.name += call.function.name;
-          if (call.function?.arguments) {
-            buffer.arguments += call.function.arguments;
-            yield {
-              type: 'tool-call-delta',
-              callId: buffer.id,
-              name: buffer.name,
-              argumentsDelta: call.function.arguments,
-            };
-          }
+        for (const [position, call] of (delta?.tool_calls ?? []).entries()) {
+          if (!call) continue;
+          const buffer = bufferFor(call, position);
+          const name = nonEmptyString(call.function?.name);
+          // OpenAI sends the name once; some servers repeat it on every piece.
+          if (name !== undefined && buffer.name === '') buffer.name = name;
+          const argumentsDelta = nonEmptyString(call.function?.arguments);
+          if (argumentsDelta === undefined) continue;
+          buffer.arguments += argumentsDelta;
+          yield { type: 'tool-call-delta', callId: buffer.id, name: buffer.name, argumentsDelta };
         }
-        if (choice.finish_reason) rawReason = choice.finish_reason;
+        const reason = nonEmptyString(choice.finish_reason);
+        if (reason !== undefined) finishReason = reason;
       }
     }
   } catch (error) {
-    yield { type: 'error', error: mapOpenAIError(error, 'openai-chat') };
-    yield { type: 'finish', reason: 'error' };
+    yield* failureEvents(mapOpenAIError(error, 'openai-chat', options));
     return;
   }
+
+  if (options.signal?.aborted) {
+    yield* failureEvents(
+      new ProviderError({ api: 'openai-chat', kind: 'aborted', message: 'The request was cancelled.' }),
+    );
+    return;
+  }
+  if (finishReason === undefined) {
+    // Every complete reply ends with a finish_reason; without one the connection ended early.
+    yield* failureEvents(
+      new ProviderError({
+        api: 'openai-chat',
+        kind: 'network',
+        message: 'The stream ended before the model finished its reply.',
+      }),
+    );
+    return;
+  }
+
+  for (const item of completedItems(text, calls)) yield { type: 'item', item };
+  if (usage) yield { type: 'usage', usage };
+  yield { type: 'finish', reason: mapOpenAIChatFinishReason(finishReason), rawReason: finishReason };
+}
+
+function completedItems(text: string, calls: ReadonlyMap<number, ToolCallBuffer>): ResponseItem[] {
   const items: ResponseItem[] = [];
   if (text !== '')
     items.push({ type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
-  for (const [, call] of [...calls.entries()].sort(([a], [b]) => a - b)) {
+  for (const [, call] of [...calls].sort(([a], [b]) => a - b)) {
     items.push({
       type: 'function_call',
       name: call.name,
@@ -97,7 +135,13 @@ export async function* mapOpenAIChatStream(
       call_id: call.id,
     });
   }
-  void responseModel;
-  for (const item of items) yield { type: 'item', item };
-  yield { type: 'finish', reason: mapOpenAIChatFinishReason(rawReason), ...(rawReason ? { rawReason } : {}) };
+  return items;
+}
+
+/**
+ * An id for a call the server sent without one. It must be unique across the whole conversation: the
+ * history pairs calls with outputs by id, so `call_0` in every turn would collide.
+ */
+function generatedCallId(): string {
+  return `call_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`;
 }

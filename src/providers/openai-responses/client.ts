@@ -1,31 +1,38 @@
 /** A `ModelClient` over the official OpenAI SDK's Responses API. */
 import type { ClientOptions, ModelClient, ModelRequest, StreamEvent } from '../../protocol/index.js';
-import { createOpenAIChatSdk } from '../openai-chat/client.js';
-import { mapOpenAIError } from '../openai-shared/map-openai-error.js';
+import { createOpenAISdk } from '../openai-shared/create-openai-sdk.js';
+import { failureEvents, mapOpenAIError } from '../openai-shared/map-openai-error.js';
 import { convertToOpenAIResponsesRequest } from './convert-to-openai-responses-input.js';
 import { mapOpenAIResponsesStream } from './map-openai-responses-stream.js';
 
+/**
+ * Builds the client; throws `MissingApiKeyError` at once when OpenAI's endpoint is used without
+ * `OPENAI_API_KEY`. `stream()` never throws: every failure is an `error` event followed by `finish`.
+ */
 export function createOpenAIResponsesClient(options: ClientOptions): ModelClient {
-  const sdk = createOpenAIChatSdk(options);
+  const { sdk, apiKey } = createOpenAISdk(options);
   return {
     api: 'openai-responses',
     model: options.model,
     async *stream(request: ModelRequest): AsyncGenerator<StreamEvent> {
-      const { body } = convertToOpenAIResponsesRequest({
-        items: request.items,
-        tools: request.tools,
-        model: options.model,
-        ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
-      });
       let events;
       try {
+        const { body } = convertToOpenAIResponsesRequest({
+          items: request.items,
+          tools: request.tools,
+          model: options.model,
+          ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+        });
         events = await sdk.responses.create(body, request.signal ? { signal: request.signal } : {});
       } catch (error) {
-        yield { type: 'error', error: mapOpenAIError(error, 'openai-responses') };
-        yield { type: 'finish', reason: 'error' };
+        yield* failureEvents(mapOpenAIError(error, 'openai-responses', { secret: apiKey }));
         return;
       }
-      yield* mapOpenAIResponsesStream(events, options.model);
+      yield* mapOpenAIResponsesStream(events, {
+        model: options.model,
+        secret: apiKey,
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
     },
   };
 }

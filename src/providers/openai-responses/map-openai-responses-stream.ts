@@ -1,199 +1,147 @@
 /** Responses API stream events → canonical stream events. */
-import type {
-  ResponseOutputItem,
-  ResponseStreamEvent,
-  ResponseUsage,
-} from 'openai/resources/responses/responses';
+import type { Response, ResponseOutputItem, ResponseStreamEvent } from 'openai/resources/responses/responses';
+import { ProviderError, type ResponseItem, type StreamEvent } from '../../protocol/index.js';
+import { type Lenient, nonEmptyString } from '../openai-shared/lenient.js';
+import { failureEvents, mapOpenAIError, mapOpenAIErrorPayload } from '../openai-shared/map-openai-error.js';
 import {
-  ProviderError,
-  type FinishReason,
-  type ResponseItem,
-  type StreamEvent,
-  type TokenUsage,
-} from '../../protocol/index.js';
-import { classifyOpenAIError, mapOpenAIError } from '../openai-shared/map-openai-error.js';
+  mapOpenAIResponsesFinishReason,
+  mapOpenAIResponsesOutputItem,
+  mapOpenAIResponsesUsage,
+} from './map-openai-responses-output-item.js';
 
-export function mapOpenAIResponsesUsage(usage: ResponseUsage): TokenUsage {
-  return {
-    inputTokens: usage.input_tokens,
-    outputTokens: usage.output_tokens,
-    totalTokens: usage.total_tokens,
-    ...(usage.input_tokens_details?.cached_tokens !== undefined
-      ? { cachedInputTokens: usage.input_tokens_details.cached_tokens }
-      : {}),
-    ...(usage.output_tokens_details?.reasoning_tokens !== undefined
-      ? { reasoningTokens: usage.output_tokens_details.reasoning_tokens }
-      : {}),
-  };
+/** Context the Responses stream mapper cannot read from the events themselves. */
+export interface MapOpenAIResponsesStreamOptions {
+  /** The model requested; replaced by the one the response reports (the origin of reasoning items). */
+  model: string;
+  /** The request's signal: the SDK ends a cancelled stream silently, so cancellation is read from here. */
+  signal?: AbortSignal;
+  /** A secret (the API key) scrubbed from error messages. */
+  secret?: string;
 }
 
-/** A completed Responses output item in canonical form (undefined for kinds Cody does not replay). */
-export function mapOpenAIResponsesOutputItem(
-  item: ResponseOutputItem,
-  model: string,
-): ResponseItem | undefined {
-  switch (item.type) {
-    case 'message': {
-      const text = item.content
-        .map((part) => (part.type === 'output_text' ? part.text : part.refusal))
-        .join('');
-      return { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }], id: item.id };
-    }
-    case 'function_call':
-      return {
-        type: 'function_call',
-        name: item.name,
-        arguments: item.arguments === '' ? '{}' : item.arguments,
-        call_id: item.call_id,
-        ...(item.id ? { id: item.id } : {}),
-        origin: { api: 'openai-responses', model },
-      };
-    case 'reasoning':
-      return {
-        type: 'reasoning',
-        id: item.id,
-        summary: item.summary.map((part) => ({ type: 'summary_text', text: part.text })),
-        ...(item.content
-          ? { content: item.content.map((part) => ({ type: 'reasoning_text' as const, text: part.text })) }
-          : {}),
-        encrypted_content: item.encrypted_content ?? null,
-        origin: { api: 'openai-responses', model },
-      };
-    default:
-      return undefined;
-  }
-}
+/** Separates reasoning summary parts in the streamed text, as they are separate paragraphs. */
+const SUMMARY_PART_SEPARATOR = '\n\n';
 
 /**
- * Deltas stream as they arrive; completed items are held until `response.completed`, so a response that
- * fails midway records nothing. Exactly one `finish`.
+ * Deltas stream as they arrive. Completed items are held until the response ends normally
+ * (`response.completed` or `response.incomplete`) and then emitted in output order, followed by usage and
+ * `finish`; a response that fails midway (`error`, `response.failed`, a dropped connection) records
+ * nothing. Always exactly one `finish`.
  */
 export async function* mapOpenAIResponsesStream(
   events: AsyncIterable<ResponseStreamEvent>,
-  model: string,
+  options: MapOpenAIResponsesStreamOptions,
 ): AsyncGenerator<StreamEvent> {
-  const done: Array<{ index: number; item: ResponseItem }> = [];
-  const callNames = new Map<string, { callId: string; name: string }>();
-  let responseModel = model;
+  // Raw until the end, so every item's origin names the model the finished response reported.
+  const completed = new Map<number, Lenient<ResponseOutputItem>>();
+  const calls = new Map<string, { callId: string; name: string }>();
+  let model = options.model;
+  const fail = (payload: unknown, fallback: string): StreamEvent[] =>
+    failureEvents(mapOpenAIErrorPayload(payload, 'openai-responses', fallback));
+
   try {
-    for await (const event of events) {
+    for await (const raw of events) {
+      const event: Lenient<ResponseStreamEvent> = raw;
       switch (event.type) {
         case 'response.created':
         case 'response.in_progress':
-          if (event.response.model) responseModel = event.response.model;
+        case 'response.queued':
+          model = event.response?.model || model;
           break;
         case 'response.output_text.delta':
-          yield { type: 'text-delta', text: event.delta };
+        case 'response.refusal.delta': {
+          const text = nonEmptyString(event.delta);
+          if (text !== undefined) yield { type: 'text-delta', text };
+          break;
+        }
+        case 'response.reasoning_summary_part.added':
+          if (typeof event.summary_index === 'number' && event.summary_index > 0) {
+            yield { type: 'reasoning-delta', text: SUMMARY_PART_SEPARATOR };
+          }
           break;
         case 'response.reasoning_summary_text.delta':
-        case 'response.reasoning_text.delta':
-          yield { type: 'reasoning-delta', text: event.delta };
+        case 'response.reasoning_text.delta': {
+          const text = nonEmptyString(event.delta);
+          if (text !== undefined) yield { type: 'reasoning-delta', text };
           break;
+        }
         case 'response.output_item.added':
-          if (event.item.type === 'function_call' && event.item.id) {
-            callNames.set(event.item.id, { callId: event.item.call_id, name: event.item.name });
+          if (event.item?.type === 'function_call' && event.item.id) {
+            calls.set(event.item.id, {
+              callId: event.item.call_id ?? event.item.id,
+              name: event.item.name ?? '',
+            });
           }
           break;
         case 'response.function_call_arguments.delta': {
-          const call = callNames.get(event.item_id);
+          const argumentsDelta = nonEmptyString(event.delta);
+          if (argumentsDelta === undefined) break;
+          const call = event.item_id ? calls.get(event.item_id) : undefined;
           yield {
             type: 'tool-call-delta',
-            callId: call?.callId ?? event.item_id,
+            callId: call?.callId ?? event.item_id ?? '',
             name: call?.name ?? '',
-            argumentsDelta: event.delta,
+            argumentsDelta,
           };
           break;
         }
         case 'response.output_item.done': {
-          const item = mapOpenAIResponsesOutputItem(event.item, responseModel);
-          if (item) done.push({ index: event.output_index, item });
+          const index = typeof event.output_index === 'number' ? event.output_index : completed.size;
+          if (event.item) completed.set(index, event.item);
           break;
         }
         case 'response.completed':
         case 'response.incomplete': {
-          const response = event.response;
-          if (response.model) responseModel = response.model;
-          // Items come from output_item.done; fall back to the final output for streams that skip them.
-          if (done.length === 0) {
-            response.output.forEach((output, index) => {
-              const item = mapOpenAIResponsesOutputItem(output, responseModel);
-              if (item) done.push({ index, item });
-            });
+          model = event.response?.model || model;
+          const items = finalItems(completed, event.response, model);
+          for (const item of items) yield { type: 'item', item };
+          if (event.response?.usage) {
+            yield { type: 'usage', usage: mapOpenAIResponsesUsage(event.response.usage) };
           }
-          done.sort((a, b) => a.index - b.index);
-          for (const entry of done) yield { type: 'item', item: entry.item };
-          if (response.usage) yield { type: 'usage', usage: mapOpenAIResponsesUsage(response.usage) };
-          yield { type: 'finish', ...finishOf(event.type, response.incomplete_details?.reason, done) };
+          const status = event.type === 'response.completed' ? 'completed' : 'incomplete';
+          yield { type: 'finish', ...mapOpenAIResponsesFinishReason(status, event.response, items) };
           return;
         }
-        case 'response.failed': {
-          const failure = event.response.error;
-          const message = failure?.message ?? 'The response failed.';
-          const { kind, isRetryable } = classifyOpenAIError(undefined, failure?.code, undefined, message);
-          yield {
-            type: 'error',
-            error: new ProviderError({
-              api: 'openai-responses',
-              kind,
-              message,
-              ...(failure?.code ? { code: failure.code } : {}),
-              ...(isRetryable !== undefined ? { isRetryable } : {}),
-            }),
-          };
-          yield { type: 'finish', reason: 'error' };
+        case 'response.failed':
+          yield* fail(event.response?.error, 'The response failed.');
           return;
-        }
-        case 'error': {
-          const { kind, isRetryable } = classifyOpenAIError(
-            undefined,
-            event.code ?? undefined,
-            undefined,
-            event.message,
-          );
-          yield {
-            type: 'error',
-            error: new ProviderError({
-              api: 'openai-responses',
-              kind,
-              message: event.message,
-              ...(event.code ? { code: event.code } : {}),
-              ...(isRetryable !== undefined ? { isRetryable } : {}),
-            }),
-          };
-          yield { type: 'finish', reason: 'error' };
+        case 'error':
+          // The SDK throws for `{error: {...}}` payloads; this is the older flat shape.
+          yield* fail(event, 'The response failed.');
           return;
-        }
         default:
+          // Events Cody does not need (done markers, annotations, hosted tools, events newer than this
+          // code) are ignored, so a new API event never breaks a turn.
           break;
       }
     }
   } catch (error) {
-    yield { type: 'error', error: mapOpenAIError(error, 'openai-responses') };
-    yield { type: 'finish', reason: 'error' };
+    yield* failureEvents(mapOpenAIError(error, 'openai-responses', options));
     return;
   }
-  // The stream ended without a terminal event: the connection was cut.
-  yield {
-    type: 'error',
-    error: new ProviderError({
-      api: 'openai-responses',
-      kind: 'network',
-      message: 'The stream ended before the response completed.',
-    }),
-  };
-  yield { type: 'finish', reason: 'error' };
+  yield* failureEvents(
+    options.signal?.aborted
+      ? new ProviderError({ api: 'openai-responses', kind: 'aborted', message: 'The request was cancelled.' })
+      : new ProviderError({
+          api: 'openai-responses',
+          kind: 'network',
+          message: 'The stream ended before the response completed.',
+        }),
+  );
 }
 
-function finishOf(
-  eventType: 'response.completed' | 'response.incomplete',
-  incompleteReason: string | undefined,
-  done: ReadonlyArray<{ item: ResponseItem }>,
-): { reason: FinishReason; rawReason?: string } {
-  if (eventType === 'response.incomplete') {
-    return {
-      reason: incompleteReason === 'content_filter' ? 'content-filter' : 'length',
-      ...(incompleteReason ? { rawReason: incompleteReason } : {}),
-    };
-  }
-  return { reason: done.some((entry) => entry.item.type === 'function_call') ? 'tool-calls' : 'stop' };
+/** The items of a finished response in output order; its final `output` when no item was streamed. */
+function finalItems(
+  completed: ReadonlyMap<number, Lenient<ResponseOutputItem>>,
+  response: Lenient<Response> | null | undefined,
+  model: string,
+): ResponseItem[] {
+  const outputs =
+    completed.size > 0
+      ? [...completed].sort(([a], [b]) => a - b).map(([, item]) => item)
+      : (response?.output ?? []);
+  return outputs.flatMap((output) => {
+    const item = output ? mapOpenAIResponsesOutputItem(output, model) : undefined;
+    return item ? [item] : [];
+  });
 }

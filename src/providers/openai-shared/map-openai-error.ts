@@ -1,36 +1,83 @@
-/** OpenAI SDK errors and in-stream error payloads → the one `ProviderError`. Shared by both OpenAI APIs. */
+/**
+ * OpenAI SDK errors and in-stream error payloads → the one `ProviderError`. Both OpenAI wire APIs (and
+ * the OpenAI-compatible servers behind Chat Completions) share the SDK's error classes and the
+ * `{error: {message, type, param, code}}` body, so the whole mapper is shared.
+ */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { ProviderError, type ProviderErrorKind, type WireApi } from '../../protocol/index.js';
+import {
+  ProviderError,
+  type ProviderErrorKind,
+  type StreamEvent,
+  type WireApi,
+} from '../../protocol/index.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
 
-const CONTEXT_OVERFLOW =
-  /context_length_exceeded|maximum context length|context window|too many tokens|prompt is too long/i;
-
-/** Classifies an error payload `{ code, type, message }` (in a 4xx body or an in-stream `error` event). */
-export function classifyOpenAIError(
-  status: number | undefined,
-  code: string | undefined,
-  type: string | undefined,
-  message: string,
-): { kind: ProviderErrorKind; isRetryable?: boolean } {
-  if (code === 'context_length_exceeded' || CONTEXT_OVERFLOW.test(message))
-    return { kind: 'context-overflow' };
-  // Out of credit is a 429 that no amount of waiting fixes.
-  if (code === 'insufficient_quota' || type === 'insufficient_quota')
-    return { kind: 'rate-limit', isRetryable: false };
-  if (code === 'rate_limit_exceeded' || status === 429) return { kind: 'rate-limit' };
-  if (status === 401 || status === 403 || code === 'invalid_api_key') return { kind: 'auth' };
-  if (status === 404 || code === 'model_not_found') return { kind: 'not-found' };
-  if (status === 400 || status === 409 || status === 413 || status === 422) return { kind: 'bad-request' };
-  if (code === 'server_error' || (status !== undefined && status >= 500)) return { kind: 'server' };
-  if (status === undefined) return { kind: 'server' };
-  return { kind: 'bad-request' };
+/** What an OpenAI error tells us, wherever it came from (HTTP status + body, or a stream event). */
+export interface OpenAIErrorFacts {
+  /** HTTP status; undefined for an error that arrived inside a 200 stream. */
+  status?: number;
+  code?: string;
+  type?: string;
+  message: string;
 }
 
-export function mapOpenAIError(error: unknown, api: WireApi): ProviderError {
+/** The verdict on one error: its kind, and whether retrying may help when that differs from the default. */
+export interface OpenAIErrorClass {
+  kind: ProviderErrorKind;
+  /** Set only where it differs from the kind's default (see `ProviderError`). */
+  isRetryable?: boolean;
+}
+
+/** Wordings of a context overflow on OpenAI and the servers that imitate it (vLLM, LM Studio, OpenRouter). */
+const CONTEXT_OVERFLOW_MESSAGE =
+  /maximum context length|context window|context length|too many tokens|prompt is too long/i;
+
+/** Longest message kept from an error body: proxies answer 5xx with whole HTML pages. */
+const MAX_MESSAGE_LENGTH = 500;
+
+/** Classifies one OpenAI error. Pure; the table in the tests is the specification. */
+export function classifyOpenAIError(facts: OpenAIErrorFacts): OpenAIErrorClass {
+  const { status, code, type, message } = facts;
+  if (status === 401 || status === 403 || code === 'invalid_api_key') return { kind: 'auth' };
+  if (
+    code === 'context_length_exceeded' ||
+    ((status === undefined || status === 400 || status === 413) && CONTEXT_OVERFLOW_MESSAGE.test(message))
+  ) {
+    return { kind: 'context-overflow' };
+  }
+  // Out of credit arrives as a 429 (or an in-stream error) that no amount of waiting fixes.
+  if (code === 'insufficient_quota' || type === 'insufficient_quota') {
+    return { kind: 'rate-limit', isRetryable: false };
+  }
+  if (status === 429 || code === 'rate_limit_exceeded') return { kind: 'rate-limit' };
+  // The Responses API answers an unknown model with 400 model_not_found, Chat Completions with 404.
+  if (status === 404 || code === 'model_not_found') return { kind: 'not-found' };
+  if (status === 408) return { kind: 'network' };
+  // OpenAI uses 409 for a conflict on its side (a lock timeout); the same request can succeed later.
+  if (status === 409) return { kind: 'server', isRetryable: true };
+  if (status !== undefined && status >= 500) return { kind: 'server' };
+  if (status !== undefined) return { kind: 'bad-request' };
+  // An error inside a 200 stream with no recognised code: most likely a transient failure upstream.
+  if (code === 'invalid_request_error' || type === 'invalid_request_error') return { kind: 'bad-request' };
+  return { kind: 'server' };
+}
+
+/** Options for `mapOpenAIError`. */
+export interface MapOpenAIErrorOptions {
+  /** A secret (the API key) that must never appear in an error message. */
+  secret?: string;
+}
+
+/** Any error thrown by the SDK (or while reading its stream) as a `ProviderError` for `api`. */
+export function mapOpenAIError(
+  error: unknown,
+  api: WireApi,
+  options: MapOpenAIErrorOptions = {},
+): ProviderError {
   if (error instanceof ProviderError) return error;
-  if (error instanceof APIUserAbortError || (error instanceof Error && error.name === 'AbortError')) {
-    return new ProviderError({ api, kind: 'aborted', message: 'Request aborted.', cause: error });
+  const clean = (message: string): string => scrub(message, options.secret);
+  if (error instanceof APIUserAbortError || isAbortError(error)) {
+    return new ProviderError({ api, kind: 'aborted', message: 'The request was cancelled.', cause: error });
   }
   if (error instanceof APIConnectionTimeoutError) {
     return new ProviderError({ api, kind: 'network', message: 'The request timed out.', cause: error });
@@ -39,54 +86,119 @@ export function mapOpenAIError(error: unknown, api: WireApi): ProviderError {
     return new ProviderError({
       api,
       kind: 'network',
-      message: `Could not reach the server: ${error.message}`,
+      message: clean(`Could not reach the server: ${describeCause(error)}`),
       cause: error,
     });
   }
   if (error instanceof APIError) {
-    const status = error.status;
-    const body = (error.error ?? {}) as { message?: unknown; code?: unknown; type?: unknown };
-    const code =
-      typeof error.code === 'string' ? error.code : typeof body.code === 'string' ? body.code : undefined;
-    const message = typeof body.message === 'string' ? body.message : error.message;
-    const { kind, isRetryable } = classifyOpenAIError(status, code, error.type, message);
+    // Ollama and some proxies answer `{"error": "text"}` rather than OpenAI's `{"error": {...}}`.
+    const raw: unknown = error.error;
+    const body = isRecord(raw) ? raw : typeof raw === 'string' ? { message: raw } : {};
+    const facts = factsOf(body, error.status, error.message);
     const retryAfterMs = error.headers ? parseRetryAfter((name) => error.headers?.get(name)) : undefined;
+    return build(api, facts, clean, error, retryAfterMs);
+  }
+  if (error instanceof SyntaxError) {
     return new ProviderError({
       api,
-      kind,
-      message,
-      ...(status !== undefined ? { statusCode: status } : {}),
-      ...(isRetryable !== undefined ? { isRetryable } : {}),
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-      ...(code !== undefined ? { code } : {}),
+      kind: 'invalid-stream',
+      message: clean(`The server sent a malformed stream: ${error.message}`),
       cause: error,
     });
   }
-  // Anything else thrown while reading the stream (a dropped socket, a parse failure) is the network's.
-  const message = error instanceof Error ? error.message : String(error);
+  // Anything else thrown while the body streams in (undici's "terminated", ECONNRESET) is a dropped link.
   return new ProviderError({
     api,
     kind: 'network',
-    message: `The connection failed: ${message}`,
+    message: clean(`The connection to the server was lost: ${describeCause(error)}`),
     cause: error,
   });
 }
 
-/** The base URL the SDK will use: config, then OPENAI_BASE_URL, then the official endpoint. */
-export function resolveOpenAIBaseUrl(
-  baseUrl: string | undefined,
-  env: Readonly<Record<string, string | undefined>>,
-): string | undefined {
-  const chosen = baseUrl ?? env.OPENAI_BASE_URL;
-  return chosen && chosen.trim() !== '' ? chosen : undefined;
+/**
+ * An error object found inside a stream (`error` event, `response.failed`'s `response.error`, or an
+ * OpenAI-compatible server's `{error: {...}}` chunk) as a `ProviderError`. Lenient: any shape is accepted.
+ */
+export function mapOpenAIErrorPayload(
+  payload: unknown,
+  api: WireApi,
+  fallbackMessage: string,
+): ProviderError {
+  const body = isRecord(payload) ? payload : {};
+  return build(api, factsOf(body, undefined, fallbackMessage), (message) => message, payload, undefined);
 }
 
-/** Whether the endpoint is OpenAI's own (which needs a key); local compatible servers usually do not. */
-export function isOfficialOpenAIEndpoint(baseUrl: string | undefined): boolean {
-  if (baseUrl === undefined) return true;
-  try {
-    return new URL(baseUrl).hostname.endsWith('openai.com');
-  } catch {
-    return true;
-  }
+function factsOf(
+  body: Record<string, unknown>,
+  status: number | undefined,
+  fallback: string,
+): OpenAIErrorFacts {
+  // Some compatible servers (OpenRouter) put an HTTP status in `code` of an in-stream error.
+  const numericCode =
+    typeof body.code === 'number' && body.code >= 100 && body.code <= 599 ? body.code : undefined;
+  const code = typeof body.code === 'string' ? body.code : undefined;
+  const type = typeof body.type === 'string' ? body.type : undefined;
+  const message = typeof body.message === 'string' && body.message !== '' ? body.message : fallback;
+  return {
+    ...(status !== undefined ? { status } : numericCode !== undefined ? { status: numericCode } : {}),
+    ...(code !== undefined ? { code } : {}),
+    ...(type !== undefined ? { type } : {}),
+    message,
+  };
+}
+
+function build(
+  api: WireApi,
+  facts: OpenAIErrorFacts,
+  clean: (message: string) => string,
+  cause: unknown,
+  retryAfterMs: number | undefined,
+): ProviderError {
+  const { kind, isRetryable } = classifyOpenAIError(facts);
+  return new ProviderError({
+    api,
+    kind,
+    message: clean(truncate(facts.message)),
+    ...(facts.status !== undefined ? { statusCode: facts.status } : {}),
+    ...(isRetryable !== undefined ? { isRetryable } : {}),
+    ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    ...(facts.code !== undefined
+      ? { code: facts.code }
+      : facts.type !== undefined
+        ? { code: facts.type }
+        : {}),
+    cause,
+  });
+}
+
+function isAbortError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause: unknown = error.cause;
+  return cause instanceof Error && cause.message !== '' && cause.message !== error.message
+    ? `${error.message} (${cause.message})`
+    : error.message;
+}
+
+function scrub(message: string, secret: string | undefined): string {
+  return secret && secret.length >= 8 ? message.split(secret).join('[redacted]') : message;
+}
+
+function truncate(message: string): string {
+  return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** How a failed stream ends: the error, then the one `finish` (`aborted` for a cancellation). */
+export function failureEvents(error: ProviderError): StreamEvent[] {
+  return [
+    { type: 'error', error },
+    { type: 'finish', reason: error.kind === 'aborted' ? 'aborted' : 'error' },
+  ];
 }

@@ -45,9 +45,12 @@ export function normalizeItems(items: readonly ResponseItem[]): ResponseItem[] {
         continue;
       }
       case 'reasoning':
+        result.push(item);
+        continue;
       case 'message':
-        // Anything but a call or output closes the group of calls before it.
-        flushPending();
+        // The model's own text or reasoning may sit between its calls and their outputs (Anthropic
+        // interleaves text and tool_use); only a message from someone else ends the round of calls.
+        if (item.role !== 'assistant') flushPending();
         result.push(item);
         continue;
       default: {

@@ -58,6 +58,23 @@ describe('normalizeItems', () => {
       [user('a')],
     ],
     ['handles an empty history', [], []],
+    [
+      'keeps outputs that follow assistant text between calls',
+      [
+        call('1'),
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'and also' }] },
+        call('2'),
+        output('1'),
+        output('2'),
+      ],
+      [
+        call('1'),
+        { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'and also' }] },
+        call('2'),
+        output('1'),
+        output('2'),
+      ],
+    ],
   ])('%s', (_name, input, expected) => {
     expect(normalizeItems(input)).toEqual(expected);
   });
