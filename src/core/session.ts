@@ -239,7 +239,7 @@ export class Session {
         }
         const calls = result.items.filter((item): item is FunctionCallItem => item.type === 'function_call');
         if (calls.length === 0) break;
-        for (const call of calls) yield* this.runTool(call, selection, submitOptions.signal);
+        for (const call of calls) yield* this.runTool(call, submitOptions.signal);
       }
       yield* this.append((recorder) =>
         recorder.appendEvent({
@@ -444,7 +444,6 @@ export class Session {
 
   private async *runTool(
     call: FunctionCallItem,
-    selection: Selection,
     signal: AbortSignal | undefined,
   ): AsyncGenerator<SessionEvent> {
     const tools = this.options.tools;
@@ -461,7 +460,6 @@ export class Session {
     }
     const maxTokens = this.options.config.toolOutputTokens ?? DEFAULT_TOOL_OUTPUT_TOKENS;
     const truncated = truncateToolOutput(output, maxTokens, this.accountant.estimator);
-    void selection;
     yield* this.record({ type: 'function_call_output', call_id: call.call_id, output: truncated });
   }
 
