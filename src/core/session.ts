@@ -36,7 +36,12 @@ import type { ConversationManager } from './conversation-manager.js';
 import { CodyError, ExitCode } from './errors.js';
 import { lookupModelLimits, type ModelLimits } from './model-catalog.js';
 import { backoffDelayMs, sleep } from './retry.js';
-import { acquireConversationLock, DEFAULT_LOCK_TIMEOUT_MS, RolloutRecorder } from './rollout/index.js';
+import {
+  acquireConversationLock,
+  DEFAULT_LOCK_TIMEOUT_MS,
+  RolloutRecorder,
+  type RecorderOptions,
+} from './rollout/index.js';
 import type { CompactionTrigger, SessionEvent } from './session-events.js';
 import { createTokenEstimator, heuristicEstimator, TokenAccountant } from './tokens/index.js';
 import type { ToolRuntime } from './tools/tool-runtime.js';
@@ -61,6 +66,8 @@ export interface SessionOptions {
   tools?: ToolRuntime;
   /** Called once when another process holds the conversation lock and this one starts waiting. */
   onLockWait?: () => void;
+  /** File-system wrapping for the recorder (tests inject write failures through it). */
+  recorderOptions?: RecorderOptions;
 }
 
 export interface SubmitOptions {
@@ -523,7 +530,7 @@ export class Session {
   /** Appends through the recorder; a failed write becomes a warning (once per turn) and the turn goes on. */
   private async *append(write: (recorder: RolloutRecorder) => Promise<void>): AsyncGenerator<SessionEvent> {
     try {
-      this.recorder ??= await RolloutRecorder.open(this.filePath);
+      this.recorder ??= await RolloutRecorder.open(this.filePath, this.options.recorderOptions);
       await write(this.recorder);
     } catch (error) {
       if (!this.saveFailed) {

@@ -2,7 +2,7 @@
  * The session turn loop against a scripted model client, on a real temporary CODY_HOME: what lands on
  * disk, when, and what the model is sent.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, open as openFile, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import type { CodyConfig } from '../../src/core/config.js';
 import { ConversationManager } from '../../src/core/conversation-manager.js';
 import { ExitCode } from '../../src/core/errors.js';
 import { ensureCodyHome, resolveCodyPaths } from '../../src/core/paths.js';
+import type { RecorderFileSystem } from '../../src/core/rollout/index.js';
 import { Session, TurnFailedError } from '../../src/core/session.js';
 import type { SessionEvent } from '../../src/core/session-events.js';
 import { startConversation } from '../../src/core/start-conversation.js';
@@ -154,6 +155,47 @@ describe('Session (scripted model client, real files)', () => {
       'usage',
       'turn-complete',
     ]);
+  });
+
+  it('shows the reply with a warning when the disk is full, and leaves no partial line behind', async () => {
+    const before = await readFile(manager.rolloutPath(id), 'utf8');
+    const full: RecorderFileSystem = {
+      open: async (path, flags, mode) => {
+        const handle = await openFile(path, flags, mode);
+        return {
+          // Half the line reaches the disk, then the device is full.
+          write: async (buffer, offset, length, position) => {
+            await handle.write(buffer, offset, Math.floor(length / 2), position);
+            throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
+          },
+          read: (target, offset, length, position) => handle.read(target, offset, length, position),
+          sync: () => handle.sync(),
+          truncate: (length) => handle.truncate(length),
+          stat: () => handle.stat(),
+          close: () => handle.close(),
+        };
+      },
+      writeFile: (path, data, options) => writeFile(path, data, options),
+    };
+    const session = await Session.open({
+      manager,
+      conversationId: id,
+      config,
+      env: {},
+      cwd: '/work',
+      clientFactory: () => Promise.resolve(new FakeClient(() => reply('still answered'))),
+      recorderOptions: { fileSystem: full },
+    });
+    const events = await collect(session.submit('hello'));
+    expect(events.filter((event) => event.type === 'text-delta').map((event) => event.text)).toEqual([
+      'still answered',
+    ]);
+    const warnings = events.filter((event) => event.type === 'warning');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({
+      message: expect.stringMatching(/disk is full.*The reply is still shown/),
+    });
+    expect(await readFile(manager.rolloutPath(id), 'utf8')).toBe(before);
   });
 
   it('rebuilds the history on resume and continues it', async () => {
