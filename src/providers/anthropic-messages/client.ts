@@ -8,39 +8,58 @@ import {
   type StreamEvent,
 } from '../../protocol/index.js';
 import { convertToAnthropicRequest } from './convert-to-anthropic-messages.js';
-import { mapAnthropicError } from './map-anthropic-error.js';
+import { failureEvents, mapAnthropicError } from './map-anthropic-error.js';
 import { mapAnthropicStream } from './map-anthropic-stream.js';
 
+/** The SDK's own default endpoint, spelled out so `process.env` can never override `options.env`. */
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+/** The endpoint to call: `options.baseUrl` (config), then `ANTHROPIC_BASE_URL`, then Anthropic's. */
+export function resolveAnthropicBaseUrl(options: Pick<ClientOptions, 'baseUrl' | 'env'>): string {
+  for (const candidate of [options.baseUrl, options.env.ANTHROPIC_BASE_URL]) {
+    if (candidate !== undefined && candidate.trim() !== '') return candidate.trim();
+  }
+  return ANTHROPIC_DEFAULT_BASE_URL;
+}
+
+/**
+ * Builds the client; throws `MissingApiKeyError` at once without `ANTHROPIC_API_KEY`. `stream()` never
+ * throws: every failure is an `error` event followed by `finish`.
+ */
 export function createAnthropicClient(options: ClientOptions): ModelClient {
-  const apiKey = options.env.ANTHROPIC_API_KEY;
-  if (!apiKey) throw new MissingApiKeyError('ANTHROPIC_API_KEY', 'anthropic-messages');
-  const baseURL = options.baseUrl ?? (options.env.ANTHROPIC_BASE_URL || undefined);
-  // Retries are Cody's (core/session), never the SDK's.
+  const apiKey = options.env.ANTHROPIC_API_KEY?.trim() ?? '';
+  if (apiKey === '') throw new MissingApiKeyError('ANTHROPIC_API_KEY', 'anthropic-messages');
   const sdk = new Anthropic({
+    // A key passed here is the SDK's only credential: it reads no ANTHROPIC_AUTH_TOKEN or profile.
     apiKey,
-    ...(baseURL ? { baseURL } : {}),
+    baseURL: resolveAnthropicBaseUrl(options),
+    // Retry is owned by core's Session, in exactly one place: SDK retries on top would turn one 429
+    // into nine requests, and cannot see a stream that dies after tokens were shown.
     maxRetries: 0,
-    ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
+    ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
   });
   return {
     api: 'anthropic-messages',
     model: options.model,
     async *stream(request: ModelRequest): AsyncGenerator<StreamEvent> {
-      const { body } = convertToAnthropicRequest({
-        items: request.items,
-        tools: request.tools,
-        model: options.model,
-        ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
-      });
       let events;
       try {
+        const { body } = convertToAnthropicRequest({
+          items: request.items,
+          tools: request.tools,
+          model: options.model,
+          ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+        });
         events = await sdk.messages.create(body, request.signal ? { signal: request.signal } : {});
       } catch (error) {
-        yield { type: 'error', error: mapAnthropicError(error) };
-        yield { type: 'finish', reason: 'error' };
+        yield* failureEvents(mapAnthropicError(error, { secret: apiKey }));
         return;
       }
-      yield* mapAnthropicStream(events, options.model);
+      yield* mapAnthropicStream(events, {
+        model: options.model,
+        secret: apiKey,
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
     },
   };
 }

@@ -5,76 +5,141 @@ import {
   APIError,
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
-import { ProviderError, type ProviderErrorKind } from '../../protocol/index.js';
+import { ProviderError, type ProviderErrorKind, type StreamEvent } from '../../protocol/index.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
 
-/** Classifies by HTTP status and Anthropic's error `type` (`overloaded_error`, `rate_limit_error`, …). */
-export function classifyAnthropicError(
-  status: number | undefined,
-  type: string | undefined,
-  message: string,
-): ProviderErrorKind {
-  if (/prompt is too long|exceeds? the (maximum )?context|context window|too many tokens/i.test(message))
-    return 'context-overflow';
-  if (status === 529 || type === 'overloaded_error') return 'overloaded';
-  if (status === 429 || type === 'rate_limit_error') return 'rate-limit';
+/**
+ * Anthropic's wordings of "the prompt does not fit": `prompt is too long: N tokens > M maximum`, and
+ * `input length and max_tokens exceed context limit: …` (input plus the output cap over the window).
+ */
+const CONTEXT_OVERFLOW_MESSAGE = /prompt is too long|exceed(s|ed)? (the )?context (limit|window)/i;
+
+/** Longest message kept from an error body: proxies answer 5xx with whole HTML pages. */
+const MAX_MESSAGE_LENGTH = 500;
+
+/** What an Anthropic error tells us: HTTP status (undefined inside a 200 stream), `error.type`, message. */
+export interface AnthropicErrorFacts {
+  status?: number;
+  type?: string;
+  message: string;
+}
+
+/** Classifies one Anthropic error. Pure; the table in the tests is the specification. */
+export function classifyAnthropicError(facts: AnthropicErrorFacts): ProviderErrorKind {
+  const { status, type, message } = facts;
   if (status === 401 || status === 403 || type === 'authentication_error' || type === 'permission_error')
     return 'auth';
+  if ((status === undefined || status === 400) && CONTEXT_OVERFLOW_MESSAGE.test(message))
+    return 'context-overflow';
+  // 413 is the request's size in bytes; shrinking the history (compaction) is the fix, as for tokens.
+  if (status === 413 || type === 'request_too_large') return 'context-overflow';
+  if (status === 429 || type === 'rate_limit_error') return 'rate-limit';
+  if (status === 529 || type === 'overloaded_error') return 'overloaded';
   if (status === 404 || type === 'not_found_error') return 'not-found';
-  if (
-    status === 400 ||
-    status === 413 ||
-    status === 422 ||
-    type === 'invalid_request_error' ||
-    type === 'request_too_large'
-  ) {
-    return 'bad-request';
-  }
+  if (status === 408 || type === 'timeout_error') return 'network';
+  if (status !== undefined && status >= 500) return 'server';
+  if (status !== undefined) return 'bad-request';
+  if (type === 'invalid_request_error') return 'bad-request';
+  // An `api_error` (or an unknown type) inside a 200 stream: a failure on Anthropic's side.
   return 'server';
 }
 
-export function mapAnthropicError(error: unknown): ProviderError {
+/** Options for `mapAnthropicError`. */
+export interface MapAnthropicErrorOptions {
+  /** A secret (the API key) that must never appear in an error message. */
+  secret?: string;
+}
+
+/** Any error thrown by the SDK (or while reading its stream) as a `ProviderError`. */
+export function mapAnthropicError(error: unknown, options: MapAnthropicErrorOptions = {}): ProviderError {
   const api = 'anthropic-messages';
   if (error instanceof ProviderError) return error;
-  if (error instanceof APIUserAbortError || (error instanceof Error && error.name === 'AbortError')) {
-    return new ProviderError({ api, kind: 'aborted', message: 'Request aborted.', cause: error });
-  }
+  const clean = (message: string): string => truncate(scrub(message, options.secret));
+  if (error instanceof APIUserAbortError || (error instanceof Error && error.name === 'AbortError'))
+    return new ProviderError({ api, kind: 'aborted', message: 'The request was cancelled.', cause: error });
   if (error instanceof APIConnectionTimeoutError)
     return new ProviderError({ api, kind: 'network', message: 'The request timed out.', cause: error });
   if (error instanceof APIConnectionError) {
     return new ProviderError({
       api,
       kind: 'network',
-      message: `Could not reach the server: ${error.message}`,
+      message: clean(`Could not reach the server: ${describe(error)}`),
       cause: error,
     });
   }
   if (error instanceof APIError) {
-    const body = (error.error ?? {}) as {
-      error?: { type?: unknown; message?: unknown };
-      type?: unknown;
-      message?: unknown;
-    };
-    const inner = body.error ?? body;
-    const type = typeof inner.type === 'string' ? inner.type : undefined;
-    const message = typeof inner.message === 'string' ? inner.message : error.message;
-    const kind = classifyAnthropicError(error.status, type, message);
+    const facts = factsOf(error);
     const retryAfterMs = error.headers ? parseRetryAfter((name) => error.headers?.get(name)) : undefined;
     return new ProviderError({
       api,
-      kind,
-      message,
-      ...(error.status !== undefined ? { statusCode: error.status } : {}),
+      kind: classifyAnthropicError(facts),
+      message: clean(facts.message),
+      ...(facts.status !== undefined ? { statusCode: facts.status } : {}),
       ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-      ...(type !== undefined ? { code: type } : {}),
+      ...(facts.type !== undefined ? { code: facts.type } : {}),
       cause: error,
     });
   }
-  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof SyntaxError) {
+    return new ProviderError({
+      api,
+      kind: 'invalid-stream',
+      message: clean(`The server sent a malformed stream: ${error.message}`),
+      cause: error,
+    });
+  }
+  // Anything else thrown while the body streams in (undici's "terminated", ECONNRESET) is a dropped link.
   return new ProviderError({
     api,
     kind: 'network',
-    message: `The connection failed: ${message}`,
+    message: clean(`The connection to the server was lost: ${describe(error)}`),
     cause: error,
   });
+}
+
+/** How a failed stream ends: the error, then the one `finish` (`aborted` for a cancellation). */
+export function failureEvents(error: ProviderError): StreamEvent[] {
+  return [
+    { type: 'error', error },
+    { type: 'finish', reason: error.kind === 'aborted' ? 'aborted' : 'error' },
+  ];
+}
+
+/** Status, type and message of an `APIError`, whose body may be Anthropic's, a proxy's, or absent. */
+function factsOf(error: APIError): AnthropicErrorFacts {
+  const body: unknown = error.error;
+  const inner = isRecord(body) && isRecord(body.error) ? body.error : isRecord(body) ? body : {};
+  const type =
+    typeof inner.type === 'string' && inner.type !== 'error' ? inner.type : (error.type ?? undefined);
+  const message =
+    typeof inner.message === 'string' && inner.message !== ''
+      ? inner.message
+      : typeof body === 'string' && body !== ''
+        ? body
+        : error.message;
+  return {
+    ...(error.status !== undefined ? { status: error.status } : {}),
+    ...(type ? { type } : {}),
+    message,
+  };
+}
+
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause: unknown = error.cause;
+  return cause instanceof Error && cause.message !== '' && cause.message !== error.message
+    ? `${error.message} (${cause.message})`
+    : error.message;
+}
+
+function scrub(message: string, secret: string | undefined): string {
+  return secret && secret.length >= 8 ? message.split(secret).join('[redacted]') : message;
+}
+
+function truncate(message: string): string {
+  return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -7,42 +7,71 @@ import {
   type ModelRequest,
   type StreamEvent,
 } from '../../protocol/index.js';
-import { convertToGeminiRequest } from './convert-to-gemini-contents.js';
-import { mapGeminiError } from './map-gemini-error.js';
+import { convertToGeminiRequest } from './convert-to-gemini-request.js';
+import { failureEvents, mapGeminiError } from './map-gemini-error.js';
 import { mapGeminiStream } from './map-gemini-stream.js';
 
+/** The SDK's own default endpoint, spelled out so `process.env` can never override `options.env`. */
+export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/';
+
+/** The endpoint to call: `options.baseUrl` (config), then `GOOGLE_GEMINI_BASE_URL`, then Google's. */
+export function resolveGeminiBaseUrl(options: Pick<ClientOptions, 'baseUrl' | 'env'>): string {
+  for (const candidate of [options.baseUrl, options.env.GOOGLE_GEMINI_BASE_URL]) {
+    if (candidate !== undefined && candidate.trim() !== '') return candidate.trim();
+  }
+  return GEMINI_DEFAULT_BASE_URL;
+}
+
+/**
+ * Builds the client; throws `MissingApiKeyError` at once without `GEMINI_API_KEY` (or `GOOGLE_API_KEY`).
+ * `stream()` never throws: every failure is an `error` event followed by `finish`.
+ */
 export function createGeminiClient(options: ClientOptions): ModelClient {
-  const apiKey = options.env.GEMINI_API_KEY || options.env.GOOGLE_API_KEY;
-  if (!apiKey) throw new MissingApiKeyError('GEMINI_API_KEY', 'gemini');
-  const baseUrl = options.baseUrl ?? (options.env.GOOGLE_GEMINI_BASE_URL || undefined);
-  // No retryOptions: the SDK then makes exactly one attempt; retries are Cody's (core/session).
+  const apiKey = [options.env.GEMINI_API_KEY, options.env.GOOGLE_API_KEY]
+    .map((value) => value?.trim() ?? '')
+    .find((value) => value !== '');
+  if (apiKey === undefined) throw new MissingApiKeyError('GEMINI_API_KEY', 'gemini');
   const sdk = new GoogleGenAI({
     apiKey,
+    // The Gemini API, never Vertex AI, whatever GOOGLE_GENAI_USE_VERTEXAI says.
+    vertexai: false,
+    // No `retryOptions`: without them the SDK makes exactly one attempt. Retry is owned by core's
+    // Session, in exactly one place.
     httpOptions: {
-      ...(baseUrl ? { baseUrl } : {}),
-      ...(options.timeoutMs ? { timeout: options.timeoutMs } : {}),
+      baseUrl: resolveGeminiBaseUrl(options),
+      ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
     },
   });
   return {
     api: 'gemini',
     model: options.model,
     async *stream(request: ModelRequest): AsyncGenerator<StreamEvent> {
-      const { body } = convertToGeminiRequest({
-        items: request.items,
-        tools: request.tools,
-        model: options.model,
-        ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
-        ...(request.signal ? { signal: request.signal } : {}),
-      });
       let chunks;
       try {
-        chunks = await sdk.models.generateContentStream(body);
+        const { body } = convertToGeminiRequest({
+          items: request.items,
+          tools: request.tools,
+          model: options.model,
+          ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
+        });
+        chunks = await sdk.models.generateContentStream({
+          ...body,
+          config: {
+            ...body.config,
+            // Continuation re-sends the request on its own when a stream ends early; that is a retry.
+            automaticContinuation: false,
+            ...(request.signal ? { abortSignal: request.signal } : {}),
+          },
+        });
       } catch (error) {
-        yield { type: 'error', error: mapGeminiError(error) };
-        yield { type: 'finish', reason: 'error' };
+        yield* failureEvents(mapGeminiError(error, { secret: apiKey }));
         return;
       }
-      yield* mapGeminiStream(chunks, options.model);
+      yield* mapGeminiStream(chunks, {
+        model: options.model,
+        secret: apiKey,
+        ...(request.signal ? { signal: request.signal } : {}),
+      });
     },
   };
 }

@@ -1,83 +1,155 @@
-/** @google/genai errors (whose message is the JSON error body) → the one `ProviderError`. */
+/**
+ * @google/genai errors → the one `ProviderError`. The SDK's `ApiError` carries the HTTP status and, as its
+ * message, the JSON error body (`{error: {code, message, status, details}}`), prefixed with
+ * `got status: …` when it arrived inside a stream.
+ */
 import { ApiError } from '@google/genai';
-import { ProviderError, type ProviderErrorKind } from '../../protocol/index.js';
+import { ProviderError, type ProviderErrorKind, type StreamEvent } from '../../protocol/index.js';
+import { parseRetryAfter } from '../shared/retry-after.js';
 
-interface GeminiErrorBody {
-  error?: { code?: number; message?: string; status?: string; details?: Array<Record<string, unknown>> };
+/** Gemini's wording of "the prompt does not fit": `The input token count (N) exceeds the maximum …`. */
+const CONTEXT_OVERFLOW_MESSAGE = /input token count.*exceeds|exceeds the maximum number of tokens/i;
+
+/** A rejected key arrives as 400 INVALID_ARGUMENT with this wording (reason API_KEY_INVALID). */
+const INVALID_KEY_MESSAGE = /API key not valid|API_KEY_INVALID|API key expired/i;
+
+/** Longest message kept from an error body: proxies answer 5xx with whole HTML pages. */
+const MAX_MESSAGE_LENGTH = 500;
+
+/** What a Gemini error tells us: HTTP status, the gRPC status name (`RESOURCE_EXHAUSTED`), message. */
+export interface GeminiErrorFacts {
+  status?: number;
+  grpcStatus?: string;
+  message: string;
 }
 
-export function classifyGeminiError(
-  status: number | undefined,
-  grpcStatus: string | undefined,
-  message: string,
-): ProviderErrorKind {
-  if (
-    /input token count.*exceeds|exceeds the maximum number of tokens|context (window|length)|too many tokens/i.test(
-      message,
-    )
-  ) {
-    return 'context-overflow';
-  }
-  if (status === 429 || grpcStatus === 'RESOURCE_EXHAUSTED') return 'rate-limit';
+/** Classifies one Gemini error. Pure; the table in the tests is the specification. */
+export function classifyGeminiError(facts: GeminiErrorFacts): ProviderErrorKind {
+  const { status, grpcStatus, message } = facts;
   if (
     status === 401 ||
     status === 403 ||
     grpcStatus === 'UNAUTHENTICATED' ||
     grpcStatus === 'PERMISSION_DENIED' ||
-    /API key not valid/i.test(message)
+    INVALID_KEY_MESSAGE.test(message)
   ) {
     return 'auth';
   }
-  if (status === 404 || grpcStatus === 'NOT_FOUND') return 'not-found';
+  if (CONTEXT_OVERFLOW_MESSAGE.test(message)) return 'context-overflow';
+  if (status === 429 || grpcStatus === 'RESOURCE_EXHAUSTED') return 'rate-limit';
   if (status === 503 || grpcStatus === 'UNAVAILABLE') return 'overloaded';
-  if (status === 400 || grpcStatus === 'INVALID_ARGUMENT' || grpcStatus === 'FAILED_PRECONDITION')
-    return 'bad-request';
+  if (status === 404 || grpcStatus === 'NOT_FOUND') return 'not-found';
+  if (status === 408 || status === 504 || grpcStatus === 'DEADLINE_EXCEEDED') return 'network';
+  if (status !== undefined && status >= 500) return 'server';
+  if (status !== undefined && status >= 400) return 'bad-request';
+  if (grpcStatus === 'INVALID_ARGUMENT' || grpcStatus === 'FAILED_PRECONDITION') return 'bad-request';
   return 'server';
 }
 
-/** RetryInfo's `retryDelay` ("13s", "1.5s") in ms. */
-function retryDelayOf(body: GeminiErrorBody): number | undefined {
-  for (const detail of body.error?.details ?? []) {
-    const delay = detail.retryDelay;
-    if (typeof delay === 'string') {
-      const seconds = Number.parseFloat(delay);
-      if (Number.isFinite(seconds)) return Math.round(seconds * 1000);
-    }
+/** Options for `mapGeminiError`. */
+export interface MapGeminiErrorOptions {
+  /** A secret (the API key) that must never appear in an error message. */
+  secret?: string;
+  /**
+   * Response headers, when the caller has them, for a `retry-after` header. The SDK's `ApiError` keeps
+   * none, so in practice the delay comes from the body's RetryInfo, which is where Google puts it.
+   */
+  headers?: { get(name: string): string | null };
+}
+
+/** Any error thrown by the SDK (or while reading its stream) as a `ProviderError`. */
+export function mapGeminiError(error: unknown, options: MapGeminiErrorOptions = {}): ProviderError {
+  const api = 'gemini';
+  if (error instanceof ProviderError) return error;
+  const clean = (message: string): string => truncate(scrub(message, options.secret));
+  if (error instanceof Error && error.name === 'AbortError')
+    return new ProviderError({ api, kind: 'aborted', message: 'The request was cancelled.', cause: error });
+  if (error instanceof ApiError) {
+    const body = errorBodyOf(error.message);
+    const facts: GeminiErrorFacts = {
+      status: error.status,
+      ...(typeof body.status === 'string' && body.status !== '' ? { grpcStatus: body.status } : {}),
+      message: typeof body.message === 'string' && body.message !== '' ? body.message : error.message,
+    };
+    const retryAfterMs =
+      retryDelayOf(body.details) ??
+      (options.headers ? parseRetryAfter((name) => options.headers?.get(name)) : undefined);
+    return new ProviderError({
+      api,
+      kind: classifyGeminiError(facts),
+      message: clean(facts.message),
+      statusCode: error.status,
+      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
+      ...(facts.grpcStatus !== undefined ? { code: facts.grpcStatus } : {}),
+      cause: error,
+    });
+  }
+  if (error instanceof Error && /exception parsing stream chunk/i.test(error.message)) {
+    return new ProviderError({
+      api,
+      kind: 'invalid-stream',
+      message: clean(`The server sent a malformed stream: ${error.message}`),
+      cause: error,
+    });
+  }
+  // fetch's "fetch failed", undici's "terminated", the SDK's "Incomplete JSON segment at the end": the
+  // connection failed or ended early.
+  return new ProviderError({
+    api,
+    kind: 'network',
+    message: clean(`The connection to the server was lost: ${describe(error)}`),
+    cause: error,
+  });
+}
+
+/** How a failed stream ends: the error, then the one `finish` (`aborted` for a cancellation). */
+export function failureEvents(error: ProviderError): StreamEvent[] {
+  return [
+    { type: 'error', error },
+    { type: 'finish', reason: error.kind === 'aborted' ? 'aborted' : 'error' },
+  ];
+}
+
+/** The `error` object of the JSON body embedded in an `ApiError` message; empty when there is none. */
+function errorBodyOf(message: string): Record<string, unknown> {
+  const start = message.indexOf('{');
+  if (start < 0) return {};
+  try {
+    const parsed: unknown = JSON.parse(message.slice(start));
+    if (isRecord(parsed) && isRecord(parsed.error)) return parsed.error;
+  } catch {
+    // Not JSON: the message is all there is.
+  }
+  return {};
+}
+
+/** RetryInfo's `retryDelay` (a protobuf Duration: "26s", "34.4s") in ms. */
+function retryDelayOf(details: unknown): number | undefined {
+  if (!Array.isArray(details)) return undefined;
+  for (const detail of details) {
+    if (!isRecord(detail) || typeof detail.retryDelay !== 'string') continue;
+    const match = /^(\d+(?:\.\d+)?)s$/.exec(detail.retryDelay.trim());
+    if (match?.[1] !== undefined) return Math.round(Number(match[1]) * 1000);
   }
   return undefined;
 }
 
-export function mapGeminiError(error: unknown): ProviderError {
-  const api = 'gemini';
-  if (error instanceof ProviderError) return error;
-  if (error instanceof Error && (error.name === 'AbortError' || /aborted/i.test(error.message))) {
-    return new ProviderError({ api, kind: 'aborted', message: 'Request aborted.', cause: error });
-  }
-  if (error instanceof ApiError) {
-    let body: GeminiErrorBody = {};
-    try {
-      body = JSON.parse(error.message) as GeminiErrorBody;
-    } catch {
-      body = { error: { message: error.message } };
-    }
-    const message = body.error?.message ?? error.message;
-    const kind = classifyGeminiError(error.status, body.error?.status, message);
-    const retryAfterMs = retryDelayOf(body);
-    return new ProviderError({
-      api,
-      kind,
-      message,
-      statusCode: error.status,
-      ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
-      ...(body.error?.status ? { code: body.error.status } : {}),
-      cause: error,
-    });
-  }
-  const message = error instanceof Error ? error.message : String(error);
-  return new ProviderError({
-    api,
-    kind: 'network',
-    message: `The connection failed: ${message}`,
-    cause: error,
-  });
+function describe(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause: unknown = error.cause;
+  return cause instanceof Error && cause.message !== '' && cause.message !== error.message
+    ? `${error.message} (${cause.message})`
+    : error.message;
+}
+
+function scrub(message: string, secret: string | undefined): string {
+  return secret && secret.length >= 8 ? message.split(secret).join('[redacted]') : message;
+}
+
+function truncate(message: string): string {
+  return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,151 +1,171 @@
 /** Gemini `GenerateContentResponse` chunks → canonical stream events. */
 import type { GenerateContentResponse, Part } from '@google/genai';
-import { randomUUID } from 'node:crypto';
 import {
   ProviderError,
-  type FinishReason,
-  type MessageItem,
+  type FunctionCallItem,
+  type ProviderOrigin,
   type ResponseItem,
   type StreamEvent,
   type TokenUsage,
 } from '../../protocol/index.js';
-import { mapGeminiError } from './map-gemini-error.js';
+import { failureEvents, mapGeminiError } from './map-gemini-error.js';
+import { mapGeminiFinishReason, mapGeminiUsage } from './map-gemini-usage.js';
 
-export function mapGeminiFinishReason(reason: string | undefined, madeCalls: boolean): FinishReason {
-  switch (reason) {
-    case undefined:
-      return madeCalls ? 'tool-calls' : 'other';
-    case 'STOP':
-      return madeCalls ? 'tool-calls' : 'stop';
-    case 'MAX_TOKENS':
-      return 'length';
-    case 'SAFETY':
-    case 'RECITATION':
-    case 'BLOCKLIST':
-    case 'PROHIBITED_CONTENT':
-    case 'SPII':
-    case 'IMAGE_SAFETY':
-      return 'content-filter';
-    default:
-      return 'other';
-  }
+export interface MapGeminiStreamOptions {
+  /** The model requested; the chunks' `modelVersion` replaces it when sent. */
+  model: string;
+  signal?: AbortSignal;
+  /** A secret (the API key) scrubbed from error messages. */
+  secret?: string;
 }
 
-type UsageMetadata = NonNullable<GenerateContentResponse['usageMetadata']>;
-
-export function mapGeminiUsage(usage: UsageMetadata): TokenUsage {
-  const result: TokenUsage = {};
-  if (typeof usage.promptTokenCount === 'number') result.inputTokens = usage.promptTokenCount;
-  const candidates = usage.candidatesTokenCount ?? 0;
-  const thoughts = usage.thoughtsTokenCount ?? 0;
-  if (usage.candidatesTokenCount !== undefined || usage.thoughtsTokenCount !== undefined)
-    result.outputTokens = candidates + thoughts;
-  if (usage.thoughtsTokenCount !== undefined) result.reasoningTokens = thoughts;
-  if (typeof usage.cachedContentTokenCount === 'number')
-    result.cachedInputTokens = usage.cachedContentTokenCount;
-  if (typeof usage.totalTokenCount === 'number') result.totalTokens = usage.totalTokenCount;
-  return result;
+/** A function call as it arrived (whole: the Gemini API never splits call arguments). */
+interface ReceivedCall {
+  callId: string;
+  name: string;
+  arguments: string;
+  signature: string | undefined;
 }
 
 /**
- * Text and thought deltas stream as they arrive; function calls arrive whole. Items are emitted once the
- * stream ends cleanly: thought summary, then the assistant text (carrying a thought signature when one
- * came with it), then the calls. Exactly one `finish`.
+ * Streams text and thought deltas as they arrive, and each function call (which arrives whole) as one
+ * delta. Once the stream has ended with a finish reason, the completed items follow: the thought summary
+ * as reasoning, the assistant text as one message, then the calls — each carrying the `thoughtSignature`
+ * of the part it came on (an empty-text part's signature goes to the message). A stream that ends
+ * without a finish reason was cut off and records nothing. Always exactly one `finish`.
  */
 export async function* mapGeminiStream(
   chunks: AsyncIterable<GenerateContentResponse>,
-  model: string,
+  options: MapGeminiStreamOptions,
 ): AsyncGenerator<StreamEvent> {
+  let model = options.model;
   let text = '';
-  let thought = '';
   let textSignature: string | undefined;
+  let thought = '';
   let thoughtSignature: string | undefined;
-  const calls: ResponseItem[] = [];
+  const calls: ReceivedCall[] = [];
   let usage: TokenUsage | undefined;
   let finishReason: string | undefined;
-  let responseModel = model;
-  const origin = (): { api: 'gemini'; model: string } => ({ api: 'gemini', model: responseModel });
+  let blockReason: string | undefined;
   try {
     for await (const chunk of chunks) {
-      if (chunk.modelVersion) responseModel = chunk.modelVersion;
+      if (typeof chunk.modelVersion === 'string' && chunk.modelVersion !== '') model = chunk.modelVersion;
       if (chunk.usageMetadata) usage = mapGeminiUsage(chunk.usageMetadata);
+      const blocked: string | undefined = chunk.promptFeedback?.blockReason;
+      if (blocked) blockReason = blocked;
+      // Cody never asks for several candidates; the first is the reply.
       const candidate = chunk.candidates?.[0];
-      if (candidate?.finishReason) finishReason = candidate.finishReason;
-      for (const part of (candidate?.content?.parts ?? []) as Part[]) {
+      const reason: string | undefined = candidate?.finishReason;
+      if (reason) finishReason = reason;
+      for (const part of candidate?.content?.parts ?? []) {
+        if (!part) continue;
         if (part.functionCall) {
-          const callId = part.functionCall.id ?? `call_${randomUUID().replace(/-/g, '').slice(0, 24)}`;
-          const args = JSON.stringify(part.functionCall.args ?? {});
-          const name = part.functionCall.name ?? '';
-          yield { type: 'tool-call-delta', callId, name, argumentsDelta: args };
-          calls.push({
-            type: 'function_call',
-            name,
-            arguments: args,
-            call_id: callId,
-            origin: origin(),
-            ...(part.thoughtSignature ? { provider_data: { thoughtSignature: part.thoughtSignature } } : {}),
-          });
+          const call = receivedCall(part);
+          calls.push(call);
+          yield {
+            type: 'tool-call-delta',
+            callId: call.callId,
+            name: call.name,
+            argumentsDelta: call.arguments,
+          };
         } else if (part.thought) {
-          if (part.text) {
+          if (typeof part.text === 'string' && part.text !== '') {
             thought += part.text;
             yield { type: 'reasoning-delta', text: part.text };
           }
           if (part.thoughtSignature) thoughtSignature = part.thoughtSignature;
-        } else {
-          if (part.text) {
+        } else if (typeof part.text === 'string') {
+          if (part.text !== '') {
             text += part.text;
             yield { type: 'text-delta', text: part.text };
           }
-          // Gemini 3 may put the signature on an empty text part at the end.
           if (part.thoughtSignature) textSignature = part.thoughtSignature;
         }
       }
     }
   } catch (error) {
-    yield { type: 'error', error: mapGeminiError(error) };
-    yield { type: 'finish', reason: 'error' };
+    yield* failureEvents(mapGeminiError(error, options));
     return;
   }
-  if (finishReason === undefined) {
-    // Every complete Gemini stream ends with a finishReason; without one the connection was cut.
-    yield {
-      type: 'error',
-      error: new ProviderError({
+
+  if (options.signal?.aborted) {
+    yield* failureEvents(
+      new ProviderError({ api: 'gemini', kind: 'aborted', message: 'The request was cancelled.' }),
+    );
+    return;
+  }
+  if (finishReason === undefined && blockReason === undefined) {
+    yield* failureEvents(
+      new ProviderError({
         api: 'gemini',
         kind: 'network',
-        message: 'The stream ended before the response was complete.',
+        message: 'The stream ended before the model finished its reply.',
       }),
-    };
-    yield { type: 'finish', reason: 'error' };
+    );
     return;
   }
+
+  const origin: ProviderOrigin = { api: 'gemini', model };
   const items: ResponseItem[] = [];
-  if (thought !== '') {
+  if (thought !== '' || thoughtSignature) {
     items.push({
       type: 'reasoning',
-      summary: [{ type: 'summary_text', text: thought }],
-      origin: origin(),
+      summary: thought === '' ? [] : [{ type: 'summary_text', text: thought }],
+      origin,
       ...(thoughtSignature ? { provider_data: { thoughtSignature } } : {}),
     });
   }
+  // With calls and no text, a signature on an empty text part is not kept: Gemini checks only the
+  // signatures on function calls, and an empty message would only clutter the history.
   if (text !== '' || (textSignature && calls.length === 0)) {
-    const message: MessageItem = {
+    items.push({
       type: 'message',
       role: 'assistant',
       content: [{ type: 'output_text', text }],
-    };
-    if (textSignature) {
-      message.origin = origin();
-      message.provider_data = { thoughtSignature: textSignature };
-    }
-    if (text !== '') items.push(message);
+      ...(textSignature ? { origin, provider_data: { thoughtSignature: textSignature } } : {}),
+    });
   }
-  items.push(...calls);
+  for (const call of calls) items.push(functionCallItem(call, origin));
   for (const item of items) yield { type: 'item', item };
   if (usage) yield { type: 'usage', usage };
+  if (blockReason !== undefined && finishReason === undefined) {
+    // The prompt itself was blocked: no candidate at all.
+    yield { type: 'finish', reason: 'content-filter', rawReason: blockReason };
+    return;
+  }
   yield {
     type: 'finish',
     reason: mapGeminiFinishReason(finishReason, calls.length > 0),
-    ...(finishReason ? { rawReason: finishReason } : {}),
+    ...(finishReason !== undefined ? { rawReason: finishReason } : {}),
   };
+}
+
+function receivedCall(part: Part): ReceivedCall {
+  const call = part.functionCall ?? {};
+  const id = typeof call.id === 'string' && call.id !== '' ? call.id : generatedCallId();
+  const args = typeof call.args === 'object' && call.args !== null ? call.args : {};
+  return {
+    callId: id,
+    name: typeof call.name === 'string' ? call.name : '',
+    arguments: JSON.stringify(args),
+    signature: part.thoughtSignature || undefined,
+  };
+}
+
+function functionCallItem(call: ReceivedCall, origin: ProviderOrigin): FunctionCallItem {
+  return {
+    type: 'function_call',
+    name: call.name,
+    arguments: call.arguments,
+    call_id: call.callId,
+    ...(call.signature ? { origin, provider_data: { thoughtSignature: call.signature } } : {}),
+  };
+}
+
+/**
+ * An id for a call Gemini sent without one (the Gemini API usually does). It must be unique across the
+ * whole conversation: the history pairs calls with outputs by id.
+ */
+function generatedCallId(): string {
+  return `call_${crypto.randomUUID().replaceAll('-', '').slice(0, 24)}`;
 }
