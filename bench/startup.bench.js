@@ -67,7 +67,7 @@ async function makeConversations(home, count, bytesEach) {
         type: 'turn_complete',
         turn_id: 't',
         message_count: lines.length - 1,
-          compaction_count: 0,
+        compaction_count: 0,
         first_user_message: `conversation ${index}`,
       },
     });
