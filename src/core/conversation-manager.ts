@@ -17,7 +17,8 @@ import {
 } from './errors.js';
 import { type CodyPaths, ensureCodyHome } from './paths.js';
 import type { ResumedRollout } from './rollout/reader.js';
-import { type ConversationSummary, readConversationSummary } from './rollout/summary-reader.js';
+import { summarizeConversations } from './rollout/list-cache.js';
+import type { ConversationSummary } from './rollout/summary-reader.js';
 
 export type { ConversationSummary } from './rollout/summary-reader.js';
 
@@ -136,7 +137,7 @@ export class ConversationManager {
   /** Newest activity first, from each file's head and tail only; unreadable files carry a `problem`. */
   async listConversations(options: { limit?: number } = {}): Promise<ConversationSummary[]> {
     const ids = await this.allIds();
-    const summaries = ids.map((id) => readConversationSummary(this.rolloutPath(id)));
+    const summaries = summarizeConversations(this.paths.conversationsDir, ids, (id) => this.rolloutPath(id));
     // ISO timestamps and UUIDv7 ids sort correctly as plain strings (and much faster than localeCompare).
     const key = (summary: ConversationSummary): string => `${summary.updatedAt} ${summary.id}`;
     summaries.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
