@@ -5,17 +5,23 @@ import {
   APIError,
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
-import { ProviderError, type ProviderErrorKind, type StreamEvent } from '../../protocol/index.js';
+import { ProviderError, type ProviderErrorKind } from '../../protocol/index.js';
+import {
+  describeCause,
+  failureEvents,
+  isRecord,
+  scrubSecret,
+  truncateMessage,
+} from '../shared/error-text.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
+
+export { failureEvents };
 
 /**
  * Anthropic's wordings of "the prompt does not fit": `prompt is too long: N tokens > M maximum`, and
  * `input length and max_tokens exceed context limit: …` (input plus the output cap over the window).
  */
 const CONTEXT_OVERFLOW_MESSAGE = /prompt is too long|exceed(s|ed)? (the )?context (limit|window)/i;
-
-/** Longest message kept from an error body: proxies answer 5xx with whole HTML pages. */
-const MAX_MESSAGE_LENGTH = 500;
 
 /** What an Anthropic error tells us: HTTP status (undefined inside a 200 stream), `error.type`, message. */
 export interface AnthropicErrorFacts {
@@ -54,7 +60,7 @@ export interface MapAnthropicErrorOptions {
 export function mapAnthropicError(error: unknown, options: MapAnthropicErrorOptions = {}): ProviderError {
   const api = 'anthropic-messages';
   if (error instanceof ProviderError) return error;
-  const clean = (message: string): string => truncate(scrub(message, options.secret));
+  const clean = (message: string): string => truncateMessage(scrubSecret(message, options.secret));
   if (error instanceof APIUserAbortError || (error instanceof Error && error.name === 'AbortError'))
     return new ProviderError({ api, kind: 'aborted', message: 'The request was cancelled.', cause: error });
   if (error instanceof APIConnectionTimeoutError)
@@ -63,7 +69,7 @@ export function mapAnthropicError(error: unknown, options: MapAnthropicErrorOpti
     return new ProviderError({
       api,
       kind: 'network',
-      message: clean(`Could not reach the server: ${describe(error)}`),
+      message: clean(`Could not reach the server: ${describeCause(error)}`),
       cause: error,
     });
   }
@@ -92,17 +98,9 @@ export function mapAnthropicError(error: unknown, options: MapAnthropicErrorOpti
   return new ProviderError({
     api,
     kind: 'network',
-    message: clean(`The connection to the server was lost: ${describe(error)}`),
+    message: clean(`The connection to the server was lost: ${describeCause(error)}`),
     cause: error,
   });
-}
-
-/** How a failed stream ends: the error, then the one `finish` (`aborted` for a cancellation). */
-export function failureEvents(error: ProviderError): StreamEvent[] {
-  return [
-    { type: 'error', error },
-    { type: 'finish', reason: error.kind === 'aborted' ? 'aborted' : 'error' },
-  ];
 }
 
 /** Status, type and message of an `APIError`, whose body may be Anthropic's, a proxy's, or absent. */
@@ -122,24 +120,4 @@ function factsOf(error: APIError): AnthropicErrorFacts {
     ...(type ? { type } : {}),
     message,
   };
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause: unknown = error.cause;
-  return cause instanceof Error && cause.message !== '' && cause.message !== error.message
-    ? `${error.message} (${cause.message})`
-    : error.message;
-}
-
-function scrub(message: string, secret: string | undefined): string {
-  return secret && secret.length >= 8 ? message.split(secret).join('[redacted]') : message;
-}
-
-function truncate(message: string): string {
-  return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

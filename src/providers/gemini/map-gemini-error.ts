@@ -4,17 +4,23 @@
  * `got status: …` when it arrived inside a stream.
  */
 import { ApiError } from '@google/genai';
-import { ProviderError, type ProviderErrorKind, type StreamEvent } from '../../protocol/index.js';
+import { ProviderError, type ProviderErrorKind } from '../../protocol/index.js';
+import {
+  describeCause,
+  failureEvents,
+  isRecord,
+  scrubSecret,
+  truncateMessage,
+} from '../shared/error-text.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
+
+export { failureEvents };
 
 /** Gemini's wording of "the prompt does not fit": `The input token count (N) exceeds the maximum …`. */
 const CONTEXT_OVERFLOW_MESSAGE = /input token count.*exceeds|exceeds the maximum number of tokens/i;
 
 /** A rejected key arrives as 400 INVALID_ARGUMENT with this wording (reason API_KEY_INVALID). */
 const INVALID_KEY_MESSAGE = /API key not valid|API_KEY_INVALID|API key expired/i;
-
-/** Longest message kept from an error body: proxies answer 5xx with whole HTML pages. */
-const MAX_MESSAGE_LENGTH = 500;
 
 /** What a Gemini error tells us: HTTP status, the gRPC status name (`RESOURCE_EXHAUSTED`), message. */
 export interface GeminiErrorFacts {
@@ -61,7 +67,7 @@ export interface MapGeminiErrorOptions {
 export function mapGeminiError(error: unknown, options: MapGeminiErrorOptions = {}): ProviderError {
   const api = 'gemini';
   if (error instanceof ProviderError) return error;
-  const clean = (message: string): string => truncate(scrub(message, options.secret));
+  const clean = (message: string): string => truncateMessage(scrubSecret(message, options.secret));
   if (error instanceof Error && error.name === 'AbortError')
     return new ProviderError({ api, kind: 'aborted', message: 'The request was cancelled.', cause: error });
   if (error instanceof ApiError) {
@@ -97,17 +103,9 @@ export function mapGeminiError(error: unknown, options: MapGeminiErrorOptions = 
   return new ProviderError({
     api,
     kind: 'network',
-    message: clean(`The connection to the server was lost: ${describe(error)}`),
+    message: clean(`The connection to the server was lost: ${describeCause(error)}`),
     cause: error,
   });
-}
-
-/** How a failed stream ends: the error, then the one `finish` (`aborted` for a cancellation). */
-export function failureEvents(error: ProviderError): StreamEvent[] {
-  return [
-    { type: 'error', error },
-    { type: 'finish', reason: error.kind === 'aborted' ? 'aborted' : 'error' },
-  ];
 }
 
 /** The `error` object of the JSON body embedded in an `ApiError` message; empty when there is none. */
@@ -132,24 +130,4 @@ function retryDelayOf(details: unknown): number | undefined {
     if (match?.[1] !== undefined) return Math.round(Number(match[1]) * 1000);
   }
   return undefined;
-}
-
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause: unknown = error.cause;
-  return cause instanceof Error && cause.message !== '' && cause.message !== error.message
-    ? `${error.message} (${cause.message})`
-    : error.message;
-}
-
-function scrub(message: string, secret: string | undefined): string {
-  return secret && secret.length >= 8 ? message.split(secret).join('[redacted]') : message;
-}
-
-function truncate(message: string): string {
-  return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

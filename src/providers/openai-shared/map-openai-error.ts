@@ -4,13 +4,17 @@
  * `{error: {message, type, param, code}}` body, so the whole mapper is shared.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import { ProviderError, type ProviderErrorKind, type WireApi } from '../../protocol/index.js';
 import {
-  ProviderError,
-  type ProviderErrorKind,
-  type StreamEvent,
-  type WireApi,
-} from '../../protocol/index.js';
+  describeCause,
+  failureEvents,
+  isRecord,
+  scrubSecret,
+  truncateMessage,
+} from '../shared/error-text.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
+
+export { failureEvents };
 
 /** What an OpenAI error tells us, wherever it came from (HTTP status + body, or a stream event). */
 export interface OpenAIErrorFacts {
@@ -31,9 +35,6 @@ export interface OpenAIErrorClass {
 /** Wordings of a context overflow on OpenAI and the servers that imitate it (vLLM, LM Studio, OpenRouter). */
 const CONTEXT_OVERFLOW_MESSAGE =
   /maximum context length|context window|context length|too many tokens|prompt is too long/i;
-
-/** Longest message kept from an error body: proxies answer 5xx with whole HTML pages. */
-const MAX_MESSAGE_LENGTH = 500;
 
 /** Classifies one OpenAI error. Pure; the table in the tests is the specification. */
 export function classifyOpenAIError(facts: OpenAIErrorFacts): OpenAIErrorClass {
@@ -75,7 +76,7 @@ export function mapOpenAIError(
   options: MapOpenAIErrorOptions = {},
 ): ProviderError {
   if (error instanceof ProviderError) return error;
-  const clean = (message: string): string => scrub(message, options.secret);
+  const clean = (message: string): string => scrubSecret(message, options.secret);
   if (error instanceof APIUserAbortError || isAbortError(error)) {
     return new ProviderError({ api, kind: 'aborted', message: 'The request was cancelled.', cause: error });
   }
@@ -158,7 +159,7 @@ function build(
   return new ProviderError({
     api,
     kind,
-    message: clean(truncate(facts.message)),
+    message: clean(truncateMessage(facts.message)),
     ...(facts.status !== undefined ? { statusCode: facts.status } : {}),
     ...(isRetryable !== undefined ? { isRetryable } : {}),
     ...(retryAfterMs !== undefined ? { retryAfterMs } : {}),
@@ -173,32 +174,4 @@ function build(
 
 function isAbortError(error: unknown): boolean {
   return error instanceof Error && error.name === 'AbortError';
-}
-
-function describeCause(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause: unknown = error.cause;
-  return cause instanceof Error && cause.message !== '' && cause.message !== error.message
-    ? `${error.message} (${cause.message})`
-    : error.message;
-}
-
-function scrub(message: string, secret: string | undefined): string {
-  return secret && secret.length >= 8 ? message.split(secret).join('[redacted]') : message;
-}
-
-function truncate(message: string): string {
-  return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** How a failed stream ends: the error, then the one `finish` (`aborted` for a cancellation). */
-export function failureEvents(error: ProviderError): StreamEvent[] {
-  return [
-    { type: 'error', error },
-    { type: 'finish', reason: error.kind === 'aborted' ? 'aborted' : 'error' },
-  ];
 }

@@ -1,0 +1,35 @@
+/** Pieces every adapter's error mapper shares: how a failure ends a stream, and safe error text. */
+import type { ProviderError, StreamEvent } from '../../protocol/index.js';
+
+/** Longest provider error message Cody repeats: enough for any real API message, never a whole HTML page. */
+export const MAX_MESSAGE_LENGTH = 500;
+
+/** How a failed stream ends: the error, then the one `finish` (`aborted` for a cancellation). */
+export function failureEvents(error: ProviderError): StreamEvent[] {
+  return [
+    { type: 'error', error },
+    { type: 'finish', reason: error.kind === 'aborted' ? 'aborted' : 'error' },
+  ];
+}
+
+/** An error's message with its cause's, when the cause adds something (`fetch failed (ECONNREFUSED …)`). */
+export function describeCause(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause: unknown = error.cause;
+  return cause instanceof Error && cause.message !== '' && cause.message !== error.message
+    ? `${error.message} (${cause.message})`
+    : error.message;
+}
+
+/** Removes the API key from text that may reach a terminal or a rollout (servers echo bad keys). */
+export function scrubSecret(message: string, secret: string | undefined): string {
+  return secret && secret.length >= 8 ? message.split(secret).join('[redacted]') : message;
+}
+
+export function truncateMessage(message: string): string {
+  return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
