@@ -5,6 +5,7 @@
 import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { acquireConversationLock } from '../../src/core/rollout/lock.js';
 import { createHarness, FAKE_KEYS, type Harness, linesOfType } from './harness.js';
 
 interface ChatBody {
@@ -216,6 +217,24 @@ describe('cody persistence and resume (e2e)', () => {
     // The second turn saw the first one complete.
     const second = chatBodies(harness)[1] as ChatBody;
     expect(second.messages).toHaveLength(4);
+  });
+
+  it('gives up on a conversation another process keeps locked, with exit code 7', async () => {
+    await harness.writeConfig({ lockTimeoutMs: 300 });
+    const id = (await harness.cody(['new'])).stdout.trim();
+    const release = await acquireConversationLock(
+      join(harness.env.CODY_HOME ?? '', 'conversations', `${id}.jsonl`),
+    );
+    try {
+      const result = await harness.cody(['chat', 'blocked']);
+      expect(result.code).toBe(7);
+      expect(result.stderr).toMatch(/Waiting for another cody process/);
+      expect(result.stderr).toMatch(/is busy: another cody process is writing to it/);
+      expect(harness.server.modelRequests()).toHaveLength(0);
+    } finally {
+      await release();
+    }
+    expect((await harness.cody(['chat', 'unblocked'])).code).toBe(0);
   });
 
   it('keeps API keys off disk and uses private file modes', async () => {
