@@ -106,6 +106,13 @@ try {
       { name: 'node -e 0', run: () => timeProcess(node, ['-e', '0']) },
       { name: 'cody --version', run: () => timeProcess(node, [cody, '--version']) },
       {
+        name: 'cody list, no list cache (1,000 × 200 KB)',
+        run: async () => {
+          await rm(join(listHome, 'conversations', '.list-cache.json'), { force: true });
+          return timeProcess(node, [cody, 'list'], { env: { ...process.env, CODY_HOME: listHome } });
+        },
+      },
+      {
         name: 'cody list (1,000 × 200 KB)',
         run: () => timeProcess(node, [cody, 'list'], { env: { ...process.env, CODY_HOME: listHome } }),
       },
@@ -151,6 +158,10 @@ try {
     const ratios = [
       ['cody --version / node -e 0 (target ≤ 1.25)', ratio('cody --version', 'node -e 0')],
       ['cody list / node -e 0 (target ≤ 2)', ratio('cody list (1,000 × 200 KB)', 'node -e 0')],
+      [
+        'cody list, no list cache / node -e 0',
+        ratio('cody list, no list cache (1,000 × 200 KB)', 'node -e 0'),
+      ],
     ];
     for (const [api] of apis)
       ratios.push([
