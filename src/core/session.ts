@@ -50,6 +50,12 @@ import type { ToolRuntime } from './tools/tool-runtime.js';
 export const MAX_AUTO_COMPACTIONS_PER_TURN = 3;
 
 /**
+ * Model requests one turn may make while the model keeps calling tools. Real agent turns rarely need
+ * more than a few dozen rounds; past this the model is looping, and the person should take over.
+ */
+export const MAX_TOOL_ROUNDS_PER_TURN = 100;
+
+/**
  * Below this share of the auto-compact limit the heuristic estimate decides alone: it never undercounts
  * by more than 10%, so a history estimated under 90% of the limit is under the limit for certain.
  */
@@ -201,6 +207,7 @@ export class Session {
       yield* this.record({ type: 'message', role: 'user', content });
 
       let compactionsThisTurn = 0;
+      let toolRounds = 0;
       let finishReason: FinishReason = 'stop';
       let lastUsage: TokenUsage | undefined;
       for (;;) {
@@ -247,6 +254,14 @@ export class Session {
         const calls = result.items.filter((item): item is FunctionCallItem => item.type === 'function_call');
         if (calls.length === 0) break;
         for (const call of calls) yield* this.runTool(call, submitOptions.signal);
+        toolRounds += 1;
+        if (toolRounds >= MAX_TOOL_ROUNDS_PER_TURN) {
+          yield* this.abortTurn('tool-round-limit');
+          throw new TurnFailedError(
+            `Stopped after ${MAX_TOOL_ROUNDS_PER_TURN} rounds of tool calls in one turn; the conversation is saved. Send a message to steer it.`,
+            ExitCode.failure,
+          );
+        }
       }
       yield* this.append((recorder) =>
         recorder.appendEvent({

@@ -11,7 +11,7 @@ import { ConversationManager } from '../../src/core/conversation-manager.js';
 import { ExitCode } from '../../src/core/errors.js';
 import { ensureCodyHome, resolveCodyPaths } from '../../src/core/paths.js';
 import type { RecorderFileSystem } from '../../src/core/rollout/index.js';
-import { Session, TurnFailedError } from '../../src/core/session.js';
+import { MAX_TOOL_ROUNDS_PER_TURN, Session, TurnFailedError } from '../../src/core/session.js';
 import type { SessionEvent } from '../../src/core/session-events.js';
 import { startConversation } from '../../src/core/start-conversation.js';
 import type { ToolRuntime } from '../../src/core/tools/tool-runtime.js';
@@ -294,6 +294,33 @@ describe('Session (scripted model client, real files)', () => {
       .filter((line) => line.type === 'response_item')
       .map((line) => line.payload.type);
     expect(items).toEqual(['message', 'message', 'function_call', 'function_call_output', 'message']);
+  });
+
+  it('stops a turn whose model never stops calling tools', async () => {
+    const client = new FakeClient((_request, index) => [
+      {
+        type: 'item',
+        item: { type: 'function_call', name: 'lookup', arguments: '{}', call_id: `call_${index}` },
+      },
+      { type: 'finish', reason: 'tool-calls' },
+    ]);
+    const tools: ToolRuntime = {
+      specs: () => [{ name: 'lookup', description: 'look something up', parameters: { type: 'object' } }],
+      has: () => true,
+      approve: () => Promise.resolve(true),
+      run: () => Promise.resolve('nothing found'),
+    };
+    const error = await collect((await open(client, { tools })).submit('loop forever')).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(TurnFailedError);
+    expect((error as TurnFailedError).message).toMatch(/Stopped after 100 rounds of tool calls/);
+    expect(client.requests).toHaveLength(MAX_TOOL_ROUNDS_PER_TURN);
+    const written = await lines();
+    expect(written.at(-1)?.payload).toMatchObject({ type: 'turn_aborted', reason: 'tool-round-limit' });
+    expect(written.filter((line) => line.payload.type === 'function_call_output')).toHaveLength(
+      MAX_TOOL_ROUNDS_PER_TURN,
+    );
   });
 
   it('compacts after a context-overflow error and retries the request once', async () => {
