@@ -202,7 +202,8 @@ describe('cody persistence and resume (e2e)', () => {
 
   it('never interleaves lines when two cody chat processes write one conversation', async () => {
     await harness.close();
-    harness = await createHarness({ chunkDelayMs: 40 });
+    // Slow streaming keeps the first turn holding the lock while the second process starts.
+    harness = await createHarness({ chunkDelayMs: 120 });
     const id = (await harness.cody(['new'])).stdout.trim();
     const [a, b] = await Promise.all([
       harness.cody(['chat', 'from process A']),
