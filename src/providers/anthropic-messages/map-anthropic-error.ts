@@ -11,6 +11,7 @@ import {
   failureEvents,
   isRecord,
   scrubSecret,
+  mapTransportError,
   truncateMessage,
 } from '../shared/error-text.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
@@ -86,21 +87,7 @@ export function mapAnthropicError(error: unknown, options: MapAnthropicErrorOpti
       cause: error,
     });
   }
-  if (error instanceof SyntaxError) {
-    return new ProviderError({
-      api,
-      kind: 'invalid-stream',
-      message: clean(`The server sent a malformed stream: ${error.message}`),
-      cause: error,
-    });
-  }
-  // Anything else thrown while the body streams in (undici's "terminated", ECONNRESET) is a dropped link.
-  return new ProviderError({
-    api,
-    kind: 'network',
-    message: clean(`The connection to the server was lost: ${describeCause(error)}`),
-    cause: error,
-  });
+  return mapTransportError(error, api, clean, error instanceof SyntaxError);
 }
 
 /** Status, type and message of an `APIError`, whose body may be Anthropic's, a proxy's, or absent. */

@@ -6,10 +6,10 @@
 import { ApiError } from '@google/genai';
 import { ProviderError, type ProviderErrorKind } from '../../protocol/index.js';
 import {
-  describeCause,
   failureEvents,
   isRecord,
   scrubSecret,
+  mapTransportError,
   truncateMessage,
 } from '../shared/error-text.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
@@ -90,22 +90,14 @@ export function mapGeminiError(error: unknown, options: MapGeminiErrorOptions = 
       cause: error,
     });
   }
-  if (error instanceof Error && /exception parsing stream chunk/i.test(error.message)) {
-    return new ProviderError({
-      api,
-      kind: 'invalid-stream',
-      message: clean(`The server sent a malformed stream: ${error.message}`),
-      cause: error,
-    });
-  }
-  // fetch's "fetch failed", undici's "terminated", the SDK's "Incomplete JSON segment at the end": the
-  // connection failed or ended early.
-  return new ProviderError({
+  // The SDK's "exception parsing stream chunk" is a malformed stream; anything else ("fetch failed",
+  // "terminated", "Incomplete JSON segment at the end") a connection that failed or ended early.
+  return mapTransportError(
+    error,
     api,
-    kind: 'network',
-    message: clean(`The connection to the server was lost: ${describeCause(error)}`),
-    cause: error,
-  });
+    clean,
+    error instanceof Error && /exception parsing stream chunk/i.test(error.message),
+  );
 }
 
 /** The `error` object of the JSON body embedded in an `ApiError` message; empty when there is none. */

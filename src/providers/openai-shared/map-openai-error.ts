@@ -10,6 +10,7 @@ import {
   failureEvents,
   isRecord,
   scrubSecret,
+  mapTransportError,
   truncateMessage,
 } from '../shared/error-text.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
@@ -99,21 +100,7 @@ export function mapOpenAIError(
     const retryAfterMs = error.headers ? parseRetryAfter((name) => error.headers?.get(name)) : undefined;
     return build(api, facts, clean, error, retryAfterMs);
   }
-  if (error instanceof SyntaxError) {
-    return new ProviderError({
-      api,
-      kind: 'invalid-stream',
-      message: clean(`The server sent a malformed stream: ${error.message}`),
-      cause: error,
-    });
-  }
-  // Anything else thrown while the body streams in (undici's "terminated", ECONNRESET) is a dropped link.
-  return new ProviderError({
-    api,
-    kind: 'network',
-    message: clean(`The connection to the server was lost: ${describeCause(error)}`),
-    cause: error,
-  });
+  return mapTransportError(error, api, clean, error instanceof SyntaxError);
 }
 
 /**

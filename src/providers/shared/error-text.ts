@@ -1,5 +1,5 @@
 /** Pieces every adapter's error mapper shares: how a failure ends a stream, and safe error text. */
-import type { ProviderError, StreamEvent } from '../../protocol/index.js';
+import { ProviderError, type StreamEvent, type WireApi } from '../../protocol/index.js';
 
 /** Longest provider error message Cody repeats: enough for any real API message, never a whole HTML page. */
 export const MAX_MESSAGE_LENGTH = 500;
@@ -32,4 +32,33 @@ export function truncateMessage(message: string): string {
 
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * What is left once an SDK's typed errors are handled: a stream the client could not parse
+ * (`malformed`), or a connection that failed or ended early (fetch's "fetch failed", undici's
+ * "terminated", ECONNRESET).
+ */
+export function mapTransportError(
+  error: unknown,
+  api: WireApi,
+  clean: (message: string) => string,
+  malformed: boolean,
+): ProviderError {
+  if (malformed) {
+    return new ProviderError({
+      api,
+      kind: 'invalid-stream',
+      message: clean(
+        `The server sent a malformed stream: ${error instanceof Error ? error.message : String(error)}`,
+      ),
+      cause: error,
+    });
+  }
+  return new ProviderError({
+    api,
+    kind: 'network',
+    message: clean(`The connection to the server was lost: ${describeCause(error)}`),
+    cause: error,
+  });
 }
