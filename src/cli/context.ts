@@ -2,6 +2,7 @@
 import { loadConfig, type CodyConfig } from '../core/config.js';
 import { ConversationManager } from '../core/conversation-manager.js';
 import { ensureCodyHome, resolveCodyPaths, type CodyPaths } from '../core/paths.js';
+import type { Session, SessionOptions } from '../core/session.js';
 import type { Io } from './io.js';
 import { CLI_VERSION } from './version.js';
 
@@ -21,4 +22,24 @@ export async function createContext(io: Io): Promise<CommandContext> {
     ...(config.lockTimeoutMs !== undefined ? { lockTimeoutMs: config.lockTimeoutMs } : {}),
   });
   return { io, paths, manager, config };
+}
+
+/**
+ * Opens a conversation's session with the context's manager, config and environment. The session module
+ * (and with it zod, the token counter and the provider factory) loads only here, never for `cody list`.
+ */
+export async function openSession(
+  context: CommandContext,
+  conversationId: string,
+  extra: Pick<SessionOptions, 'tools' | 'onLockWait'> = {},
+): Promise<Session> {
+  const { Session } = await import('../core/session.js');
+  return Session.open({
+    manager: context.manager,
+    conversationId,
+    config: context.config,
+    env: context.io.env,
+    cwd: context.io.cwd,
+    ...extra,
+  });
 }

@@ -1,10 +1,9 @@
 /** The interactive chat: a prompt loop over one Session, with a few slash commands. */
 import { createInterface } from 'node:readline/promises';
 import { ExitCode } from '../core/errors.js';
-import { Session } from '../core/session.js';
 import { startConversation } from '../core/start-conversation.js';
 import { createCliTools, toolNames } from './approval.js';
-import { createContext } from './context.js';
+import { createContext, openSession } from './context.js';
 import { type Io, readAll } from './io.js';
 import { createTurnRenderer, formatTokens, startSpinner, stderrChalk } from './render.js';
 import { reportError } from './report-error.js';
@@ -38,14 +37,7 @@ export async function runRepl(options: { conversation?: string }, io: Io): Promi
     cwd: io.cwd,
     tools: toolNames(context.config),
   });
-  let session = await Session.open({
-    manager: context.manager,
-    conversationId: id,
-    config: context.config,
-    env: io.env,
-    cwd: io.cwd,
-    ...toolsOption,
-  });
+  let session = await openSession(context, id, { ...toolsOption });
   const status = session.status();
   io.stderr.write(color.dim(`Cody · ${status.provider}/${status.model} · conversation ${id}\n${HELP}`));
   let abort: AbortController | undefined;
@@ -84,14 +76,7 @@ export async function runRepl(options: { conversation?: string }, io: Io): Promi
           cwd: io.cwd,
           tools: toolNames(context.config),
         });
-        session = await Session.open({
-          manager: context.manager,
-          conversationId: newId,
-          config: context.config,
-          env: io.env,
-          cwd: io.cwd,
-          ...toolsOption,
-        });
+        session = await openSession(context, newId, { ...toolsOption });
         io.stderr.write(color.dim(`Started conversation ${newId}\n`));
         continue;
       }

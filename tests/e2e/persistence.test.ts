@@ -6,7 +6,7 @@ import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireConversationLock } from '../../src/core/rollout/lock.js';
-import { createHarness, FAKE_KEYS, type Harness, linesOfType } from './harness.js';
+import { CODY_BIN, createHarness, FAKE_KEYS, type Harness, linesOfType } from './harness.js';
 
 interface ChatBody {
   model: string;
@@ -236,6 +236,30 @@ describe('cody persistence and resume (e2e)', () => {
       await release();
     }
     expect((await harness.cody(['chat', 'unblocked'])).code).toBe(0);
+  });
+
+  it('lists without loading any SDK, zod or the tokenizer', async () => {
+    await harness.cody(['new']);
+    await harness.cody(['chat', 'something to list']);
+    const loader = join(harness.home, 'module-logger.mjs');
+    await writeFile(
+      loader,
+      "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n",
+    );
+    const result = await harness.shell(`node --no-warnings --experimental-loader ${loader} ${CODY_BIN} list`);
+    expect(result.code, result.stderr).toBe(0);
+    const loaded = result.stderr.split('\n').filter((line) => line.startsWith('LOADED '));
+    expect(loaded.some((line) => line.includes('/commands/list.js'))).toBe(true);
+    for (const heavy of [
+      '/openai/',
+      '@anthropic-ai',
+      '@google/genai',
+      '/zod/',
+      'gpt-tokenizer',
+      '/core/session.js',
+    ]) {
+      expect(loaded.filter((line) => line.includes(heavy))).toEqual([]);
+    }
   });
 
   it('keeps API keys off disk and uses private file modes', async () => {

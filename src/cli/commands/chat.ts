@@ -1,8 +1,7 @@
 import { ExitCode, UsageError } from '../../core/errors.js';
-import { Session } from '../../core/session.js';
 import { startConversation } from '../../core/start-conversation.js';
 import { createCliTools, toolNames } from '../approval.js';
-import { createContext } from '../context.js';
+import { createContext, openSession } from '../context.js';
 import { type Io, readAll } from '../io.js';
 import { createTurnRenderer, startSpinner, stderrChalk } from '../render.js';
 
@@ -32,12 +31,7 @@ export async function runChat(options: ChatOptions, io: Io): Promise<number> {
     });
     io.stderr.write(color.dim(`Started conversation ${id}\n`));
   }
-  const session = await Session.open({
-    manager: context.manager,
-    conversationId: id,
-    config: context.config,
-    env: io.env,
-    cwd: io.cwd,
+  const session = await openSession(context, id, {
     ...withTools(createCliTools(io, context.config, { autoApprove: options.autoApprove === true })),
     onLockWait: () => {
       io.stderr.write(

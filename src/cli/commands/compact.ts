@@ -1,6 +1,5 @@
 import { ExitCode, UsageError } from '../../core/errors.js';
-import { Session } from '../../core/session.js';
-import { createContext } from '../context.js';
+import { createContext, openSession } from '../context.js';
 import type { Io } from '../io.js';
 import { createTurnRenderer, formatTokens } from '../render.js';
 
@@ -15,13 +14,7 @@ export async function runCompact(
     : await context.manager.getActiveId();
   if (id === undefined)
     throw new UsageError('No active conversation: start one with cody new, or pass --conversation.');
-  const session = await Session.open({
-    manager: context.manager,
-    conversationId: id,
-    config: context.config,
-    env: io.env,
-    cwd: io.cwd,
-  });
+  const session = await openSession(context, id);
   const renderer = createTurnRenderer(io, { json: options.json === true });
   const generator = session.compact(options.focus);
   let step = await generator.next();

@@ -1,8 +1,7 @@
 import type { ResponseItem } from '../../protocol/index.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
-import { Session } from '../../core/session.js';
 import { readTranscript, type TranscriptEntry } from '../../core/transcript.js';
-import { createContext } from '../context.js';
+import { createContext, openSession } from '../context.js';
 import type { Io } from '../io.js';
 import { formatTokens } from '../render.js';
 
@@ -21,13 +20,7 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
     throw new UsageError('No active conversation: give an id (see cody list) or start one with cody new.');
 
   if (options.status) {
-    const session = await Session.open({
-      manager: context.manager,
-      conversationId: id,
-      config: context.config,
-      env: io.env,
-      cwd: io.cwd,
-    });
+    const session = await openSession(context, id);
     const status = session.status();
     if (options.json) {
       io.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
