@@ -126,6 +126,8 @@ export class Session {
   private knownFileSize = -1;
   private recorder: RolloutRecorder | undefined;
   private saveFailed = false;
+  /** What reading the rollout noticed (e.g. a torn last line), told at the start of the next turn. */
+  private readWarnings: string[] = [];
 
   private constructor(options: SessionOptions, filePath: string) {
     this.options = options;
@@ -185,6 +187,7 @@ export class Session {
         api: selection.api,
         model: selection.model,
       };
+      for (const message of this.readWarnings.splice(0)) yield { type: 'warning', message };
       if (limits.source === 'default' && this.lastModel !== selection.model) {
         yield {
           type: 'warning',
@@ -584,6 +587,7 @@ export class Session {
   private async reload(): Promise<void> {
     const resumed = await this.options.manager.resumeConversation(this.id);
     this.historyItems = [...resumed.history];
+    this.readWarnings = [...resumed.warnings];
     this.compactionCount = resumed.compactionCount;
     this.lastModel = resumed.lastTurnContext?.model;
     this.messageCount = resumed.messageCount ?? countMessages(resumed.history);

@@ -177,6 +177,7 @@ describe('cody persistence and resume (e2e)', () => {
 
     const result = await harness.cody(['chat', 'after the crash']);
     expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/warning: .*last line .*incomplete/i);
     const last = chatBodies(harness).at(-1) as ChatBody;
     expect(texts(last).slice(1)).toEqual([
       'user: before the crash',
