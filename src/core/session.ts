@@ -10,13 +10,12 @@ import type {
   ContentPart,
   FinishReason,
   FunctionCallItem,
-  MessageItem,
   ModelClient,
   ProviderError,
   ResponseItem,
   TokenUsage,
 } from '../protocol/index.js';
-import { API_KEY_VARIABLES, createModelClient, normalizeItems } from '../providers/index.js';
+import { createModelClient, normalizeItems } from '../providers/index.js';
 import {
   autoCompactLimit,
   compactHistory,
@@ -33,7 +32,7 @@ import {
   type Selection,
 } from './config.js';
 import type { ConversationManager } from './conversation-manager.js';
-import { CodyError, ExitCode } from './errors.js';
+import { ExitCode } from './errors.js';
 import { lookupModelLimits, type ModelLimits } from './model-catalog.js';
 import { backoffDelayMs, sleep } from './retry.js';
 import {
@@ -43,6 +42,16 @@ import {
   type RecorderOptions,
 } from './rollout/index.js';
 import type { CompactionTrigger, SessionEvent } from './session-events.js';
+import {
+  countMessages,
+  firstUserPreview,
+  previewOf,
+  reportedTokensOf,
+  tokenCountEvent,
+} from './conversation-stats.js';
+import { describeProviderFailure, TurnFailedError } from './turn-failure.js';
+
+export { TurnFailedError } from './turn-failure.js';
 import { createTokenEstimator, heuristicEstimator, TokenAccountant } from './tokens/index.js';
 import type { ToolRuntime } from './tools/tool-runtime.js';
 
@@ -78,15 +87,6 @@ export interface SessionOptions {
 
 export interface SubmitOptions {
   signal?: AbortSignal;
-}
-
-/** A turn that could not complete. Its user message stays recorded; a `turn_aborted` event says why. */
-export class TurnFailedError extends CodyError {
-  readonly providerError: ProviderError | undefined;
-  constructor(message: string, exitCode: CodyError['exitCode'], providerError?: ProviderError) {
-    super(message, exitCode, providerError ? { cause: providerError } : undefined);
-    this.providerError = providerError;
-  }
 }
 
 export interface SessionStatus {
@@ -603,65 +603,6 @@ export class Session {
     );
     this.knownFileSize = await fileSize(this.filePath);
   }
-}
-
-function reportedTokensOf(usage: TokenUsage): number {
-  if (usage.inputTokens !== undefined || usage.outputTokens !== undefined) {
-    return (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
-  }
-  return usage.totalTokens ?? 0;
-}
-
-function tokenCountEvent(
-  usage: TokenUsage,
-  contextWindow: number,
-): Record<string, unknown> & { type: string } {
-  const last = {
-    input_tokens: usage.inputTokens ?? 0,
-    cached_input_tokens: usage.cachedInputTokens ?? 0,
-    output_tokens: usage.outputTokens ?? 0,
-    reasoning_output_tokens: usage.reasoningTokens ?? 0,
-    total_tokens: usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0),
-  };
-  return { type: 'token_count', info: { last_token_usage: last, model_context_window: contextWindow } };
-}
-
-function describeProviderFailure(error: ProviderError, retries: number): string {
-  const status = error.statusCode !== undefined ? ` (HTTP ${error.statusCode})` : '';
-  const after = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
-  const hint =
-    error.kind === 'auth'
-      ? ` — check the key in ${(API_KEY_VARIABLES[error.api] ?? []).join(' or ')}`
-      : error.kind === 'not-found'
-        ? ' — check the model name (cody set-provider … --model) and the base URL'
-        : '';
-  return `${error.api} request failed${status}${after}: ${firstLine(error.message)}${hint}`;
-}
-
-function firstLine(text: string): string {
-  return text.split('\n')[0] ?? text;
-}
-
-const PREVIEW_LENGTH = 80;
-
-function previewOf(item: MessageItem): string {
-  const text = item.content
-    .map((part) => (part.type === 'input_image' ? '[image]' : part.text))
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text;
-}
-
-function countMessages(history: readonly ResponseItem[]): number {
-  return history.filter(
-    (item) => item.type === 'message' && (item.role === 'user' || item.role === 'assistant'),
-  ).length;
-}
-
-function firstUserPreview(history: readonly ResponseItem[]): string | undefined {
-  const first = history.find((item): item is MessageItem => item.type === 'message' && item.role === 'user');
-  return first ? previewOf(first) : undefined;
 }
 
 async function fileSize(filePath: string): Promise<number> {

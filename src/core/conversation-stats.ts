@@ -1,0 +1,51 @@
+/** Small facts about a conversation recorded with its turns: token counts, message counts, previews. */
+import type { MessageItem, ResponseItem, TokenUsage } from '../protocol/index.js';
+
+/** The tokens a provider's report says the last response occupied: its input plus its output. */
+export function reportedTokensOf(usage: TokenUsage): number {
+  if (usage.inputTokens !== undefined || usage.outputTokens !== undefined) {
+    return (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
+  }
+  return usage.totalTokens ?? 0;
+}
+
+/** The `token_count` event in Codex's shape, for the rollout. */
+export function tokenCountEvent(
+  usage: TokenUsage,
+  contextWindow: number,
+): Record<string, unknown> & { type: string } {
+  const last = {
+    input_tokens: usage.inputTokens ?? 0,
+    cached_input_tokens: usage.cachedInputTokens ?? 0,
+    output_tokens: usage.outputTokens ?? 0,
+    reasoning_output_tokens: usage.reasoningTokens ?? 0,
+    total_tokens: usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0),
+  };
+  return { type: 'token_count', info: { last_token_usage: last, model_context_window: contextWindow } };
+}
+
+/** Long enough to recognise a conversation by, short enough for one table row. */
+const PREVIEW_LENGTH = 80;
+
+/** A message's text on one line, shortened for `cody list`. */
+export function previewOf(item: MessageItem): string {
+  const text = item.content
+    .map((part) => (part.type === 'input_image' ? '[image]' : part.text))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text;
+}
+
+/** User and assistant messages (what `cody list` counts). */
+export function countMessages(history: readonly ResponseItem[]): number {
+  return history.filter(
+    (item) => item.type === 'message' && (item.role === 'user' || item.role === 'assistant'),
+  ).length;
+}
+
+/** The first user message, shortened, if there is one. */
+export function firstUserPreview(history: readonly ResponseItem[]): string | undefined {
+  const first = history.find((item): item is MessageItem => item.type === 'message' && item.role === 'user');
+  return first ? previewOf(first) : undefined;
+}

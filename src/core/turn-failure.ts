@@ -1,0 +1,30 @@
+/** How a turn that cannot complete is reported: one error with an exit code, and one line of text. */
+import type { ProviderError } from '../protocol/index.js';
+import { API_KEY_VARIABLES } from '../providers/index.js';
+import { CodyError } from './errors.js';
+
+/** A turn that could not complete. Its user message stays recorded; a `turn_aborted` event says why. */
+export class TurnFailedError extends CodyError {
+  readonly providerError: ProviderError | undefined;
+  constructor(message: string, exitCode: CodyError['exitCode'], providerError?: ProviderError) {
+    super(message, exitCode, providerError ? { cause: providerError } : undefined);
+    this.providerError = providerError;
+  }
+}
+
+/** One line naming the API, the HTTP status, the retries made and what to check. */
+export function describeProviderFailure(error: ProviderError, retries: number): string {
+  const status = error.statusCode !== undefined ? ` (HTTP ${error.statusCode})` : '';
+  const after = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
+  const hint =
+    error.kind === 'auth'
+      ? ` — check the key in ${(API_KEY_VARIABLES[error.api] ?? []).join(' or ')}`
+      : error.kind === 'not-found'
+        ? ' — check the model name (cody set-provider … --model) and the base URL'
+        : '';
+  return `${error.api} request failed${status}${after}: ${firstLine(error.message)}${hint}`;
+}
+
+function firstLine(text: string): string {
+  return text.split('\n')[0] ?? text;
+}
