@@ -4,6 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import type { RawStep } from '../fake-provider/types.js';
 
 /** The recordings directory, beside the checkout. */
 export const RECORDINGS_ROOT = resolve(import.meta.dirname, '../../../shared/provider-recordings');
@@ -103,4 +104,14 @@ export function splitIntoChunks(text: string, count: number): string[] {
   }
   chunks.push(text.slice(start));
   return chunks;
+}
+
+/** A recording served as the fake provider's raw step, its body split into `pieces` chunks. */
+export function rawStep(recording: Recording, pieces = 7): RawStep {
+  return {
+    type: 'raw',
+    status: recording.status,
+    headers: recording.headers,
+    chunks: splitIntoChunks(recording.body, pieces),
+  };
 }

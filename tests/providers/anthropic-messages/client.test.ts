@@ -2,7 +2,7 @@
  * The Anthropic client against scripted fake-provider steps: what lands on the wire, what comes back,
  * and how every kind of failure ends as one error event and one finish, with the SDK never retrying.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   MissingApiKeyError,
   type ModelClient,
@@ -10,26 +10,15 @@ import {
   type ResponseItem,
 } from '../../../src/protocol/index.js';
 import { createAnthropicClient } from '../../../src/providers/anthropic-messages/client.js';
-import { FakeProviderServer } from '../../fake-provider/server.js';
 import type { Step } from '../../fake-provider/types.js';
 import { type CollectedStream, collectEvents } from '../collect-events.js';
 import { call, output, system, user } from '../item-builders.js';
+import { withFakeServer } from '../fake-server.js';
 
 const KEY = 'sk-ant-test-SECRET-0001';
 const REQUEST: ModelRequest = { items: [system('Be brief.'), user('hello')], tools: [] };
 
-let server: FakeProviderServer;
-
-beforeAll(async () => {
-  server = new FakeProviderServer();
-  await server.start();
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(() => {
-  server.reset();
-});
+const server = withFakeServer();
 
 function client(
   env: Record<string, string | undefined> = { ANTHROPIC_API_KEY: KEY },

@@ -2,12 +2,11 @@
  * Every recorded Anthropic Messages response, served byte for byte (split at arbitrary places) by the fake
  * provider to the real client built by `createAnthropicClient`, and the canonical events it produces.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelRequest, ProviderErrorKind, TokenUsage } from '../../../src/protocol/index.js';
 import { createAnthropicClient } from '../../../src/providers/anthropic-messages/client.js';
-import { FakeProviderServer } from '../../fake-provider/server.js';
 import type { RawStep } from '../../fake-provider/types.js';
 import { type CollectedStream, collectEvents } from '../collect-events.js';
 import { user } from '../item-builders.js';
@@ -17,34 +16,15 @@ import {
   loadRecording,
   RECORDINGS_ROOT,
   type Recording,
-  splitIntoChunks,
+  rawStep,
   sseChunksFromChunkFile,
 } from '../recordings.js';
+import { withFakeServer } from '../fake-server.js';
 
 const DIR = 'anthropic-messages';
 const REQUEST: ModelRequest = { items: [user('hello')], tools: [] };
 
-let server: FakeProviderServer;
-
-beforeAll(async () => {
-  server = new FakeProviderServer();
-  await server.start();
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(() => {
-  server.reset();
-});
-
-function rawStep(recording: Recording, pieces = 7): RawStep {
-  return {
-    type: 'raw',
-    status: recording.status,
-    headers: recording.headers,
-    chunks: splitIntoChunks(recording.body, pieces),
-  };
-}
+const server = withFakeServer();
 
 async function replay(step: RawStep): Promise<CollectedStream> {
   server.enqueue(step);

@@ -4,12 +4,11 @@
  * non-SSE shapes (the JSON-array stream and the non-streaming bodies) are fed to the mapper directly in
  * map-gemini-stream.test.ts: the client always asks for `alt=sse`.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelRequest, ProviderErrorKind, TokenUsage } from '../../../src/protocol/index.js';
 import { createGeminiClient } from '../../../src/providers/gemini/client.js';
-import { FakeProviderServer } from '../../fake-provider/server.js';
 import type { RawStep } from '../../fake-provider/types.js';
 import { type CollectedStream, collectEvents } from '../collect-events.js';
 import { user } from '../item-builders.js';
@@ -19,35 +18,16 @@ import {
   loadRecording,
   RECORDINGS_ROOT,
   type Recording,
-  splitIntoChunks,
+  rawStep,
   sseChunksFromChunkFile,
 } from '../recordings.js';
+import { withFakeServer } from '../fake-server.js';
 
 const DIR = 'gemini';
 const REQUEST: ModelRequest = { items: [user('hello')], tools: [] };
 const CALL_ID = /^call_[0-9a-f]{24}$/;
 
-let server: FakeProviderServer;
-
-beforeAll(async () => {
-  server = new FakeProviderServer();
-  await server.start();
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(() => {
-  server.reset();
-});
-
-function rawStep(recording: Recording, pieces = 7): RawStep {
-  return {
-    type: 'raw',
-    status: recording.status,
-    headers: recording.headers,
-    chunks: splitIntoChunks(recording.body, pieces),
-  };
-}
+const server = withFakeServer();
 
 async function replay(step: RawStep, model = 'gemini-2.5-flash'): Promise<CollectedStream> {
   server.enqueue(step);

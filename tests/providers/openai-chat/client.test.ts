@@ -2,29 +2,19 @@
  * The Chat Completions client against scripted fake-provider steps: what lands on the wire, and how every
  * kind of failure comes back as one error event and one finish, with the SDK never retrying.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MissingApiKeyError, type ModelClient, type ModelRequest } from '../../../src/protocol/index.js';
 import { createOpenAIChatClient } from '../../../src/providers/openai-chat/client.js';
-import { FakeProviderServer } from '../../fake-provider/server.js';
 import type { Step } from '../../fake-provider/types.js';
 import { type CollectedStream, collectEvents } from '../collect-events.js';
 import { call, output, system, user } from '../item-builders.js';
+import { FakeProviderServer } from '../../fake-provider/server.js';
+import { withFakeServer } from '../fake-server.js';
 
 const KEY = 'sk-test-chat-SECRET-0001';
 const REQUEST: ModelRequest = { items: [system('Be brief.'), user('hello')], tools: [] };
 
-let server: FakeProviderServer;
-
-beforeAll(async () => {
-  server = new FakeProviderServer();
-  await server.start();
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(() => {
-  server.reset();
-});
+const server = withFakeServer();
 
 function client(
   model = 'gpt-4.1-mini',

@@ -1,19 +1,8 @@
 /** The fake provider's Chat Completions module speaks (and refuses) like the real API. */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { FakeProviderServer } from '../../fake-provider/server.js';
+import { describe, expect, it } from 'vitest';
+import { withFakeServer } from '../fake-server.js';
 
-let server: FakeProviderServer;
-
-beforeAll(async () => {
-  server = new FakeProviderServer();
-  await server.start();
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(() => {
-  server.reset();
-});
+const server = withFakeServer();
 
 async function post(body: unknown): Promise<{ status: number; contentType: string | null; text: string }> {
   const response = await fetch(`${server.url}/v1/chat/completions`, {

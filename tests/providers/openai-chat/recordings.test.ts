@@ -2,13 +2,12 @@
  * Every recorded Chat Completions response, served byte for byte (split at arbitrary places) by the fake
  * provider to the real client built by `createOpenAIChatClient`, and the canonical events it produces.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelRequest } from '../../../src/protocol/index.js';
 import { createOpenAIChatClient } from '../../../src/providers/openai-chat/client.js';
 import { mapOpenAIChatUsage } from '../../../src/providers/openai-chat/map-openai-chat-usage.js';
-import { FakeProviderServer } from '../../fake-provider/server.js';
 import type { RawStep } from '../../fake-provider/types.js';
 import { type CollectedStream, collectEvents } from '../collect-events.js';
 import { user } from '../item-builders.js';
@@ -17,35 +16,16 @@ import {
   listRecordings,
   loadRecording,
   RECORDINGS_ROOT,
-  type Recording,
+  rawStep,
   splitIntoChunks,
   sseChunksFromChunkFile,
 } from '../recordings.js';
+import { withFakeServer } from '../fake-server.js';
 
 const DIR = 'openai-chat';
 const REQUEST: ModelRequest = { items: [user('hello')], tools: [] };
 
-let server: FakeProviderServer;
-
-beforeAll(async () => {
-  server = new FakeProviderServer();
-  await server.start();
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(() => {
-  server.reset();
-});
-
-function rawStep(recording: Recording, pieces = 7): RawStep {
-  return {
-    type: 'raw',
-    status: recording.status,
-    headers: recording.headers,
-    chunks: splitIntoChunks(recording.body, pieces),
-  };
-}
+const server = withFakeServer();
 
 async function replay(step: RawStep): Promise<CollectedStream> {
   server.enqueue(step);

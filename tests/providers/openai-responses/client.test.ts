@@ -2,7 +2,7 @@
  * The Responses client against scripted fake-provider steps: what lands on the wire (including replayed
  * reasoning, which the fake validates as the real API does), and every failure as one error and one finish.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   MissingApiKeyError,
   type ModelClient,
@@ -10,26 +10,15 @@ import {
   type ResponseItem,
 } from '../../../src/protocol/index.js';
 import { createOpenAIResponsesClient } from '../../../src/providers/openai-responses/client.js';
-import { FakeProviderServer } from '../../fake-provider/server.js';
 import type { Step } from '../../fake-provider/types.js';
 import { type CollectedStream, collectEvents } from '../collect-events.js';
 import { output, system, user } from '../item-builders.js';
+import { withFakeServer } from '../fake-server.js';
 
 const KEY = 'sk-test-responses-SECRET-0002';
 const REQUEST: ModelRequest = { items: [system('You are Cody.'), user('hello')], tools: [] };
 
-let server: FakeProviderServer;
-
-beforeAll(async () => {
-  server = new FakeProviderServer();
-  await server.start();
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(() => {
-  server.reset();
-});
+const server = withFakeServer();
 
 function client(model = 'gpt-5'): ModelClient {
   return createOpenAIResponsesClient({

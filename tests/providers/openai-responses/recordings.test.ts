@@ -2,12 +2,11 @@
  * Every recorded Responses API answer, served byte for byte (split at arbitrary places) by the fake
  * provider to the real client built by `createOpenAIResponsesClient`, and the canonical events it produces.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ModelRequest, ReasoningItem } from '../../../src/protocol/index.js';
 import { createOpenAIResponsesClient } from '../../../src/providers/openai-responses/client.js';
-import { FakeProviderServer } from '../../fake-provider/server.js';
 import type { RawStep } from '../../fake-provider/types.js';
 import { type CollectedStream, collectEvents } from '../collect-events.js';
 import { user } from '../item-builders.js';
@@ -16,10 +15,11 @@ import {
   listRecordings,
   loadRecording,
   RECORDINGS_ROOT,
-  type Recording,
   splitIntoChunks,
   sseChunksFromChunkFile,
+  rawStep,
 } from '../recordings.js';
+import { withFakeServer } from '../fake-server.js';
 
 const DIR = 'openai-responses';
 const REQUEST: ModelRequest = { items: [user('hello')], tools: [] };
@@ -38,27 +38,7 @@ const FILES = {
   fromIssues: 'errors-from-issues.json',
 } as const;
 
-let server: FakeProviderServer;
-
-beforeAll(async () => {
-  server = new FakeProviderServer();
-  await server.start();
-});
-afterAll(async () => {
-  await server.stop();
-});
-beforeEach(() => {
-  server.reset();
-});
-
-function rawStep(recording: Recording, pieces = 9): RawStep {
-  return {
-    type: 'raw',
-    status: recording.status,
-    headers: recording.headers,
-    chunks: splitIntoChunks(recording.body, pieces),
-  };
-}
+const server = withFakeServer();
 
 async function replay(step: RawStep, model = 'gpt-5'): Promise<CollectedStream> {
   server.enqueue(step);
