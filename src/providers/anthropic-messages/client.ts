@@ -7,32 +7,22 @@ import {
   type ModelRequest,
   type StreamEvent,
 } from '../../protocol/index.js';
+import { resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
 import { convertToAnthropicRequest } from './convert-to-anthropic-messages.js';
 import { failureEvents, mapAnthropicError } from './map-anthropic-error.js';
 import { mapAnthropicStream } from './map-anthropic-stream.js';
-
-/** The SDK's own default endpoint, spelled out so `process.env` can never override `options.env`. */
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
-
-/** The endpoint to call: `options.baseUrl` (config), then `ANTHROPIC_BASE_URL`, then Anthropic's. */
-export function resolveAnthropicBaseUrl(options: Pick<ClientOptions, 'baseUrl' | 'env'>): string {
-  for (const candidate of [options.baseUrl, options.env.ANTHROPIC_BASE_URL]) {
-    if (candidate !== undefined && candidate.trim() !== '') return candidate.trim();
-  }
-  return ANTHROPIC_DEFAULT_BASE_URL;
-}
 
 /**
  * Builds the client; throws `MissingApiKeyError` at once without `ANTHROPIC_API_KEY`. `stream()` never
  * throws: every failure is an `error` event followed by `finish`.
  */
 export function createAnthropicClient(options: ClientOptions): ModelClient {
-  const apiKey = options.env.ANTHROPIC_API_KEY?.trim() ?? '';
-  if (apiKey === '') throw new MissingApiKeyError('ANTHROPIC_API_KEY', 'anthropic-messages');
+  const apiKey = resolveApiKey(options);
+  if (apiKey === undefined) throw new MissingApiKeyError('ANTHROPIC_API_KEY', 'anthropic-messages');
   const sdk = new Anthropic({
     // A key passed here is the SDK's only credential: it reads no ANTHROPIC_AUTH_TOKEN or profile.
     apiKey,
-    baseURL: resolveAnthropicBaseUrl(options),
+    baseURL: resolveBaseUrl(options),
     // Retry is owned by core's Session, in exactly one place: SDK retries on top would turn one 429
     // into nine requests, and cannot see a stream that dies after tokens were shown.
     maxRetries: 0,

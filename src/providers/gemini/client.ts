@@ -7,29 +7,17 @@ import {
   type ModelRequest,
   type StreamEvent,
 } from '../../protocol/index.js';
+import { resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
 import { convertToGeminiRequest } from './convert-to-gemini-request.js';
 import { failureEvents, mapGeminiError } from './map-gemini-error.js';
 import { mapGeminiStream } from './map-gemini-stream.js';
-
-/** The SDK's own default endpoint, spelled out so `process.env` can never override `options.env`. */
-export const GEMINI_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com/';
-
-/** The endpoint to call: `options.baseUrl` (config), then `GOOGLE_GEMINI_BASE_URL`, then Google's. */
-export function resolveGeminiBaseUrl(options: Pick<ClientOptions, 'baseUrl' | 'env'>): string {
-  for (const candidate of [options.baseUrl, options.env.GOOGLE_GEMINI_BASE_URL]) {
-    if (candidate !== undefined && candidate.trim() !== '') return candidate.trim();
-  }
-  return GEMINI_DEFAULT_BASE_URL;
-}
 
 /**
  * Builds the client; throws `MissingApiKeyError` at once without `GEMINI_API_KEY` (or `GOOGLE_API_KEY`).
  * `stream()` never throws: every failure is an `error` event followed by `finish`.
  */
 export function createGeminiClient(options: ClientOptions): ModelClient {
-  const apiKey = [options.env.GEMINI_API_KEY, options.env.GOOGLE_API_KEY]
-    .map((value) => value?.trim() ?? '')
-    .find((value) => value !== '');
+  const apiKey = resolveApiKey(options);
   if (apiKey === undefined) throw new MissingApiKeyError('GEMINI_API_KEY', 'gemini');
   const sdk = new GoogleGenAI({
     apiKey,
@@ -38,7 +26,7 @@ export function createGeminiClient(options: ClientOptions): ModelClient {
     // No `retryOptions`: without them the SDK makes exactly one attempt. Retry is owned by core's
     // Session, in exactly one place.
     httpOptions: {
-      baseUrl: resolveGeminiBaseUrl(options),
+      baseUrl: resolveBaseUrl(options),
       ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
     },
   });

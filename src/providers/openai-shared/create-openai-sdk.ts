@@ -1,9 +1,7 @@
 /** The one place both OpenAI adapters configure the official SDK: key, endpoint, retries, timeout. */
 import OpenAI from 'openai';
 import { type ClientOptions, MissingApiKeyError } from '../../protocol/index.js';
-
-/** The SDK's own default endpoint, spelled out so `process.env` can never override `options.env`. */
-export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+import { resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
 
 /**
  * Sent when no key is set and the endpoint is not OpenAI's: local OpenAI-compatible servers (Ollama,
@@ -13,10 +11,7 @@ export const LOCAL_SERVER_PLACEHOLDER_KEY = 'no-key-needed';
 
 /** The endpoint to call: `options.baseUrl` (config), then `OPENAI_BASE_URL`, then OpenAI's. */
 export function resolveOpenAIBaseUrl(options: Pick<ClientOptions, 'baseUrl' | 'env'>): string {
-  for (const candidate of [options.baseUrl, options.env.OPENAI_BASE_URL]) {
-    if (candidate !== undefined && candidate.trim() !== '') return candidate.trim();
-  }
-  return OPENAI_DEFAULT_BASE_URL;
+  return resolveBaseUrl({ ...options, api: 'openai-chat' });
 }
 
 /** Whether the endpoint is OpenAI's own, which always needs a key (an unparsable URL is treated as such). */
@@ -43,7 +38,7 @@ export interface OpenAISdkHandle {
  */
 export function createOpenAISdk(options: ClientOptions): OpenAISdkHandle {
   const baseUrl = resolveOpenAIBaseUrl(options);
-  let apiKey = options.env.OPENAI_API_KEY?.trim() ?? '';
+  let apiKey = resolveApiKey(options) ?? '';
   if (apiKey === '') {
     if (isOfficialOpenAIEndpoint(baseUrl)) throw new MissingApiKeyError('OPENAI_API_KEY', options.api);
     apiKey = LOCAL_SERVER_PLACEHOLDER_KEY;
