@@ -1,14 +1,6 @@
 /** Small facts about a conversation recorded with its turns: token counts, message counts, previews. */
 import type { MessageItem, ResponseItem, TokenUsage } from '../protocol/index.js';
 
-/** The tokens a provider's report says the last response occupied: its input plus its output. */
-export function reportedTokensOf(usage: TokenUsage): number {
-  if (usage.inputTokens !== undefined || usage.outputTokens !== undefined) {
-    return (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0);
-  }
-  return usage.totalTokens ?? 0;
-}
-
 /** The `token_count` event in Codex's shape, for the rollout. */
 export function tokenCountEvent(
   usage: TokenUsage,

@@ -42,13 +42,7 @@ import {
   type RecorderOptions,
 } from './rollout/index.js';
 import type { CompactionTrigger, SessionEvent } from './session-events.js';
-import {
-  countMessages,
-  firstUserPreview,
-  previewOf,
-  reportedTokensOf,
-  tokenCountEvent,
-} from './conversation-stats.js';
+import { countMessages, firstUserPreview, previewOf, tokenCountEvent } from './conversation-stats.js';
 import { describeProviderFailure, TurnFailedError } from './turn-failure.js';
 
 export { TurnFailedError } from './turn-failure.js';
@@ -592,15 +586,9 @@ export class Session {
     this.lastModel = resumed.lastTurnContext?.model;
     this.messageCount = resumed.messageCount ?? countMessages(resumed.history);
     this.firstUserMessage = resumed.firstUserMessage ?? firstUserPreview(resumed.history);
-    this.accountant = new TokenAccountant(
-      this.accountant.estimator,
-      resumed.lastTokenCount
-        ? {
-            reportedTokens: reportedTokensOf(resumed.lastTokenCount.usage),
-            historyLengthAtReport: resumed.lastTokenCount.historyLengthAtReport,
-          }
-        : undefined,
-    );
+    this.accountant = new TokenAccountant(this.accountant.estimator);
+    const report = resumed.lastTokenCount;
+    if (report) this.accountant.recordUsage(report.usage, report.historyLengthAtReport);
     this.knownFileSize = await fileSize(this.filePath);
   }
 }
