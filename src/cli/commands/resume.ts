@@ -1,4 +1,5 @@
 import { resolveSelection } from '../../core/config.js';
+import { countMessages } from '../../core/conversation-stats.js';
 import { ExitCode } from '../../core/errors.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
@@ -9,9 +10,7 @@ export async function runResume(options: { id: string }, io: Io): Promise<number
   const resumed = await context.manager.resumeConversation(options.id);
   await context.manager.setActive(resumed.id);
   const ranWith = resumed.lastTurnContext ?? resumed.meta;
-  const messages = resumed.history.filter(
-    (item) => item.type === 'message' && (item.role === 'user' || item.role === 'assistant'),
-  ).length;
+  const messages = countMessages(resumed.history);
   io.stdout.write(`✓ Resumed conversation: ${resumed.id}\n`);
   io.stdout.write(
     `  provider: ${ranWith.provider} (${ranWith.api}) · model: ${ranWith.model} · ${messages} messages in context\n`,
