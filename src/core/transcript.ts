@@ -5,9 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { ResponseItem } from '../protocol/index.js';
-import { errorMessage, isErrno } from './errors.js';
-import { CorruptRolloutError, EmptyConversationError, StorageError } from './errors.js';
-import { parseResponseItem } from './rollout/schema.js';
+import { EmptyConversationError, errorMessage, isErrno, StorageError } from './errors.js';
+import { parseMetaLine, parseRolloutLine, tornTailWarning } from './rollout/rollout-replay.js';
+import { parseResponseItem, toTurnContext } from './rollout/schema.js';
 
 export type TranscriptEntry =
   | { kind: 'item'; item: ResponseItem }
@@ -42,42 +42,36 @@ export async function readTranscript(filePath: string): Promise<Transcript> {
   const entries: TranscriptEntry[] = [];
   let meta: TranscriptMeta | undefined;
   let lastTurn = '';
-  for (const [index, line] of lines.entries()) {
-    if (line.trim() === '') continue;
-    let parsed: { type?: unknown; payload?: unknown };
-    try {
-      parsed = JSON.parse(line) as { type?: unknown; payload?: unknown };
-    } catch (error) {
-      if (index === lines.length - 1) {
-        warnings.push(`the last line of ${filePath} is incomplete (an interrupted write) and was skipped`);
-        continue;
-      }
-      throw new CorruptRolloutError(filePath, index + 1, errorMessage(error));
+  for (const [index, text] of lines.entries()) {
+    if (text.trim() === '') continue;
+    // The same line validation as resume: a torn last line is skipped, any other bad line names itself.
+    const line = parseRolloutLine(filePath, text, index + 1, index === lines.length - 1);
+    if (!line) {
+      warnings.push(tornTailWarning(filePath));
+      continue;
     }
-    const payload = (
-      typeof parsed.payload === 'object' && parsed.payload !== null ? parsed.payload : {}
-    ) as Record<string, unknown>;
-    switch (parsed.type) {
-      case 'session_meta':
-        meta = {
-          id: String(payload.id ?? ''),
-          timestamp: String(payload.timestamp ?? ''),
-          provider: String(payload.provider ?? payload.model_provider ?? 'unknown'),
-          api: String(payload.api ?? 'unknown'),
-          model: String(payload.model ?? 'unknown'),
-        };
-        break;
+    if (!meta) {
+      meta = parseMetaLine(filePath, line);
+      continue;
+    }
+    const payload = (typeof line.payload === 'object' && line.payload !== null ? line.payload : {}) as Record<
+      string,
+      unknown
+    >;
+    switch (line.type) {
       case 'response_item':
-        entries.push({ kind: 'item', item: parseResponseItem(payload) });
+        entries.push({ kind: 'item', item: parseResponseItem(line.payload) });
         break;
       case 'turn_context': {
-        const turn = `${String(payload.provider)}|${String(payload.api)}|${String(payload.model)}`;
-        if (turn !== lastTurn && payload.provider !== undefined) {
+        const context = toTurnContext(line.payload, meta);
+        if (!context) break;
+        const turn = `${context.provider}|${context.api}|${context.model}`;
+        if (turn !== lastTurn) {
           entries.push({
             kind: 'turn-context',
-            provider: String(payload.provider),
-            api: String(payload.api),
-            model: String(payload.model),
+            provider: context.provider,
+            api: context.api,
+            model: context.model,
           });
         }
         lastTurn = turn;
@@ -100,9 +94,6 @@ export async function readTranscript(filePath: string): Promise<Transcript> {
         break;
     }
   }
-  if (!meta) {
-    if (entries.length === 0) throw new EmptyConversationError(filePath);
-    throw new CorruptRolloutError(filePath, 1, 'the first line is not session_meta');
-  }
+  if (!meta) throw new EmptyConversationError(filePath);
   return { meta, entries, warnings };
 }
