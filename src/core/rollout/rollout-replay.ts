@@ -3,8 +3,10 @@
  * the whole history, events update token usage and counts. Every line is validated with zod; unknown line
  * types and event kinds are ignored.
  */
-import type { MessageItem, ResponseItem, TokenUsage } from '../../protocol/index.js';
-import { SUMMARY_PREFIX } from '../compact/summary-prefix.js';
+import type { ResponseItem, TokenUsage } from '../../protocol/index.js';
+import { summaryMessage } from '../compact/build-replacement-history.js';
+import { isRealUserMessage } from '../compact/is-summary-message.js';
+import { messageText } from '../compact/message-text.js';
 import { CorruptRolloutError, errorMessage } from '../errors.js';
 import { isContextualUserText } from './is-contextual-user-text.js';
 import {
@@ -177,25 +179,13 @@ export function rebuildLegacyCompaction(history: readonly ResponseItem[], summar
   const initial: ResponseItem[] = [];
   for (const item of history) {
     if (item.type !== 'message') break;
-    if (item.role === 'user' && !isContextualUserText(textOf(item))) break;
+    if (item.role === 'user' && !isContextualUserText(messageText(item))) break;
     if (item.role === 'assistant') break;
     initial.push(item);
   }
   const userMessages = history
     .slice(initial.length)
-    .filter((item): item is MessageItem => item.type === 'message' && item.role === 'user')
-    .filter((item) => {
-      const text = textOf(item);
-      return !text.startsWith(SUMMARY_PREFIX) && !isContextualUserText(text);
-    });
-  const summaryMessage: MessageItem = {
-    type: 'message',
-    role: 'user',
-    content: [{ type: 'input_text', text: `${SUMMARY_PREFIX}\n${summary}` }],
-  };
-  return [...initial, ...userMessages, summaryMessage];
-}
-
-function textOf(item: MessageItem): string {
-  return item.content.map((part) => (part.type === 'input_image' ? '' : part.text)).join('');
+    .filter(isRealUserMessage)
+    .filter((item) => !isContextualUserText(messageText(item)));
+  return [...initial, ...userMessages, summaryMessage(summary)];
 }
