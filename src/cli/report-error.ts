@@ -1,4 +1,4 @@
-import { MissingApiKeyError, ProviderError } from '../protocol/index.js';
+import { MissingApiKeyError, ProviderError } from '../protocol/errors.js';
 import { CodyError, ExitCode, type ExitCodeValue } from '../core/errors.js';
 import type { Io } from './io.js';
 
