@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, linesOfType, REPO_ROOT } from './harness.js';
 import { historyLines } from './wire-history.js';
 
-const ROLLOUT_DIR = join(REPO_ROOT, '..', 'shared', 'codex-rollouts');
+const ROLLOUT_DIR = join(REPO_ROOT, 'tests', 'fixtures', 'codex-rollouts');
 const ROLLOUTS = readdirSync(ROLLOUT_DIR).filter((name) => name.endsWith('.jsonl'));
 
 interface SourceCounts {

@@ -1,5 +1,5 @@
 /**
- * Importing the two real Codex rollouts in ../shared/codex-rollouts/. The expected counts are taken
+ * Importing the two real Codex rollouts in tests/fixtures/codex-rollouts/. The expected counts are taken
  * from the source files here, line by line with JSON.parse, independently of Cody's reader.
  */
 import { readdirSync, readFileSync } from 'node:fs';

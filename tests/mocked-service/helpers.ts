@@ -6,7 +6,7 @@ import type { MessageItem, ResponseItem } from '../../src/protocol/index.js';
 import type { RecorderFileHandle, RecorderFileSystem } from '../../src/core/rollout/recorder-file-system.js';
 import type { SessionMetaPayload } from '../../src/core/rollout/schema.js';
 
-export const CODEX_ROLLOUT_DIR = join(import.meta.dirname, '..', '..', '..', 'shared', 'codex-rollouts');
+export const CODEX_ROLLOUT_DIR = join(import.meta.dirname, '..', 'fixtures', 'codex-rollouts');
 
 /** A fresh directory under the OS temp dir; remove it with `removeTempDir`. */
 export async function makeTempDir(prefix = 'cody-rollout-'): Promise<string> {

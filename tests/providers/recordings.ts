@@ -1,13 +1,13 @@
 /**
- * Loads the real recorded API responses in /work/shared/provider-recordings (see its README) so provider
+ * Loads the real recorded API responses in tests/fixtures/provider-recordings (see tests/fixtures/README.md) so provider
  * tests can serve them byte for byte from the fake provider server.
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { RawStep } from '../fake-provider/types.js';
 
-/** The recordings directory, beside the checkout. */
-export const RECORDINGS_ROOT = resolve(import.meta.dirname, '../../../shared/provider-recordings');
+/** The recordings directory, inside the repository. */
+export const RECORDINGS_ROOT = resolve(import.meta.dirname, '../fixtures/provider-recordings');
 
 /** A recorded HTTP response, ready to serve. */
 export interface Recording {
