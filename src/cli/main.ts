@@ -2,13 +2,56 @@
  * Command-line entry: a thin Commander layer over plain `runX(options, context)` functions. Command
  * modules are imported only when their command runs, so `cody --version` and `cody list` stay fast.
  */
-import { Command, CommanderError, Option } from 'commander';
-import { ExitCode, type ExitCodeValue } from '../core/errors.js';
+import { Argument, Command, CommanderError, Option } from 'commander';
+import { ExitCode, type ExitCodeValue, UsageError } from '../core/errors.js';
+import type { ChatOptions, OutputFormat } from './commands/chat.js';
 import { processIo, type Io } from './io.js';
 import { reportError } from './report-error.js';
+import { closestMatch } from './suggest.js';
 import { CLI_VERSION } from './version.js';
 
 type Action = (io: Io) => Promise<ExitCodeValue | number>;
+
+const OUTPUT_FORMATS: OutputFormat[] = ['text', 'json', 'stream-json'];
+
+interface ChatFlags {
+  conversation?: string;
+  continue?: boolean;
+  ephemeral?: boolean;
+  json?: boolean;
+  outputFormat?: OutputFormat;
+  autoApprove?: boolean;
+}
+
+function chatOptions(flags: ChatFlags): Omit<ChatOptions, 'words'> {
+  const format: OutputFormat = flags.outputFormat ?? (flags.json ? 'json' : 'text');
+  return {
+    format,
+    ...(flags.conversation !== undefined ? { conversation: flags.conversation } : {}),
+    ...(flags.continue ? { continueLast: true } : {}),
+    ...(flags.ephemeral ? { ephemeral: true } : {}),
+    ...(flags.autoApprove ? { autoApprove: true } : {}),
+  };
+}
+
+function commandNames(program: Command): string[] {
+  return program.commands.filter((command) => command.name() !== 'repl').map((command) => command.name());
+}
+
+/**
+ * `cody lsit` or `cody chta hi`: a first word that looks like a mistyped command is answered with the
+ * command it resembles, not sent as a prompt. A prompt with spaces in one argument is always a prompt.
+ */
+export function mistypedCommand(words: readonly string[], commands: readonly string[]): string | undefined {
+  const first = words[0];
+  if (first === undefined || !/^[a-z][a-z-]*$/.test(first)) return undefined;
+  if (first === 'version') return `unknown command 'version'. Did you mean 'cody --version'?`;
+  if (first === 'help') return `unknown command 'help'. Did you mean 'cody --help'?`;
+  const match = closestMatch(first, [...commands, 'help', 'version']);
+  if (match === undefined) return undefined;
+  const suggestion = match === 'help' || match === 'version' ? `cody --${match}` : `cody ${match}`;
+  return `unknown command '${first}'. Did you mean '${suggestion}'? (To send it as a prompt: cody chat "${words.join(' ')}")`;
+}
 
 export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
   let exitCode: number = ExitCode.ok;
@@ -45,13 +88,24 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   program
     .command('chat')
     .description('send a message (argument or stdin) to the active conversation and stream the reply')
-    .argument('[message...]', 'the message; read from stdin when omitted and stdin is not a terminal')
-    .option('-c, --conversation <id>', 'conversation id or unique prefix (default: the active one)')
-    .option('--json', 'print events as JSON lines on stdout instead of the reply text')
+    .argument('[message...]', 'the message; piped stdin is appended to it as a quoted block')
+    .option('--conversation <id>', 'conversation id or unique prefix (default: the active one)')
+    .option('-c, --continue', 'continue the most recently used conversation')
+    .option('--ephemeral', 'run the turn without saving anything (no rollout, no history)')
+    .option(
+      '--json',
+      'print one JSON object at the end: conversation id, reply, usage, tool calls, status, error',
+    )
+    .addOption(
+      new Option(
+        '--output-format <format>',
+        'text, json (same as --json) or stream-json (JSON lines)',
+      ).choices(OUTPUT_FORMATS),
+    )
     .option('--auto-approve', 'run shell commands and file edits the model asks for without asking')
-    .action((words: string[], options: { conversation?: string; json?: boolean; autoApprove?: boolean }) =>
+    .action((words: string[], options: ChatFlags) =>
       run(async (commandIo) =>
-        (await import('./commands/chat.js')).runChat({ ...options, words }, commandIo),
+        (await import('./commands/chat.js')).runChat({ ...chatOptions(options), words }, commandIo),
       )(),
     );
 
@@ -60,7 +114,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .description('list saved conversations, newest activity first')
     .option('--json', 'machine-readable output')
     .option('-n, --limit <n>', 'show at most n conversations')
-    .action((options: { json?: boolean; limit?: string }) =>
+    .option('-s, --search <text>', 'only conversations whose title, first message or id contains the text')
+    .action((options: { json?: boolean; limit?: string; search?: string }) =>
       run(async (commandIo) => (await import('./commands/list.js')).runList(options, commandIo))(),
     );
 
@@ -99,12 +154,13 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   program
     .command('status')
     .description('provider, model, context window, tokens used and compactions of a conversation')
-    .option('-c, --conversation <id>', 'conversation id or unique prefix (default: the active one)')
+    .argument('[id]', 'conversation id or unique prefix (default: the active one)')
+    .option('--conversation <id>', 'the same as the [id] argument')
     .option('--json', 'machine-readable output')
-    .action((options: { conversation?: string; json?: boolean }) =>
+    .action((id: string | undefined, options: { conversation?: string; json?: boolean }) =>
       run(async (commandIo) =>
         (await import('./commands/show.js')).runShow(
-          { status: true, id: options.conversation, ...(options.json ? { json: true } : {}) },
+          { status: true, id: id ?? options.conversation, ...(options.json ? { json: true } : {}) },
           commandIo,
         ),
       )(),
@@ -113,7 +169,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   program
     .command('compact')
     .description('summarise older history now to free the context window')
-    .option('-c, --conversation <id>', 'conversation id or unique prefix (default: the active one)')
+    .option('--conversation <id>', 'conversation id or unique prefix (default: the active one)')
     .option('--focus <text>', 'what the summary must keep')
     .option('--json', 'print events as JSON lines')
     .action((options: { conversation?: string; focus?: string; json?: boolean }) =>
@@ -140,11 +196,63 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     );
 
   program
-    .command('repl', { isDefault: true })
+    .command('export')
+    .description('write a conversation as Markdown, JSON or HTML to stdout')
+    .argument('[id]', 'conversation id or unique prefix (default: the active one)')
+    .addOption(
+      new Option('--format <format>', 'md, json or html').choices(['md', 'json', 'html']).default('md'),
+    )
+    .option('--redact', 'replace API keys and the config redact patterns with [REDACTED]')
+    .action((id: string | undefined, options: { format: 'md' | 'json' | 'html'; redact?: boolean }) =>
+      run(async (commandIo) =>
+        (await import('./commands/export.js')).runExport({ ...options, id }, commandIo),
+      )(),
+    );
+
+  program
+    .command('rename')
+    .description('give a conversation a title (shown by cody list)')
+    .argument('<id>', 'conversation id or unique prefix')
+    .argument('<title...>', 'the new title')
+    .action((id: string, words: string[]) =>
+      run(async (commandIo) =>
+        (await import('./commands/rename.js')).runRename({ id, title: words.join(' ') }, commandIo),
+      )(),
+    );
+
+  program
+    .command('completion')
+    .description('print a shell completion script: eval "$(cody completion bash)"')
+    .addArgument(new Argument('<shell>', 'bash, zsh or fish').choices(['bash', 'zsh', 'fish']))
+    .action((shell: 'bash' | 'zsh' | 'fish') =>
+      run(async (commandIo) =>
+        (await import('./completion.js')).runCompletion(
+          { shell, commands: commandNames(program) },
+          commandIo,
+        ),
+      )(),
+    );
+
+  program
+    .command('repl', { isDefault: true, hidden: true })
     .description('interactive chat in the terminal (the default when no command is given)')
-    .option('-c, --conversation <id>', 'conversation id or unique prefix (default: the active one)')
-    .action((options: { conversation?: string }) =>
-      run(async (commandIo) => (await import('./repl.js')).runRepl(options, commandIo))(),
+    .argument('[prompt...]', 'a first message to send (cody "question")')
+    .option('--conversation <id>', 'conversation id or unique prefix (default: the active one)')
+    .option('-c, --continue', 'continue the most recently used conversation')
+    .option('--ephemeral', 'save nothing from this session')
+    .option('--json', 'with a prompt and no terminal: one JSON object at the end')
+    .addOption(new Option('--output-format <format>', 'text, json or stream-json').choices(OUTPUT_FORMATS))
+    .option('--auto-approve', 'run tool calls without asking')
+    .action((words: string[], options: ChatFlags) =>
+      run(async (commandIo) => {
+        const typo = mistypedCommand(words, commandNames(program));
+        if (typo) throw new UsageError(typo);
+        const chat = { ...chatOptions(options), words };
+        if (commandIo.stdin.isTTY !== true && words.length > 0) {
+          return (await import('./commands/chat.js')).runChat(chat, commandIo);
+        }
+        return (await import('./repl.js')).runRepl(chat, commandIo);
+      })(),
     );
 
   try {

@@ -34,6 +34,8 @@ export const configSchema = z
       })
       .optional(),
     lockTimeoutMs: z.number().int().min(0).optional(),
+    /** Regular expressions whose matches are replaced by [REDACTED] in rollouts, history and exports. */
+    redact: z.array(z.string()).optional(),
     /** Offer the built-in tools (files, shell) to the model; default true. */
     tools: z.boolean().optional(),
   })

@@ -1,35 +1,119 @@
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { startConversation } from '../../core/start-conversation.js';
 import { createCliTools, toolNames } from '../approval.js';
-import { createContext, openSession } from '../context.js';
+import { createContext, ephemeralContext, openSession, type CommandContext } from '../context.js';
+import { errorKindOf } from '../error-kind.js';
 import { type Io, readAll } from '../io.js';
+import { createJsonWriter } from '../json-output.js';
+import { withStdinBlock } from '../message.js';
 import { createTurnRenderer, startSpinner, stderrChalk } from '../render.js';
+import { reportError } from '../report-error.js';
+
+export type OutputFormat = 'text' | 'json' | 'stream-json';
 
 export interface ChatOptions {
   words: string[];
   conversation?: string;
-  json?: boolean;
+  /** `-c/--continue`: the most recently used conversation. */
+  continueLast?: boolean;
+  /** Nothing of the turn is saved. */
+  ephemeral?: boolean;
+  format?: OutputFormat;
   autoApprove?: boolean;
+}
+
+/** The conversation a command works on: --conversation, --continue, or the active one. */
+export async function chooseConversation(
+  context: CommandContext,
+  options: Pick<ChatOptions, 'conversation' | 'continueLast'>,
+): Promise<string | undefined> {
+  if (options.conversation !== undefined && options.continueLast === true)
+    throw new UsageError('Give either --conversation or --continue, not both.');
+  if (options.conversation !== undefined) return context.manager.resolveId(options.conversation);
+  if (options.continueLast === true) {
+    const [latest] = await context.manager.listConversations({ limit: 1 });
+    if (latest === undefined)
+      throw new UsageError('Nothing to continue: there are no saved conversations yet.');
+    return latest.id;
+  }
+  return context.manager.getActiveId();
+}
+
+/** The message: the words, with piped stdin appended as a quoted block (or stdin alone). */
+export async function readMessage(words: readonly string[], io: Io): Promise<string> {
+  const typed = words.join(' ');
+  const piped = io.stdin.isTTY === true ? '' : await readAll(io.stdin);
+  const message = withStdinBlock(typed, piped);
+  if (message.trim() === '') {
+    throw new UsageError('Nothing to send: give a message (cody chat "hello") or pipe one on stdin.');
+  }
+  return message;
 }
 
 /** `cody chat`: one turn. The reply streams to stdout; everything else goes to stderr. */
 export async function runChat(options: ChatOptions, io: Io): Promise<number> {
-  const context = await createContext(io);
-  let message = options.words.join(' ');
-  if (message.trim() === '' && io.stdin.isTTY !== true) message = await readAll(io.stdin);
-  if (message.trim() === '') {
-    throw new UsageError('Nothing to send: give a message (cody chat "hello") or pipe one on stdin.');
+  const format = options.format ?? 'text';
+  if (format === 'text') return runTextChat(options, io);
+  const writer = createJsonWriter(io.stdout, format);
+  const abort = new AbortController();
+  const onSignal = (): void => abort.abort(new Error('interrupted'));
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  try {
+    const message = await readMessage(options.words, io);
+    let context = await createContext(io);
+    const chosen = await chooseConversation(context, options);
+    if (options.ephemeral) context = await ephemeralContext(context, chosen);
+    const id =
+      (options.ephemeral ? await context.manager.getActiveId() : chosen) ??
+      (await startConversation(context.manager, context.config, {
+        cwd: io.cwd,
+        tools: toolNames(context.config),
+      }));
+    const session = await openSession(context, id, {
+      ...withTools(createCliTools(io, context.config, { autoApprove: options.autoApprove === true })),
+    });
+    const selection = session.selection();
+    writer.start({
+      conversationId: id,
+      provider: selection.provider,
+      api: selection.api,
+      model: selection.model,
+      ephemeral: options.ephemeral === true,
+    });
+    try {
+      for await (const event of session.submit(message, { signal: abort.signal })) writer.handle(event);
+    } finally {
+      await context.dispose?.();
+    }
+    writer.finish();
+    return ExitCode.ok;
+  } catch (error) {
+    const final = writer.finish(error);
+    // The object says what failed; stderr says it to a person too.
+    const code = reportError(error, { ...io, stderr: io.stderr }, false);
+    return final.error?.kind === 'interrupted' || errorKindOf(error) === 'interrupted'
+      ? ExitCode.interrupted
+      : code;
+  } finally {
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
   }
+}
+
+async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
+  const message = await readMessage(options.words, io);
+  let context = await createContext(io);
   const color = stderrChalk(io);
-  let id = options.conversation
-    ? await context.manager.resolveId(options.conversation)
-    : await context.manager.getActiveId();
+  const chosen = await chooseConversation(context, options);
+  if (options.ephemeral) context = await ephemeralContext(context, chosen);
+  let id = options.ephemeral ? await context.manager.getActiveId() : chosen;
   if (id === undefined) {
     id = await startConversation(context.manager, context.config, {
       cwd: io.cwd,
       tools: toolNames(context.config),
     });
-    io.stderr.write(color.dim(`Started conversation ${id}\n`));
+    if (!options.ephemeral) io.stderr.write(color.dim(`Started conversation ${id}\n`));
   }
   const session = await openSession(context, id, {
     ...withTools(createCliTools(io, context.config, { autoApprove: options.autoApprove === true })),
@@ -42,15 +126,16 @@ export async function runChat(options: ChatOptions, io: Io): Promise<number> {
   const abort = new AbortController();
   const onInterrupt = (): void => abort.abort(new Error('interrupted'));
   process.once('SIGINT', onInterrupt);
-  const spinner = options.json ? undefined : await startSpinner(io, 'Thinking…');
-  const renderer = createTurnRenderer(io, { json: options.json === true, ...(spinner ? { spinner } : {}) });
+  const spinner = await startSpinner(io, 'Thinking…');
+  const renderer = createTurnRenderer(io, { ...(spinner ? { spinner } : {}) });
   try {
-    for await (const event of session.submit(message.replace(/\n+$/, ''), { signal: abort.signal })) {
+    for await (const event of session.submit(message, { signal: abort.signal })) {
       renderer.handle(event);
     }
   } finally {
     renderer.end();
     process.removeListener('SIGINT', onInterrupt);
+    await context.dispose?.();
   }
   return ExitCode.ok;
 }

@@ -1,17 +1,41 @@
+import { generateTitle, readTitles } from '../../core/conversation-titles.js';
 import { ExitCode, UsageError } from '../../core/errors.js';
+import type { ConversationSummary } from '../../core/conversation-manager.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
+import { sanitizeForTerminal } from '../sanitize.js';
 
-/** `cody list`: newest activity first. Reads only each file's head and tail; loads no SDK. */
-export async function runList(options: { json?: boolean; limit?: string }, io: Io): Promise<number> {
+export interface ListOptions {
+  json?: boolean;
+  limit?: string;
+  search?: string;
+}
+
+/** `cody list`: newest activity first, one row per conversation that fits the terminal's width. */
+export async function runList(options: ListOptions, io: Io): Promise<number> {
   let limit: number | undefined;
   if (options.limit !== undefined) {
     limit = Number(options.limit);
     if (!Number.isInteger(limit) || limit < 1)
       throw new UsageError(`--limit must be a positive whole number, not '${options.limit}'.`);
   }
-  const context = await createContext(io);
-  const conversations = await context.manager.listConversations(limit !== undefined ? { limit } : {});
+  const context = await createContext(io, { create: false });
+  const all = await context.manager.listConversations();
+  const titles = readTitles(context.paths.home);
+  const titled = all.map((conversation) => ({
+    ...conversation,
+    title: titles.get(conversation.id) ?? generateTitle(conversation.preview),
+  }));
+  const search = options.search?.toLowerCase();
+  const matching =
+    search === undefined
+      ? titled
+      : titled.filter((conversation) =>
+          [conversation.id, conversation.title, conversation.preview, conversation.model].some((field) =>
+            field?.toLowerCase().includes(search),
+          ),
+        );
+  const conversations = limit !== undefined ? matching.slice(0, limit) : matching;
   if (options.json) {
     io.stdout.write(
       `${JSON.stringify(
@@ -23,36 +47,131 @@ export async function runList(options: { json?: boolean; limit?: string }, io: I
     return ExitCode.ok;
   }
   if (conversations.length === 0) {
-    io.stdout.write('No saved conversations. Start one with: cody new (or just cody chat "hello")\n');
+    io.stdout.write(
+      search !== undefined
+        ? `No conversation matches '${options.search ?? ''}'.\n`
+        : 'No saved conversations. Start one with: cody new (or just cody chat "hello")\n',
+    );
     return ExitCode.ok;
   }
   const active = await context.manager.getActiveId();
-  const rows = conversations.map((conversation) => [
-    `${conversation.id === active ? '*' : ' '} ${conversation.id}`,
-    `${conversation.provider}/${conversation.model}`,
-    formatTime(conversation.createdAt),
-    formatTime(conversation.updatedAt),
-    conversation.messageCount === undefined ? '–' : String(conversation.messageCount),
-    conversation.problem ? `(${conversation.problem})` : (conversation.preview ?? ''),
-  ]);
-  const header = ['  ID', 'PROVIDER/MODEL', 'CREATED', 'UPDATED', 'MSGS', 'FIRST MESSAGE'];
-  const table = [header, ...rows];
-  const widths = header.map((_, column) => Math.max(...table.map((row) => (row[column] ?? '').length)));
-  const lines = table.map((row) =>
-    row
-      .map((cell, column) => (column === row.length - 1 ? cell : cell.padEnd(widths[column] ?? 0)))
-      .join('  ')
-      .trimEnd(),
+  const prefixes = uniquePrefixes(all.map((conversation) => conversation.id));
+  const width = terminalWidth(io);
+  const lines = formatRows(
+    conversations.map((conversation) => ({
+      marker: conversation.id === active ? '*' : ' ',
+      id: prefixes.get(conversation.id) ?? conversation.id,
+      when: relativeTime(conversation.updatedAt, Date.now()),
+      model: conversation.model,
+      messages: conversation.messageCount === undefined ? '–' : String(conversation.messageCount),
+      text: sanitizeForTerminal(
+        conversation.problem
+          ? `(${conversation.problem})`
+          : (conversation.title ?? conversation.preview ?? ''),
+      ),
+    })),
+    width,
   );
   // One write: a thousand small writes to a pipe cost more than the listing itself.
   io.stdout.write(`${lines.join('\n')}\n`);
   return ExitCode.ok;
 }
 
-/** Local time, minute precision: what a person scanning the list needs. */
-export function formatTime(iso: string): string {
-  const date = new Date(iso);
-  if (Number.isNaN(date.getTime())) return iso;
-  const pad = (value: number): string => String(value).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}`;
+interface Row {
+  marker: string;
+  id: string;
+  when: string;
+  model: string;
+  messages: string;
+  text: string;
 }
+
+/** The terminal's width; unlimited when stdout is not a terminal and COLUMNS is not set. */
+function terminalWidth(io: Io): number {
+  if (io.stdout.isTTY === true && io.stdout.columns !== undefined && io.stdout.columns > 0)
+    return io.stdout.columns;
+  const fromEnv = Number(io.env.COLUMNS);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : Number.POSITIVE_INFINITY;
+}
+
+/** Columns sized to their content; the model column shrinks, then goes, before the title does. */
+export function formatRows(rows: readonly Row[], width: number): string[] {
+  const header: Row = {
+    marker: ' ',
+    id: 'ID',
+    when: 'UPDATED',
+    model: 'MODEL',
+    messages: 'MSGS',
+    text: 'TITLE',
+  };
+  const table = [header, ...rows];
+  const widest = (pick: (row: Row) => string): number => Math.max(...table.map((row) => pick(row).length));
+  const idWidth = widest((row) => row.id);
+  const whenWidth = widest((row) => row.when);
+  const messagesWidth = widest((row) => row.messages);
+  const fixed = 2 + idWidth + 2 + whenWidth + 2 + messagesWidth + 2;
+  const minText = 24;
+  let modelWidth = Math.min(
+    widest((row) => row.model),
+    24,
+  );
+  if (fixed + modelWidth + 2 + minText > width) modelWidth = Math.max(0, width - fixed - minText - 2);
+  if (modelWidth < 8) modelWidth = 0;
+  const textWidth = width - fixed - (modelWidth > 0 ? modelWidth + 2 : 0);
+  return table.map((row) => {
+    const cells = [
+      `${row.marker} ${row.id.padEnd(idWidth)}`,
+      row.when.padEnd(whenWidth),
+      ...(modelWidth > 0 ? [truncate(row.model, modelWidth).padEnd(modelWidth)] : []),
+      row.messages.padStart(messagesWidth),
+      truncate(row.text, Math.max(1, textWidth)),
+    ];
+    return truncate(cells.join('  ').trimEnd(), width);
+  });
+}
+
+function truncate(text: string, width: number): string {
+  if (!Number.isFinite(width) || text.length <= width) return text;
+  return width <= 1 ? '…' : `${text.slice(0, width - 1)}…`;
+}
+
+/**
+ * The shortest prefix of each id that no other id starts with (at least 8 characters, never ending in a
+ * dash), so `cody resume <prefix>` works with what the list shows.
+ */
+export function uniquePrefixes(ids: readonly string[]): Map<string, string> {
+  const sorted = [...ids].sort();
+  const result = new Map<string, string>();
+  sorted.forEach((id, index) => {
+    const shared = (other: string | undefined): number => {
+      if (other === undefined) return 0;
+      let length = 0;
+      while (length < id.length && id[length] === other[length]) length += 1;
+      return length;
+    };
+    let length = Math.max(8, shared(sorted[index - 1]) + 1, shared(sorted[index + 1]) + 1);
+    if (id[length - 1] === '-') length += 1;
+    result.set(id, id.slice(0, Math.min(length, id.length)));
+  });
+  return result;
+}
+
+/** "just now", "5m ago", "3h ago", "yesterday", "4d ago", then the date. */
+export function relativeTime(iso: string, now: number): string {
+  const time = new Date(iso).getTime();
+  if (Number.isNaN(time)) return iso;
+  const seconds = Math.max(0, Math.round((now - time) / 1000));
+  if (seconds < 60) return 'just now';
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes}m ago`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return `${hours}h ago`;
+  const days = Math.floor(hours / 24);
+  if (days === 1) return 'yesterday';
+  if (days < 7) return `${days}d ago`;
+  const date = new Date(time);
+  const pad = (value: number): string => String(value).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+export type { ConversationSummary };

@@ -14,7 +14,7 @@ export interface ShowOptions {
 
 /** `cody show [id]`: the whole transcript (compactions marked), its latest summary, or its status. */
 export async function runShow(options: ShowOptions, io: Io): Promise<number> {
-  const context = await createContext(io);
+  const context = await createContext(io, { create: false });
   const id = options.id ? await context.manager.resolveId(options.id) : await context.manager.getActiveId();
   if (id === undefined)
     throw new UsageError('No active conversation: give an id (see cody list) or start one with cody new.');
@@ -22,15 +22,17 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
   if (options.status) {
     const session = await openSession(context, id);
     const status = session.status();
+    // `api` is the wire API id everywhere machine-readable ('openai-chat', as in list and the events).
+    const api = session.selection().api;
     if (options.json) {
-      io.stdout.write(`${JSON.stringify(status, null, 2)}\n`);
+      io.stdout.write(`${JSON.stringify({ ...status, api }, null, 2)}\n`);
       return ExitCode.ok;
     }
     const percent = ((status.contextTokens / status.contextWindow) * 100).toFixed(1);
     io.stdout.write(
       [
         `Conversation: ${status.id}`,
-        `Provider:     ${status.provider} (${status.api})`,
+        `Provider:     ${status.provider} (${api})`,
         `Model:        ${status.model}`,
         `Window:       ${status.contextWindow.toLocaleString('en-US')} tokens (auto-compact at ${status.autoCompactLimit.toLocaleString('en-US')})`,
         `Used:         ${status.contextTokens.toLocaleString('en-US')} tokens (${percent}% of the window)`,

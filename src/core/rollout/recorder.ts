@@ -6,6 +6,7 @@
 import * as fs from 'node:fs/promises';
 import type { ResponseItem } from '../../protocol/index.js';
 import { errorMessage } from '../errors.js';
+import { createRedactor, redactDeep, type Redactor } from '../redact.js';
 import { RolloutWriteError } from '../errors.js';
 import {
   describeWriteError,
@@ -30,6 +31,8 @@ export interface RecorderOptions {
   fileSystem?: RecorderFileSystem;
   /** Clock for line timestamps and sidecar names. */
   now?: () => Date;
+  /** Applied to every string of every line before it is written; default: the built-in key shapes. */
+  redact?: Redactor;
 }
 
 /** One line to append, before its timestamp is added. */
@@ -44,6 +47,7 @@ export class RolloutRecorder {
   private readonly handle: RecorderFileHandle;
   private readonly now: () => Date;
   private readonly fileSystem: RecorderFileSystem;
+  private readonly redact: Redactor;
   /** Bytes of complete lines; the next write goes here. */
   private size: number;
   /** Set when the end of the file may hold bytes that are not a complete line. */
@@ -55,6 +59,7 @@ export class RolloutRecorder {
     this.size = size;
     this.now = options.now ?? (() => new Date());
     this.fileSystem = options.fileSystem ?? fs;
+    this.redact = options.redact ?? createRedactor();
     this.tailUnchecked = size > 0;
   }
 
@@ -128,7 +133,10 @@ export class RolloutRecorder {
     }
     const timestamp = this.now().toISOString();
     const text = lines
-      .map((line) => `${JSON.stringify({ timestamp, type: line.type, payload: line.payload })}\n`)
+      .map(
+        (line) =>
+          `${JSON.stringify({ timestamp, type: line.type, payload: redactDeep(line.payload, this.redact) })}\n`,
+      )
       .join('');
     const bytes = Buffer.from(text, 'utf8');
     const before = this.size;

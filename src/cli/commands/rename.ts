@@ -1,0 +1,14 @@
+import { writeTitle } from '../../core/conversation-titles.js';
+import { ExitCode, UsageError } from '../../core/errors.js';
+import { createContext } from '../context.js';
+import type { Io } from '../io.js';
+
+/** `cody rename <id> <title>`: the title `cody list` shows ('' goes back to the generated one). */
+export async function runRename(options: { id: string; title: string }, io: Io): Promise<number> {
+  const context = await createContext(io);
+  const id = await context.manager.resolveId(options.id);
+  if (options.title.length > 200) throw new UsageError('A title is at most 200 characters.');
+  await writeTitle(context.paths.home, id, options.title);
+  io.stdout.write(`✓ Renamed ${id}: ${options.title.replace(/\s+/g, ' ').trim()}\n`);
+  return ExitCode.ok;
+}

@@ -1,0 +1,67 @@
+/**
+ * Conversation titles: set by `rename`, otherwise generated from the first message. Kept in one small file
+ * (`$CODY_HOME/titles.json`, mode 0600) so listing reads one file, not one per conversation, and renaming
+ * never rewrites an append-only rollout.
+ */
+import { readFileSync } from 'node:fs';
+import { rename, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { errorMessage, StorageError } from './errors.js';
+
+const TITLES_FILE = 'titles.json';
+const TITLE_LENGTH = 60;
+
+export function titlesPath(home: string): string {
+  return join(home, TITLES_FILE);
+}
+
+/** id → title; a missing or unreadable file is no titles (titles are a convenience, never a blocker). */
+export function readTitles(home: string): Map<string, string> {
+  try {
+    const parsed: unknown = JSON.parse(readFileSync(titlesPath(home), 'utf8'));
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return new Map();
+    return new Map(
+      Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+    );
+  } catch {
+    return new Map();
+  }
+}
+
+/** Sets (or, with an empty title, removes) a conversation's title; written atomically. */
+export async function writeTitle(home: string, id: string, title: string): Promise<void> {
+  const titles = readTitles(home);
+  const clean = title.replace(/\s+/g, ' ').trim();
+  if (clean === '') titles.delete(id);
+  else titles.set(id, clean);
+  const path = titlesPath(home);
+  const temporary = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(temporary, `${JSON.stringify(Object.fromEntries(titles), null, 2)}\n`, { mode: 0o600 });
+    await rename(temporary, path);
+  } catch (error) {
+    throw new StorageError(`Cannot write ${path}: ${errorMessage(error)}`, { cause: error });
+  }
+}
+
+/**
+ * A title from the first message: its first line, without Markdown marks or a leading please/can you,
+ * cut at a word boundary, first letter capitalised.
+ */
+export function generateTitle(firstMessage: string | undefined): string | undefined {
+  if (firstMessage === undefined) return undefined;
+  const firstLine = firstMessage.split('\n').find((line) => line.trim() !== '') ?? '';
+  let text = firstLine
+    .replace(/[`*_#>[\]]/g, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/^(please|hey|hi|hello|can you|could you)[,!]?\s+/i, '')
+    .replace(/[.?!:;,]+$/, '');
+  if (text === '') return undefined;
+  if (text.length > TITLE_LENGTH) {
+    const cut = text.slice(0, TITLE_LENGTH - 1);
+    const space = cut.lastIndexOf(' ');
+    text = `${space > TITLE_LENGTH / 2 ? cut.slice(0, space) : cut}…`;
+  }
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
