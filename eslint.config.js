@@ -60,9 +60,34 @@ export default tseslint.config(
           })),
           patterns: [
             { group: ['**/cli/**', '**/cli'], message: 'core never imports the cli layer.' },
+            { group: ['**/server/**', '**/server'], message: 'core knows nothing of HTTP or the server.' },
             {
               group: ['openai', 'openai/*', '@anthropic-ai/*', '@google/genai', '@google/genai/*'],
               message: 'core never imports an SDK; go through src/providers.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: terminalLibraries.map((name) => ({
+            name,
+            message: 'the server knows nothing of terminals.',
+          })),
+          patterns: [
+            {
+              group: ['**/cli/**', '**/cli'],
+              message: 'the server is a front end beside the cli, not on it.',
+            },
+            {
+              group: ['openai', 'openai/*', '@anthropic-ai/*', '@google/genai', '@google/genai/*'],
+              message: 'the server drives the engine (src/core), never an SDK.',
             },
           ],
         },

@@ -1,0 +1,41 @@
+/**
+ * Errors the HTTP API answers with: a status and a stable machine-readable `code` (clients branch on the
+ * code, never on the message). The body is always `{"error": {"code", "message"}}`.
+ */
+export type ApiErrorCode =
+  | 'invalid-json'
+  | 'invalid-request'
+  | 'unauthorized'
+  | 'not-found'
+  | 'conversation-not-found'
+  | 'approval-not-found'
+  | 'ambiguous-id'
+  | 'method-not-allowed'
+  | 'turn-running'
+  | 'conversation-locked'
+  | 'payload-too-large'
+  | 'unsupported-media-type'
+  | 'provider-auth'
+  | 'provider-error'
+  | 'corrupt-conversation'
+  | 'storage-error'
+  | 'shutting-down'
+  | 'internal';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ApiErrorCode;
+  constructor(status: number, code: ApiErrorCode, message: string) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+  }
+}
+
+export function errorBody(
+  code: ApiErrorCode,
+  message: string,
+): { error: { code: ApiErrorCode; message: string } } {
+  return { error: { code, message } };
+}

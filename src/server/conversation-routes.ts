@@ -1,0 +1,96 @@
+/** The conversation store over HTTP: list, create, get, delete, fork, transcript, state, selection. */
+import type { Route } from './router.js';
+import {
+  createConversationBody,
+  forkBody,
+  messagesQuery,
+  parseInput,
+  selectionBody,
+} from './request-schemas.js';
+import { conversationIdParam, type ServerContext } from './server-context.js';
+
+export function conversationRoutes(context: ServerContext): Route[] {
+  const { engine, live } = context;
+  return [
+    {
+      method: 'GET',
+      path: '/conversations',
+      handler: async () => ({ status: 200, body: { conversations: await engine.list() } }),
+    },
+    {
+      method: 'POST',
+      path: '/conversations',
+      handler: async ({ body }) => {
+        const selection = parseInput(createConversationBody, await body(), 'conversation');
+        const conversation = await engine.create(
+          selection.provider !== undefined ? { ...selection, provider: selection.provider } : undefined,
+        );
+        live.adopt(conversation);
+        return { status: 201, body: await engine.get(conversation.id) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/conversations/{id}',
+      handler: async ({ params }) => {
+        const id = conversationIdParam(params);
+        return { status: 200, body: await engine.get(id) };
+      },
+    },
+    {
+      method: 'DELETE',
+      path: '/conversations/{id}',
+      handler: async ({ params }) => {
+        const id = conversationIdParam(params);
+        await engine.get(id);
+        await live.forget(id);
+        await engine.delete(id);
+        return { status: 200, body: { id, deleted: true } };
+      },
+    },
+    {
+      method: 'POST',
+      path: '/conversations/{id}/fork',
+      handler: async ({ params, body }) => {
+        const id = conversationIdParam(params);
+        const options = parseInput(forkBody, await body(), 'fork request');
+        const fork = await engine.fork(id, options);
+        live.adopt(fork);
+        return { status: 201, body: await engine.get(fork.id) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/conversations/{id}/messages',
+      handler: async ({ params, query }) => {
+        const id = conversationIdParam(params);
+        const options = parseInput(messagesQuery, Object.fromEntries(query), 'query');
+        return { status: 200, body: await engine.transcript(id, options) };
+      },
+    },
+    {
+      method: 'GET',
+      path: '/conversations/{id}/state',
+      handler: async ({ params }) => {
+        const id = conversationIdParam(params);
+        const conversation = await live.handle(id);
+        return {
+          status: 200,
+          body: { conversationId: id, ...live.state(id), status: await conversation.status() },
+        };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/conversations/{id}/selection',
+      handler: async ({ params, body }) => {
+        const id = conversationIdParam(params);
+        const selection = parseInput(selectionBody, await body(), 'selection');
+        live.assertIdle(id);
+        const conversation = await live.handle(id);
+        await conversation.setSelection(selection);
+        return { status: 200, body: { conversationId: id, status: await conversation.status() } };
+      },
+    },
+  ];
+}

@@ -1,0 +1,64 @@
+/** Engine errors (a `kind`, never an exit code) as HTTP answers with a stable code. */
+import { CodyError, ExitCode } from '../core/errors.js';
+import { MissingApiKeyError, ProviderError } from '../protocol/errors.js';
+import { ApiError, type ApiErrorCode } from './api-error.js';
+
+type Kind =
+  | 'usage'
+  | 'not-found'
+  | 'ambiguous'
+  | 'auth'
+  | 'provider'
+  | 'corrupt'
+  | 'locked'
+  | 'storage'
+  | 'busy'
+  | 'interrupted'
+  | 'failure'
+  | 'internal';
+
+const BY_KIND: Record<Kind, { status: number; code: ApiErrorCode }> = {
+  usage: { status: 400, code: 'invalid-request' },
+  'not-found': { status: 404, code: 'conversation-not-found' },
+  ambiguous: { status: 400, code: 'ambiguous-id' },
+  auth: { status: 502, code: 'provider-auth' },
+  provider: { status: 502, code: 'provider-error' },
+  corrupt: { status: 500, code: 'corrupt-conversation' },
+  locked: { status: 409, code: 'conversation-locked' },
+  storage: { status: 500, code: 'storage-error' },
+  busy: { status: 409, code: 'turn-running' },
+  interrupted: { status: 409, code: 'turn-running' },
+  failure: { status: 500, code: 'internal' },
+  internal: { status: 500, code: 'internal' },
+};
+
+const KIND_BY_EXIT_CODE: Record<number, Kind> = {
+  [ExitCode.usage]: 'usage',
+  [ExitCode.unknownConversation]: 'not-found',
+  [ExitCode.auth]: 'auth',
+  [ExitCode.provider]: 'provider',
+  [ExitCode.corruptRollout]: 'corrupt',
+  [ExitCode.lockTimeout]: 'locked',
+  [ExitCode.storage]: 'storage',
+  [ExitCode.interrupted]: 'interrupted',
+  [ExitCode.failure]: 'failure',
+};
+
+export function describeError(error: unknown): { kind: Kind; message: string } {
+  if (error instanceof CodyError) {
+    const kind = KIND_BY_EXIT_CODE[error.exitCode] ?? 'internal';
+    return { kind, message: error.message };
+  }
+  if (error instanceof MissingApiKeyError) return { kind: 'auth', message: error.message };
+  if (error instanceof ProviderError) {
+    return { kind: error.kind === 'auth' ? 'auth' : 'provider', message: `${error.api}: ${error.message}` };
+  }
+  return { kind: 'internal', message: 'Internal error; see the server log.' };
+}
+
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const { kind, message } = describeError(error);
+  const { status, code } = BY_KIND[kind];
+  return new ApiError(status, code, message);
+}

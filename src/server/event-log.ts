@@ -1,0 +1,68 @@
+/**
+ * Per-conversation event log of this server process: every event a turn produced gets an id
+ * `<boot>-<sequence>` and is kept in a bounded buffer, so a client that reconnects with `Last-Event-ID`
+ * is sent exactly what it missed, and live subscribers see events in the same order.
+ */
+
+/** Events kept per conversation for replay; a long turn with streamed tool output fits comfortably. */
+export const REPLAY_BUFFER_EVENTS = 20_000;
+
+export interface LoggedEvent {
+  /** `<boot>-<sequence>`: unique across restarts, ordered within one process. */
+  id: string;
+  sequence: number;
+  /** The JSON sent as `data:`. */
+  data: string;
+}
+
+export type Subscriber = (event: LoggedEvent) => void;
+
+export interface ReplayResult {
+  events: LoggedEvent[];
+  /** Events the client asked to resume after are no longer buffered (or came from an earlier process). */
+  gap: boolean;
+}
+
+export class EventLog {
+  private readonly boot: string;
+  private readonly capacity: number;
+  private readonly events: LoggedEvent[] = [];
+  private readonly subscribers = new Set<Subscriber>();
+  private sequence = 0;
+
+  constructor(boot: string, capacity = REPLAY_BUFFER_EVENTS) {
+    this.boot = boot;
+    this.capacity = capacity;
+  }
+
+  append(data: string): LoggedEvent {
+    this.sequence += 1;
+    const event: LoggedEvent = { id: `${this.boot}-${this.sequence}`, sequence: this.sequence, data };
+    this.events.push(event);
+    if (this.events.length > this.capacity) this.events.splice(0, this.events.length - this.capacity);
+    for (const subscriber of this.subscribers) subscriber(event);
+    return event;
+  }
+
+  /** What a client that last saw `lastEventId` missed (everything buffered when it saw nothing yet). */
+  replayAfter(lastEventId: string | undefined): ReplayResult {
+    if (lastEventId === undefined || lastEventId === '') return { events: [], gap: false };
+    const match = /^([a-z0-9]+)-(\d+)$/.exec(lastEventId);
+    if (!match || match[1] !== this.boot) {
+      // An id from an earlier server process: every event of this process is new to the client.
+      return { events: [...this.events], gap: true };
+    }
+    const seen = Number(match[2]);
+    const oldest = this.events[0]?.sequence ?? this.sequence + 1;
+    return { events: this.events.filter((event) => event.sequence > seen), gap: seen + 1 < oldest };
+  }
+
+  subscribe(subscriber: Subscriber): () => void {
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
+  }
+
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * `cody serve`'s HTTP layer on node:http (see DECISIONS.md for the measurement against fastify and hono):
+ * bearer-token check, optional CORS, routing, JSON answers with stable error codes, SSE streams, and an
+ * orderly stop.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { ApiError, errorBody } from './api-error.js';
+import { conversationRoutes } from './conversation-routes.js';
+import type { Engine } from './engine-port.js';
+import { toApiError } from './error-map.js';
+import { LiveConversations } from './live-conversations.js';
+import { openApiDocument } from './openapi.js';
+import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './request-body.js';
+import { matchRoute, type Route } from './router.js';
+import { createScrub } from './scrub.js';
+import type { ServerContext } from './server-context.js';
+import { HEARTBEAT_MS, type SseStream } from './sse.js';
+import { isAuthorized } from './token.js';
+import { turnRoutes } from './turn-routes.js';
+
+export interface CodyServerOptions {
+  engine: Engine;
+  token: string;
+  host: string;
+  port: number;
+  /** Allowed browser origin; no CORS headers at all when unset. */
+  corsOrigin?: string;
+  maxBodyBytes?: number;
+  heartbeatMs?: number;
+  /** Where the secrets to scrub from answers come from. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** One line per unexpected error (never a secret, never a body). */
+  log?: (line: string) => void;
+}
+
+export interface CodyServer {
+  url: string;
+  /** Stops accepting, interrupts running turns (waiting up to `graceMs` for them to be recorded), ends streams. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** How long SIGTERM waits for interrupted turns to record where they stopped. */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+export function buildRoutes(context: ServerContext): Route[] {
+  return [
+    { method: 'GET', path: '/openapi.json', handler: async () => ({ status: 200, body: openApiDocument }) },
+    ...conversationRoutes(context),
+    ...turnRoutes(context),
+  ];
+}
+
+export async function startCodyServer(options: CodyServerOptions): Promise<CodyServer> {
+  const scrub = createScrub(options.env ?? {}, [options.token]);
+  const context: ServerContext = {
+    engine: options.engine,
+    live: new LiveConversations({ engine: options.engine, scrub }),
+    streams: new Set<SseStream>(),
+    heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
+    extraHeaders: options.corsOrigin
+      ? { 'access-control-allow-origin': options.corsOrigin, vary: 'Origin' }
+      : {},
+  };
+  const routes = buildRoutes(context);
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const log = options.log ?? (() => undefined);
+  let stopping = false;
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      log(`cody serve: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent) send(response, 500, errorBody('internal', 'Internal error.'));
+      else response.destroy();
+    });
+  });
+  server.keepAliveTimeout = 5_000;
+
+  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const method = request.method ?? 'GET';
+    if (method === 'OPTIONS' && options.corsOrigin) {
+      response.writeHead(204, {
+        ...context.extraHeaders,
+        'access-control-allow-methods': 'GET, POST, PUT, DELETE',
+        'access-control-allow-headers': 'authorization, content-type, last-event-id',
+        'access-control-max-age': '600',
+      });
+      response.end();
+      return;
+    }
+    try {
+      if (stopping) throw new ApiError(503, 'shutting-down', 'The server is shutting down.');
+      if (!isAuthorized(request.headers.authorization, options.token)) {
+        throw new ApiError(
+          401,
+          'unauthorized',
+          'Missing or wrong bearer token (see $CODY_HOME/serve-token).',
+        );
+      }
+      const url = new URL(request.url ?? '/', 'http://localhost');
+      const { route, params } = matchRoute(routes, method, url.pathname);
+      const reply = await route.handler({
+        params,
+        query: url.searchParams,
+        body: () => readJsonBody(request, maxBodyBytes),
+        request,
+        response,
+      });
+      if (reply) send(response, reply.status, reply.body);
+    } catch (error) {
+      const apiError = toApiError(error);
+      if (apiError.code === 'internal')
+        log(`cody serve: ${method} ${request.url ?? ''}: ${errorText(error)}`);
+      if (response.headersSent) {
+        response.destroy();
+        return;
+      }
+      // An unread oversized body: answer, then drop the connection instead of reading the rest.
+      if (apiError.status === 413) response.setHeader('connection', 'close');
+      send(response, apiError.status, errorBody(apiError.code, apiError.message));
+    }
+  }
+
+  function send(response: ServerResponse, status: number, body: unknown): void {
+    const text = scrub(JSON.stringify(body));
+    response.writeHead(status, {
+      ...context.extraHeaders,
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(text),
+      'cache-control': 'no-store',
+      ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}),
+    });
+    response.end(text);
+  }
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  return {
+    url: `http://${host}:${address.port}`,
+    close: async (graceMs = SHUTDOWN_GRACE_MS) => {
+      stopping = true;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await context.live.shutdown(graceMs);
+      for (const stream of context.streams) stream.end();
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

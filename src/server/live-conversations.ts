@@ -1,0 +1,210 @@
+/**
+ * The conversations this server is driving: one open engine handle each, at most one running turn each
+ * (a second one is refused with 409 `turn-running`), the per-conversation event log every SSE client
+ * reads, the approvals waiting for an answer, and an orderly stop for SIGTERM.
+ */
+import { randomUUID } from 'node:crypto';
+import { ApiError } from './api-error.js';
+import type { ApprovalDecision, Engine, EngineConversation, EngineEvent } from './engine-port.js';
+import { describeError } from './error-map.js';
+import { EventLog } from './event-log.js';
+
+interface RunningTurn {
+  turnId: string;
+  kind: 'turn' | 'compaction';
+  abort: AbortController;
+  done: Promise<void>;
+}
+
+interface Live {
+  id: string;
+  handle: Promise<EngineConversation> | undefined;
+  log: EventLog;
+  turn: RunningTurn | undefined;
+  state: string;
+}
+
+export interface LiveConversationsOptions {
+  engine: Engine;
+  /** Applied to every event's JSON before anyone sees it (secret scrubbing). */
+  scrub?: (text: string) => string;
+}
+
+const TERMINAL_EVENTS = new Set(['turn-complete', 'turn-failed']);
+
+export class LiveConversations {
+  private readonly engine: Engine;
+  private readonly scrub: (text: string) => string;
+  private readonly live = new Map<string, Live>();
+  /** Approval id → conversation id, for `POST /approvals/:id`. */
+  private readonly approvals = new Map<string, string>();
+  /** Distinguishes this process's event ids from an earlier one's. */
+  private readonly boot = Date.now().toString(36);
+  private stopping = false;
+
+  constructor(options: LiveConversationsOptions) {
+    this.engine = options.engine;
+    this.scrub = options.scrub ?? ((text) => text);
+  }
+
+  log(id: string): EventLog {
+    return this.entry(id).log;
+  }
+
+  /** The turn state as the last `state` event told it, and the running turn if any. */
+  state(id: string): { state: string; turnId: string | null; pendingApprovals: string[] } {
+    const live = this.live.get(id);
+    const pendingApprovals = [...this.approvals]
+      .filter(([, owner]) => owner === id)
+      .map(([approval]) => approval);
+    return { state: live?.state ?? 'Idle', turnId: live?.turn?.turnId ?? null, pendingApprovals };
+  }
+
+  isRunning(id: string): boolean {
+    return this.live.get(id)?.turn !== undefined;
+  }
+
+  async handle(id: string): Promise<EngineConversation> {
+    const live = this.entry(id);
+    live.handle ??= this.engine.open(id);
+    try {
+      return await live.handle;
+    } catch (error) {
+      live.handle = undefined;
+      throw error;
+    }
+  }
+
+  /** Keeps a handle the engine just made (create, fork) instead of opening it again. */
+  adopt(conversation: EngineConversation): void {
+    this.entry(conversation.id).handle = Promise.resolve(conversation);
+  }
+
+  /** Starts a turn; resolves with its id once the engine has begun it (or rejects when it could not). */
+  async startTurn(id: string, text: string): Promise<string> {
+    const conversation = await this.handle(id);
+    return this.run(id, 'turn', (signal) => conversation.submit(text, { signal }));
+  }
+
+  async startCompaction(id: string, focus: string | undefined): Promise<string> {
+    const conversation = await this.handle(id);
+    return this.run(id, 'compaction', (signal) => conversation.compact(focus, { signal }));
+  }
+
+  async respond(approvalId: string, decision: ApprovalDecision): Promise<string> {
+    const id = this.approvals.get(approvalId);
+    if (id === undefined) {
+      throw new ApiError(404, 'approval-not-found', `No approval '${approvalId}' is waiting for an answer.`);
+    }
+    (await this.handle(id)).respond(approvalId, decision);
+    this.approvals.delete(approvalId);
+    return id;
+  }
+
+  /** Interrupts the running turn, if any; the engine records where it stopped. */
+  abort(id: string): boolean {
+    const turn = this.live.get(id)?.turn;
+    turn?.abort.abort(new Error('aborted over the API'));
+    return turn !== undefined;
+  }
+
+  /** Closes and forgets a conversation (before it is deleted); refused while a turn runs. */
+  async forget(id: string): Promise<void> {
+    this.assertIdle(id);
+    const live = this.live.get(id);
+    this.live.delete(id);
+    if (live?.handle) await (await live.handle.catch(() => undefined))?.close();
+  }
+
+  assertIdle(id: string): void {
+    const turn = this.live.get(id)?.turn;
+    if (turn) {
+      throw new ApiError(
+        409,
+        'turn-running',
+        `A ${turn.kind} (${turn.turnId}) is running on conversation ${id}; wait for it to finish.`,
+      );
+    }
+    if (this.stopping) throw new ApiError(503, 'shutting-down', 'The server is shutting down.');
+  }
+
+  /** SIGTERM: no new turns; running ones are interrupted (the engine records the boundary) and awaited. */
+  async shutdown(graceMs: number): Promise<void> {
+    this.stopping = true;
+    const running = [...this.live.values()].flatMap((live) => (live.turn ? [live.turn] : []));
+    for (const turn of running) turn.abort.abort(new Error('server shutting down'));
+    const all = Promise.allSettled(running.map((turn) => turn.done));
+    await Promise.race([all, new Promise((resolve) => setTimeout(resolve, graceMs).unref())]);
+    for (const live of this.live.values()) {
+      const handle = await live.handle?.catch(() => undefined);
+      await handle?.close().catch(() => undefined);
+    }
+  }
+
+  private run(
+    id: string,
+    kind: RunningTurn['kind'],
+    start: (signal: AbortSignal) => AsyncIterable<EngineEvent>,
+  ): Promise<string> {
+    this.assertIdle(id);
+    const live = this.entry(id);
+    const abort = new AbortController();
+    const turn: RunningTurn = { turnId: randomUUID(), kind, abort, done: Promise.resolve() };
+    live.turn = turn;
+    return new Promise<string>((resolveStarted, rejectStarted) => {
+      let started = false;
+      const markStarted = (): void => {
+        if (started) return;
+        started = true;
+        resolveStarted(turn.turnId);
+      };
+      if (kind === 'compaction') markStarted();
+      turn.done = (async () => {
+        let terminal = false;
+        try {
+          for await (const event of start(abort.signal)) {
+            if (event.type === 'turn-started' && typeof event.turnId === 'string') turn.turnId = event.turnId;
+            this.track(id, live, event);
+            this.publish(live, event);
+            terminal ||= TERMINAL_EVENTS.has(event.type);
+            markStarted();
+          }
+        } catch (error) {
+          if (!started) {
+            // Refused before anything happened (busy, missing key, unknown conversation): the POST fails.
+            started = true;
+            rejectStarted(error);
+            return;
+          }
+          if (!terminal) {
+            const { kind: errorKind, message } = describeError(error);
+            this.publish(live, { type: 'turn-failed', error: { kind: errorKind, message } });
+          }
+        } finally {
+          if (live.turn === turn) live.turn = undefined;
+          for (const [approval, owner] of this.approvals) if (owner === id) this.approvals.delete(approval);
+          markStarted();
+        }
+      })();
+    });
+  }
+
+  private track(id: string, live: Live, event: EngineEvent): void {
+    if (event.type === 'state' && typeof event.state === 'string') live.state = event.state;
+    if (event.type === 'approval-requested' && typeof event.id === 'string') this.approvals.set(event.id, id);
+    if (event.type === 'approval-resolved' && typeof event.id === 'string') this.approvals.delete(event.id);
+  }
+
+  private publish(live: Live, event: EngineEvent): void {
+    live.log.append(this.scrub(JSON.stringify({ ...event, conversationId: live.id })));
+  }
+
+  private entry(id: string): Live {
+    let live = this.live.get(id);
+    if (!live) {
+      live = { id, handle: undefined, log: new EventLog(this.boot), turn: undefined, state: 'Idle' };
+      this.live.set(id, live);
+    }
+    return live;
+  }
+}

@@ -1,0 +1,52 @@
+/** What the API accepts, validated at the boundary: unknown fields are refused so typos do not pass silently. */
+import { z } from 'zod';
+import { ApiError } from './api-error.js';
+import { APPROVAL_DECISIONS, type ApprovalDecision } from './engine-port.js';
+
+const selectionFields = {
+  provider: z.string().min(1).max(100),
+  api: z.string().min(1).max(100).optional(),
+  model: z.string().min(1).max(200).optional(),
+};
+
+export const createConversationBody = z
+  .object({
+    provider: selectionFields.provider.optional(),
+    api: selectionFields.api,
+    model: selectionFields.model,
+  })
+  .strict();
+
+export const selectionBody = z.object(selectionFields).strict();
+
+export const messageBody = z
+  .object({ text: z.string().refine((text) => text.trim() !== '', 'must not be empty') })
+  .strict();
+
+export const compactBody = z.object({ focus: z.string().max(10_000).optional() }).strict();
+
+export const forkBody = z.object({ atUserTurn: z.number().int().min(0).optional() }).strict();
+
+export const approvalBody = z
+  .object({ decision: z.enum(APPROVAL_DECISIONS as [ApprovalDecision, ...ApprovalDecision[]]) })
+  .strict();
+
+export const messagesQuery = z
+  .object({
+    after: z.string().min(1).max(200).optional(),
+    limit: z.coerce.number().int().min(1).max(1000).optional(),
+  })
+  .strict();
+
+/** Parses `value` or throws a 400 `invalid-request` naming the first bad field. */
+export function parseInput<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
+  const result = schema.safeParse(value ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue && issue.path.length > 0 ? ` field '${issue.path.join('.')}'` : '';
+  const reason =
+    issue?.code === 'unrecognized_keys'
+      ? `unknown field(s) ${issue.keys.map((key) => `'${key}'`).join(', ')}`
+      : issue?.message;
+  throw new ApiError(400, 'invalid-request', `Invalid ${what}${field}: ${reason ?? 'not accepted'}.`);
+}

@@ -1,0 +1,68 @@
+/**
+ * A small route table: `METHOD /path/{param}` patterns (the OpenAPI spelling, so the document in
+ * openapi.json is checked against exactly these) matched segment by segment.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ApiError } from './api-error.js';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RouteContext {
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The parsed JSON body (undefined when empty); read lazily so GET never waits for one. */
+  body(): Promise<unknown>;
+  request: IncomingMessage;
+  response: ServerResponse;
+}
+
+/** A JSON answer; a handler that writes the response itself (SSE) returns undefined. */
+export interface Reply {
+  status: number;
+  body: unknown;
+}
+
+export interface Route {
+  method: Method;
+  path: string;
+  handler(context: RouteContext): Promise<Reply | undefined>;
+}
+
+export interface Match {
+  route: Route;
+  params: Record<string, string>;
+}
+
+export function matchRoute(routes: readonly Route[], method: string, pathname: string): Match {
+  const segments = pathname.split('/').slice(1);
+  let pathMatched = false;
+  for (const route of routes) {
+    const params = matchPath(route.path, segments);
+    if (!params) continue;
+    pathMatched = true;
+    if (route.method === method) return { route, params };
+  }
+  if (pathMatched) throw new ApiError(405, 'method-not-allowed', `${method} is not allowed on ${pathname}.`);
+  throw new ApiError(404, 'not-found', `No route for ${method} ${pathname}.`);
+}
+
+function matchPath(pattern: string, segments: string[]): Record<string, string> | undefined {
+  const parts = pattern.split('/').slice(1);
+  if (parts.length !== segments.length) return undefined;
+  const params: Record<string, string> = {};
+  for (const [index, part] of parts.entries()) {
+    const segment = segments[index] ?? '';
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    if (name !== undefined) {
+      if (segment === '') return undefined;
+      try {
+        params[name] = decodeURIComponent(segment);
+      } catch {
+        return undefined;
+      }
+    } else if (part !== segment) {
+      return undefined;
+    }
+  }
+  return params;
+}

@@ -1,0 +1,25 @@
+import { isConversationId } from '../core/conversation-id.js';
+import { ApiError } from './api-error.js';
+import type { Engine } from './engine-port.js';
+import type { LiveConversations } from './live-conversations.js';
+import type { SseStream } from './sse.js';
+
+/** What every route handler works with. */
+export interface ServerContext {
+  engine: Engine;
+  live: LiveConversations;
+  /** Open SSE streams, ended on shutdown. */
+  streams: Set<SseStream>;
+  heartbeatMs: number;
+  /** Headers every answer carries (CORS when configured). */
+  extraHeaders: Record<string, string>;
+}
+
+/** A conversation id from the path: only whole ids, so nothing odd ever reaches a file name. */
+export function conversationIdParam(params: Record<string, string>): string {
+  const id = params.id ?? '';
+  if (!isConversationId(id)) {
+    throw new ApiError(404, 'conversation-not-found', `Conversation '${id}' not found (use the full id).`);
+  }
+  return id;
+}

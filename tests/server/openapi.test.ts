@@ -1,0 +1,66 @@
+/** The OpenAPI document kept in the repo describes exactly the routes the server has. */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { buildRoutes } from '../../src/server/http-server.js';
+import { LiveConversations } from '../../src/server/live-conversations.js';
+import type { ServerContext } from '../../src/server/server-context.js';
+import { FakeEngine } from './fake-engine.js';
+
+interface Operation {
+  responses: Record<string, unknown>;
+  requestBody?: unknown;
+}
+type Document = { openapi: string; paths: Record<string, Record<string, Operation | unknown[]>> };
+
+const documentPath = join(import.meta.dirname, '../../src/server/openapi.json');
+const document = JSON.parse(readFileSync(documentPath, 'utf8')) as Document;
+const METHODS = ['get', 'post', 'put', 'delete', 'patch'];
+
+function routeKeys(): string[] {
+  const engine = new FakeEngine();
+  const context: ServerContext = {
+    engine,
+    live: new LiveConversations({ engine }),
+    streams: new Set(),
+    heartbeatMs: 15_000,
+    extraHeaders: {},
+  };
+  return buildRoutes(context).map((route) => `${route.method} ${route.path}`);
+}
+
+function documentedOperations(): Array<[string, Operation]> {
+  return Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]): [string, Operation] => [
+        `${method.toUpperCase()} ${path}`,
+        operation as Operation,
+      ]),
+  );
+}
+
+describe('openapi.json', () => {
+  it('is an OpenAPI 3.1 document listing exactly the served routes', () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(
+      documentedOperations()
+        .map(([key]) => key)
+        .sort(),
+    ).toEqual(routeKeys().sort());
+  });
+
+  it('documents the 401 of every route, and 400/413 of every route that takes a body', () => {
+    for (const [key, operation] of documentedOperations()) {
+      expect(Object.keys(operation.responses), key).toContain('401');
+      if (operation.requestBody !== undefined) {
+        expect(Object.keys(operation.responses), key).toEqual(expect.arrayContaining(['400', '413']));
+      }
+    }
+  });
+
+  it('is what GET /openapi.json serves', async () => {
+    const { openApiDocument } = await import('../../src/server/openapi.js');
+    expect(openApiDocument).toEqual(document);
+  });
+});

@@ -1,0 +1,119 @@
+/** The small parts of `cody serve`: the token file, the options check, the replay log. */
+import { mkdtemp, rm, stat, writeFile, chmod } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/core/errors.js';
+import { EventLog } from '../../src/server/event-log.js';
+import { createScrub } from '../../src/server/scrub.js';
+import { isLoopbackHost, parseServeOptions } from '../../src/server/serve-options.js';
+import { isAuthorized, loadOrCreateToken } from '../../src/server/token.js';
+
+const homes: string[] = [];
+afterEach(async () => {
+  for (const home of homes.splice(0)) await rm(home, { recursive: true, force: true });
+});
+
+describe('serve token', () => {
+  it('is generated once, stored 0600, and read back on the next start', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cody-token-'));
+    homes.push(home);
+    const first = await loadOrCreateToken(home);
+    expect(first.created).toBe(true);
+    expect(first.token).toMatch(/^[\w-]{43}$/);
+    expect((await stat(first.path)).mode & 0o777).toBe(0o600);
+    await chmod(first.path, 0o644);
+    const second = await loadOrCreateToken(home);
+    expect(second).toEqual({ ...first, created: false });
+    expect((await stat(first.path)).mode & 0o777).toBe(0o600);
+  });
+
+  it('keeps a token the person wrote themselves', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'cody-token-'));
+    homes.push(home);
+    await writeFile(join(home, 'serve-token'), 'my-own-token-value\n', { mode: 0o600 });
+    expect((await loadOrCreateToken(home)).token).toBe('my-own-token-value');
+  });
+
+  it('accepts only the exact bearer token', () => {
+    expect(isAuthorized('Bearer abc123', 'abc123')).toBe(true);
+    expect(isAuthorized('bearer abc123', 'abc123')).toBe(true);
+    for (const header of [
+      undefined,
+      '',
+      'Bearer',
+      'Bearer abc12',
+      'Bearer abc1234',
+      'Basic abc123',
+      'abc123',
+    ]) {
+      expect(isAuthorized(header, 'abc123')).toBe(false);
+    }
+  });
+});
+
+describe('serve options', () => {
+  it('defaults to 127.0.0.1:8080 and accepts loopback hosts', () => {
+    expect(parseServeOptions({})).toEqual({ host: '127.0.0.1', port: 8080 });
+    for (const host of ['localhost', '127.0.0.2', '::1', '[::1]']) expect(isLoopbackHost(host)).toBe(true);
+    expect(parseServeOptions({ port: '0' }).port).toBe(0);
+  });
+
+  it('refuses a non-loopback host unless --allow-remote', () => {
+    for (const host of ['0.0.0.0', '192.168.1.5', '::', 'example.com']) {
+      expect(() => parseServeOptions({ host })).toThrow(/--allow-remote/);
+      expect(parseServeOptions({ host, allowRemote: true }).host).toBe(host);
+    }
+  });
+
+  it('refuses bad ports and origins with a usage error', () => {
+    for (const port of ['-1', '65536', 'http', '1.5', '']) {
+      expect(() => parseServeOptions({ port })).toThrow(UsageError);
+    }
+    expect(parseServeOptions({ corsOrigin: 'http://localhost:3000' }).corsOrigin).toBe(
+      'http://localhost:3000',
+    );
+    for (const corsOrigin of ['*', 'localhost:3000', 'http://localhost:3000/path', 'file:///x']) {
+      expect(() => parseServeOptions({ corsOrigin })).toThrow(UsageError);
+    }
+  });
+});
+
+describe('event log', () => {
+  it('numbers events, replays after an id, and reports a gap past its capacity or from another process', () => {
+    const log = new EventLog('abc', 3);
+    const seen: string[] = [];
+    const unsubscribe = log.subscribe((event) => seen.push(event.id));
+    for (const data of ['a', 'b', 'c', 'd']) log.append(data);
+    unsubscribe();
+    log.append('e');
+    expect(seen).toEqual(['abc-1', 'abc-2', 'abc-3', 'abc-4']);
+    expect(log.replayAfter('abc-3')).toEqual({
+      events: [
+        { id: 'abc-4', sequence: 4, data: 'd' },
+        { id: 'abc-5', sequence: 5, data: 'e' },
+      ],
+      gap: false,
+    });
+    expect(log.replayAfter('abc-1').gap).toBe(true);
+    expect(log.replayAfter('abc-2')).toMatchObject({ gap: false });
+    expect(log.replayAfter('old-2')).toMatchObject({
+      gap: true,
+      events: [{ data: 'c' }, { data: 'd' }, { data: 'e' }],
+    });
+    expect(log.replayAfter(undefined)).toEqual({ events: [], gap: false });
+    expect(log.replayAfter('abc-5').events).toEqual([]);
+  });
+});
+
+describe('scrub', () => {
+  it('replaces key-like environment values and leaves short or unrelated ones', () => {
+    const scrub = createScrub(
+      { OPENAI_API_KEY: 'sk-abcdefgh1234', HOME: '/home/someone', SHORT_TOKEN: 'abc' },
+      ['tok-12345678'],
+    );
+    expect(scrub('x sk-abcdefgh1234 y tok-12345678 /home/someone abc')).toBe(
+      'x [redacted] y [redacted] /home/someone abc',
+    );
+  });
+});
