@@ -130,14 +130,47 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   program
     .command('set-provider')
     .description('choose the provider, API and model for the next turns')
-    .argument('<provider>', 'openai, anthropic or google')
-    .option('--api <api>', 'responses|chat (openai), messages (anthropic), gemini (google)')
+    .argument('<provider>', 'openai, anthropic, google, openrouter, ollama, lmstudio or vllm')
+    .option('--api <api>', 'responses|chat (openai), messages (anthropic), gemini (google), chat (presets)')
     .option('--model <model>', 'model id')
     .option('--base-url <url>', "endpoint for this provider (e.g. an OpenAI-compatible server); '' clears it")
-    .action((provider: string, options: { api?: string; model?: string; baseUrl?: string }) =>
+    .option('--auth <mode>', 'chatgpt (openai, from Codex), claude (anthropic, from Claude Code) or key')
+    .action((provider: string, options: { api?: string; model?: string; baseUrl?: string; auth?: string }) =>
       run(async (commandIo) =>
         (await import('./commands/set-provider.js')).runSetProvider({ ...options, provider }, commandIo),
       )(),
+    );
+
+  const auth = program
+    .command('auth')
+    .description('API keys saved by Cody, and where each credential comes from');
+  auth
+    .command('login')
+    .description('save an API key in $CODY_HOME/auth.json (prompted without echo, or read from stdin)')
+    .argument('<provider>', 'openai, anthropic, google or openrouter')
+    .action((provider: string) =>
+      run(async (commandIo) => (await import('./commands/auth.js')).runAuthLogin({ provider }, commandIo))(),
+    );
+  auth
+    .command('logout')
+    .description('remove a saved API key')
+    .argument('<provider>', 'openai, anthropic, google or openrouter')
+    .action((provider: string) =>
+      run(async (commandIo) => (await import('./commands/auth.js')).runAuthLogout({ provider }, commandIo))(),
+    );
+  auth
+    .command('status')
+    .description("each provider's credential: where it comes from, its last 4 characters, whether it works")
+    .option('--offline', 'make no request; report "not checked"')
+    .action((options: { offline?: boolean }) =>
+      run(async (commandIo) => (await import('./commands/auth.js')).runAuthStatus(options, commandIo))(),
+    );
+
+  program
+    .command('models')
+    .description('list the models the selected OpenAI-compatible server offers (GET /v1/models)')
+    .action(() =>
+      run(async (commandIo) => (await import('./commands/models.js')).runModels({}, commandIo))(),
     );
 
   program

@@ -16,6 +16,10 @@ export const configSchema = z
     model: z.string().min(1).optional(),
     /** Base URL per provider, so switching provider never sends a key to another provider's host. */
     baseUrls: z.record(z.string(), z.string()).optional(),
+    /** Subscription sign-in per provider (`cody set-provider openai --auth chatgpt`). */
+    auth: z
+      .object({ openai: z.literal('chatgpt').optional(), anthropic: z.literal('claude').optional() })
+      .optional(),
     models: z.record(z.string(), modelOverrideSchema).optional(),
     compact: z
       .object({

@@ -13,14 +13,29 @@ import { CodyError, errorMessage, ExitCode, isErrno, StorageError, UsageError } 
 export { errorMessage, isErrno } from './errors.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 
-export const PROVIDERS = ['openai', 'anthropic', 'google'] as const;
+export const PROVIDERS = [
+  'openai',
+  'anthropic',
+  'google',
+  'openrouter',
+  'ollama',
+  'lmstudio',
+  'vllm',
+] as const;
 export type Provider = (typeof PROVIDERS)[number];
+
+/** Presets: OpenAI-compatible servers spoken to with Chat Completions (see core/auth/provider-endpoints). */
+export const PRESET_PROVIDERS = ['openrouter', 'ollama', 'lmstudio', 'vllm'] as const;
 
 /** The API names a person types, per provider (the first is the default). */
 export const PROVIDER_APIS: Record<Provider, readonly string[]> = {
   openai: ['chat', 'responses'],
   anthropic: ['messages'],
   google: ['gemini'],
+  openrouter: ['chat'],
+  ollama: ['chat'],
+  lmstudio: ['chat'],
+  vllm: ['chat'],
 };
 
 /** Model used when a provider is chosen without `--model`. */
@@ -28,7 +43,18 @@ export const DEFAULT_MODELS: Record<Provider, string> = {
   openai: 'gpt-4.1-mini',
   anthropic: 'claude-sonnet-4-6',
   google: 'gemini-2.5-flash',
+  openrouter: 'anthropic/claude-sonnet-4.5',
+  ollama: 'llama3.1:8b',
+  lmstudio: 'qwen2.5-7b-instruct',
+  vllm: 'Qwen/Qwen2.5-7B-Instruct',
 };
+
+/** Signing in with another program's subscription login, per provider (`--auth`). */
+export const AUTH_MODES = { openai: 'chatgpt', anthropic: 'claude' } as const;
+export type AuthMode = (typeof AUTH_MODES)[keyof typeof AUTH_MODES];
+
+/** The model a ChatGPT sign-in starts with (Codex's backend serves the GPT-5 Codex family). */
+export const CHATGPT_DEFAULT_MODEL = 'gpt-5.1-codex';
 
 /** Default compaction threshold: compact at 80% of the window, leaving room for the reply and summary. */
 export const DEFAULT_COMPACT_THRESHOLD = 0.8;
@@ -45,6 +71,8 @@ export interface Selection {
   api: WireApi;
   model: string;
   baseUrl?: string;
+  /** A subscription sign-in chosen with `--auth` (ChatGPT via Codex, Claude via Claude Code). */
+  auth?: AuthMode;
 }
 
 export function toWireApi(provider: Provider, apiName: string): WireApi {
@@ -52,6 +80,7 @@ export function toWireApi(provider: Provider, apiName: string): WireApi {
   if (provider === 'openai' && apiName === 'responses') return 'openai-responses';
   if (provider === 'anthropic' && apiName === 'messages') return 'anthropic-messages';
   if (provider === 'google' && apiName === 'gemini') return 'gemini';
+  if (apiName === 'chat' && (PRESET_PROVIDERS as readonly string[]).includes(provider)) return 'openai-chat';
   throw new UsageError(
     `Provider '${provider}' has no API '${apiName}'. Choose one of: ${PROVIDER_APIS[provider].join(', ')}.`,
   );
@@ -96,7 +125,15 @@ export function resolveSelection(config: CodyConfig): Selection {
   const api = toWireApi(provider, apiName);
   const model = config.model ?? DEFAULT_MODELS[provider];
   const baseUrl = config.baseUrls?.[provider];
-  return { provider, apiName, api, model, ...(baseUrl ? { baseUrl } : {}) };
+  const auth = authModeOf(config, provider);
+  return { provider, apiName, api, model, ...(baseUrl ? { baseUrl } : {}), ...(auth ? { auth } : {}) };
+}
+
+/** The sign-in chosen for a provider with `--auth`, if any. */
+export function authModeOf(config: CodyConfig, provider: Provider): AuthMode | undefined {
+  if (provider === 'openai') return config.auth?.openai;
+  if (provider === 'anthropic') return config.auth?.anthropic;
+  return undefined;
 }
 
 export function retryPolicyOf(config: CodyConfig): RetryPolicy {

@@ -46,6 +46,23 @@ const CATALOG: readonly CatalogEntry[] = [
   { pattern: /^gemini-2\.0-flash/, contextWindow: 1_048_576, maxOutputTokens: 8_192 },
   // Gemini models since 1.5 accept at least 1M tokens; newer families fall back here.
   { pattern: /^gemini-/, contextWindow: 1_048_576, maxOutputTokens: 8_192 },
+  // Open-weight models as Ollama, LM Studio, vLLM and OpenRouter name them (`llama3.1:8b`,
+  // `meta-llama-3.1-8b-instruct`, `Qwen/Qwen2.5-7B-Instruct`): the window each model is published with.
+  // A server may run a model with a smaller one (Ollama's num_ctx): then set models.<id>.contextWindow.
+  { pattern: /^(meta-)?llama-?3\.[123]([^\d]|$)/i, contextWindow: 131_072, maxOutputTokens: 8_192 },
+  { pattern: /^(meta-)?llama-?3([:-]|$)/i, contextWindow: 8_192, maxOutputTokens: 4_096 },
+  { pattern: /^(meta-)?llama-?4/i, contextWindow: 1_048_576, maxOutputTokens: 8_192 },
+  { pattern: /^qwen3/i, contextWindow: 40_960, maxOutputTokens: 8_192 },
+  { pattern: /^qwen2\.5/i, contextWindow: 32_768, maxOutputTokens: 8_192 },
+  { pattern: /^gpt-oss/i, contextWindow: 131_072, maxOutputTokens: 32_768 },
+  { pattern: /^gemma-?3/i, contextWindow: 131_072, maxOutputTokens: 8_192 },
+  { pattern: /^gemma-?2/i, contextWindow: 8_192, maxOutputTokens: 4_096 },
+  { pattern: /^mistral-nemo/i, contextWindow: 131_072, maxOutputTokens: 8_192 },
+  { pattern: /^(mistral|mixtral)/i, contextWindow: 32_768, maxOutputTokens: 8_192 },
+  { pattern: /^deepseek-r1/i, contextWindow: 131_072, maxOutputTokens: 32_768 },
+  { pattern: /^deepseek-coder-v2/i, contextWindow: 163_840, maxOutputTokens: 8_192 },
+  { pattern: /^phi-?4/i, contextWindow: 16_384, maxOutputTokens: 4_096 },
+  { pattern: /^codellama/i, contextWindow: 16_384, maxOutputTokens: 4_096 },
 ];
 
 /**

@@ -1,7 +1,12 @@
 /** Validating a person's choice of provider, API, model and base URL, and folding it into the config. */
 import {
+  AUTH_MODES,
+  type AuthMode,
+  authModeOf,
+  CHATGPT_DEFAULT_MODEL,
   type CodyConfig,
   DEFAULT_MODELS,
+  PRESET_PROVIDERS,
   PROVIDER_APIS,
   PROVIDERS,
   type Provider,
@@ -15,6 +20,8 @@ export interface ProviderChoice {
   model?: string;
   /** An http(s) URL; the empty string clears the provider's base URL. */
   baseUrl?: string;
+  /** `chatgpt` (openai), `claude` (anthropic) or `key` (back to keys). */
+  auth?: string;
 }
 
 /** Model ids as providers and local servers spell them: `gpt-4o`, `models/gemini-2.5-pro`, `llama3.1:8b`, `openai/gpt-4o`. */
@@ -33,7 +40,17 @@ function ownerOf(model: string): Provider | undefined {
 export function applyProviderChoice(config: CodyConfig, choice: ProviderChoice): CodyConfig {
   const provider = parseProvider(choice.provider ?? config.provider ?? 'openai');
   const switching = provider !== (config.provider ?? 'openai');
-  const apiName = choice.api ?? (switching ? undefined : config.api) ?? PROVIDER_APIS[provider][0] ?? '';
+  const auth = choice.auth === undefined ? authModeOf(config, provider) : parseAuth(provider, choice.auth);
+  const authChanged = auth !== authModeOf(config, provider);
+  let apiName = choice.api ?? (switching ? undefined : config.api) ?? PROVIDER_APIS[provider][0] ?? '';
+  if (auth === 'chatgpt') {
+    if (choice.api !== undefined && choice.api !== 'responses') {
+      throw new UsageError(
+        "The ChatGPT sign-in works only with the Responses API (--api responses); use '--auth key' for another API.",
+      );
+    }
+    apiName = 'responses';
+  }
   toWireApi(provider, apiName);
 
   let model = choice.model ?? config.model;
@@ -45,16 +62,21 @@ export function applyProviderChoice(config: CodyConfig, choice: ProviderChoice):
     }
     const owner = ownerOf(choice.model);
     const baseUrl = choice.baseUrl ?? config.baseUrls?.[provider];
-    if (owner && owner !== provider && !(provider === 'openai' && baseUrl)) {
+    const preset = (PRESET_PROVIDERS as readonly string[]).includes(provider);
+    if (owner && owner !== provider && !preset && !(provider === 'openai' && baseUrl)) {
       throw new UsageError(
         `Model '${choice.model}' belongs to ${owner}, not ${provider}. Use: cody set-provider ${owner} --model ${choice.model}`,
       );
     }
+  } else if (auth === 'chatgpt' && authChanged) {
+    model = CHATGPT_DEFAULT_MODEL;
   } else if (model === undefined || (switching && ownerOf(model) !== provider)) {
     model = DEFAULT_MODELS[provider];
   }
 
   const baseUrls = { ...(config.baseUrls ?? {}) };
+  // A new sign-in never inherits an endpoint chosen for another credential (a token must not reach it).
+  if (authChanged && choice.baseUrl === undefined) delete baseUrls[provider];
   if (choice.baseUrl !== undefined) {
     if (choice.baseUrl === '') delete baseUrls[provider];
     else baseUrls[provider] = parseBaseUrl(choice.baseUrl);
@@ -62,7 +84,28 @@ export function applyProviderChoice(config: CodyConfig, choice: ProviderChoice):
   const next: CodyConfig = { ...config, provider, api: apiName, model: model ?? DEFAULT_MODELS[provider] };
   if (Object.keys(baseUrls).length > 0) next.baseUrls = baseUrls;
   else delete next.baseUrls;
+  const authModes = { ...(config.auth ?? {}) };
+  if (provider === 'openai' || provider === 'anthropic') {
+    if (auth === undefined) delete authModes[provider];
+    else Object.assign(authModes, { [provider]: auth });
+  }
+  if (Object.keys(authModes).length > 0) next.auth = authModes;
+  else delete next.auth;
   return next;
+}
+
+function parseAuth(provider: Provider, text: string): AuthMode | undefined {
+  const mode = text.toLowerCase();
+  if (mode === 'key' || mode === '') return undefined;
+  if (mode === AUTH_MODES.openai && provider === 'openai') return AUTH_MODES.openai;
+  if (mode === AUTH_MODES.anthropic && provider === 'anthropic') return AUTH_MODES.anthropic;
+  if (mode === AUTH_MODES.openai || mode === AUTH_MODES.anthropic) {
+    const owner = mode === AUTH_MODES.openai ? 'openai' : 'anthropic';
+    throw new UsageError(
+      `--auth ${mode} signs in to ${owner}, not ${provider}. Use: cody set-provider ${owner} --auth ${mode}`,
+    );
+  }
+  throw new UsageError(`Unknown --auth '${text}'. Choose chatgpt (openai), claude (anthropic) or key.`);
 }
 
 function parseProvider(text: string): Provider {

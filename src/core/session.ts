@@ -520,11 +520,13 @@ export class Session {
 
   private async createClient(selection: Selection): Promise<ModelClient> {
     const factory = this.options.clientFactory ?? createModelClient;
+    const { clientCredentials } = await import('./auth/resolve-credentials.js');
     return factory({
       api: selection.api,
       model: selection.model,
       env: this.options.env,
       ...(selection.baseUrl ? { baseUrl: selection.baseUrl } : {}),
+      ...(await clientCredentials(selection, this.options.env, this.options.manager.paths.home)),
     });
   }
 

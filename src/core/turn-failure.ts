@@ -1,6 +1,6 @@
 /** How a turn that cannot complete is reported: one error with an exit code, and one line of text. */
 import type { ProviderError } from '../protocol/index.js';
-import { API_KEY_VARIABLES } from '../providers/index.js';
+import { API_KEY_VARIABLES, SIGN_IN_FAILED_CODE } from '../providers/index.js';
 import { CodyError } from './errors.js';
 
 /** A turn that could not complete. Its user message stays recorded; a `turn_aborted` event says why. */
@@ -17,7 +17,7 @@ export function describeProviderFailure(error: ProviderError, retries: number): 
   const status = error.statusCode !== undefined ? ` (HTTP ${error.statusCode})` : '';
   const after = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
   const hint =
-    error.kind === 'auth'
+    error.kind === 'auth' && error.code !== SIGN_IN_FAILED_CODE
       ? ` — check the key in ${(API_KEY_VARIABLES[error.api] ?? []).join(' or ')}`
       : error.kind === 'not-found'
         ? ' — check the model name (cody set-provider … --model) and the base URL'

@@ -1,5 +1,21 @@
 import type { WireApi } from './items.js';
 
+/**
+ * A signed-in bearer token (ChatGPT via Codex, Claude via Claude Code) that core keeps fresh: the client
+ * asks for it before every request and once more after a 401. Errors thrown carry one line for the person.
+ */
+export interface BearerCredential {
+  /** The token for the next request; an expired one is refreshed first. */
+  token(): Promise<string>;
+  /** After the server refused `rejected` (401): a newer token to retry once with. Throws when there is none. */
+  renew(rejected: string): Promise<string>;
+  /** Headers that belong to the current token (ChatGPT's account id). */
+  headers?(): Readonly<Record<string, string>>;
+}
+
+/** Which endpoint's request constraints apply beyond its wire API. */
+export type EndpointKind = 'chatgpt-codex' | 'claude-oauth';
+
 /** How to build a `ModelClient` for one API and model. */
 export interface ClientOptions {
   api: WireApi;
@@ -10,4 +26,12 @@ export interface ClientOptions {
   env: Readonly<Record<string, string | undefined>>;
   /** Per-request timeout in ms. */
   timeoutMs?: number;
+  /** A key core resolved (a preset's variable, `cody auth login`, Codex's stored key); wins over `env`. */
+  apiKey?: string;
+  /** A signed-in bearer token, used instead of any key. */
+  bearer?: BearerCredential;
+  /** Extra headers on every request (OAuth beta header, OpenRouter attribution). */
+  headers?: Readonly<Record<string, string>>;
+  /** Request constraints of a special endpoint (ChatGPT's Codex backend, Claude sign-in tokens). */
+  endpointKind?: EndpointKind;
 }

@@ -102,7 +102,7 @@ describe('command output (fake streams, real files)', () => {
       'set-provider',
       'openai',
       '--model',
-      'llama3.1:8b',
+      'my-finetune:8b',
       '--base-url',
       'http://localhost:11434/v1',
     );

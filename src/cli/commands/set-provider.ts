@@ -1,7 +1,10 @@
+import { existsSync } from 'node:fs';
 import { resolveSelection, saveConfig } from '../../core/config.js';
 import { ExitCode } from '../../core/errors.js';
 import { isKnownModel, lookupModelLimits } from '../../core/model-catalog.js';
 import { applyProviderChoice } from '../../core/provider-choice.js';
+import { claudeCredentialsFile } from '../../core/auth/claude-signin.js';
+import { codexAuthFile } from '../../core/auth/codex-signin.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 
@@ -10,7 +13,10 @@ export interface SetProviderOptions {
   api?: string;
   model?: string;
   baseUrl?: string;
+  auth?: string;
 }
+
+const SIGN_IN_NAMES = { chatgpt: 'ChatGPT (from Codex)', claude: 'Claude (from Claude Code)' } as const;
 
 /** `cody set-provider`: validated, saved to config.json; takes effect on the next turn. */
 export async function runSetProvider(options: SetProviderOptions, io: Io): Promise<number> {
@@ -22,8 +28,16 @@ export async function runSetProvider(options: SetProviderOptions, io: Io): Promi
   io.stdout.write(
     `✓ Provider set: ${selection.provider} (${selection.apiName}) · model: ${selection.model}${
       selection.baseUrl ? ` · base URL: ${selection.baseUrl}` : ''
-    }\n`,
+    }${selection.auth ? ` · sign-in: ${SIGN_IN_NAMES[selection.auth]}` : ''}\n`,
   );
+  if (selection.auth) {
+    const file = selection.auth === 'chatgpt' ? codexAuthFile(io.env) : claudeCredentialsFile(io.env);
+    if (!existsSync(file)) {
+      io.stderr.write(
+        `warning: ${file} does not exist yet; sign in with \`${selection.auth === 'chatgpt' ? 'codex login' : 'claude'}\` first.\n`,
+      );
+    }
+  }
   if (!isKnownModel(selection.model) && limits.source === 'default') {
     io.stderr.write(
       `warning: '${selection.model}' is not in Cody's model catalogue; assuming a ${limits.contextWindow}-token context window. Set models.${selection.model}.contextWindow in ${context.paths.configFile} if it is larger.\n`,

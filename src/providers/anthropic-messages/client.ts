@@ -7,7 +7,9 @@ import {
   type ModelRequest,
   type StreamEvent,
 } from '../../protocol/index.js';
+import { bearerFetch } from '../shared/bearer-fetch.js';
 import { resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
+import { explainClaudeRefusal } from './claude-oauth-refusal.js';
 import { convertToAnthropicRequest } from './convert-to-anthropic-messages.js';
 import { failureEvents, mapAnthropicError } from './map-anthropic-error.js';
 import { mapAnthropicStream } from './map-anthropic-stream.js';
@@ -17,11 +19,20 @@ import { mapAnthropicStream } from './map-anthropic-stream.js';
  * throws: every failure is an `error` event followed by `finish`.
  */
 export function createAnthropicClient(options: ClientOptions): ModelClient {
-  const apiKey = resolveApiKey(options);
-  if (apiKey === undefined) throw new MissingApiKeyError('ANTHROPIC_API_KEY', 'anthropic-messages');
+  const apiKey = options.bearer ? undefined : (options.apiKey ?? resolveApiKey(options));
+  if (!options.bearer && apiKey === undefined)
+    throw new MissingApiKeyError('ANTHROPIC_API_KEY', 'anthropic-messages');
   const sdk = new Anthropic({
-    // A key passed here is the SDK's only credential: it reads no ANTHROPIC_AUTH_TOKEN or profile.
-    apiKey,
+    // A key (or token) passed here is the SDK's only credential: it reads no ANTHROPIC_AUTH_TOKEN or profile.
+    // A signed-in token is set per request by bearerFetch, which never sends x-api-key.
+    ...(options.bearer
+      ? {
+          apiKey: null,
+          authToken: 'signed-in',
+          fetch: bearerFetch(options.bearer, { explainRefusal: explainClaudeRefusal }),
+        }
+      : { apiKey }),
+    ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
     baseURL: resolveBaseUrl(options),
     // Retry is owned by core's Session, in exactly one place: SDK retries on top would turn one 429
     // into nine requests, and cannot see a stream that dies after tokens were shown.
@@ -42,12 +53,12 @@ export function createAnthropicClient(options: ClientOptions): ModelClient {
         });
         events = await sdk.messages.create(body, request.signal ? { signal: request.signal } : {});
       } catch (error) {
-        yield* failureEvents(mapAnthropicError(error, { secret: apiKey }));
+        yield* failureEvents(mapAnthropicError(error, { secret: apiKey ?? '' }));
         return;
       }
       yield* mapAnthropicStream(events, {
         model: options.model,
-        secret: apiKey,
+        secret: apiKey ?? '',
         ...(request.signal ? { signal: request.signal } : {}),
       });
     },

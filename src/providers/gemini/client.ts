@@ -17,7 +17,7 @@ import { mapGeminiStream } from './map-gemini-stream.js';
  * `stream()` never throws: every failure is an `error` event followed by `finish`.
  */
 export function createGeminiClient(options: ClientOptions): ModelClient {
-  const apiKey = resolveApiKey(options);
+  const apiKey = options.apiKey ?? resolveApiKey(options);
   if (apiKey === undefined) throw new MissingApiKeyError('GEMINI_API_KEY', 'gemini');
   const sdk = new GoogleGenAI({
     apiKey,

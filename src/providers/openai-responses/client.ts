@@ -3,6 +3,7 @@ import type { ClientOptions, ModelClient, ModelRequest, StreamEvent } from '../.
 import { createOpenAISdk } from '../openai-shared/create-openai-sdk.js';
 import { failureEvents, mapOpenAIError } from '../openai-shared/map-openai-error.js';
 import { convertToOpenAIResponsesRequest } from './convert-to-openai-responses-input.js';
+import { applyChatGptConstraints } from './chatgpt-constraints.js';
 import { mapOpenAIResponsesStream } from './map-openai-responses-stream.js';
 
 /**
@@ -23,6 +24,7 @@ export function createOpenAIResponsesClient(options: ClientOptions): ModelClient
           model: options.model,
           ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
         });
+        if (options.endpointKind === 'chatgpt-codex') applyChatGptConstraints(body);
         events = await sdk.responses.create(body, request.signal ? { signal: request.signal } : {});
       } catch (error) {
         yield* failureEvents(mapOpenAIError(error, 'openai-responses', { secret: apiKey }));

@@ -1,6 +1,7 @@
 /** The one place both OpenAI adapters configure the official SDK: key, endpoint, retries, timeout. */
 import OpenAI from 'openai';
 import { type ClientOptions, MissingApiKeyError } from '../../protocol/index.js';
+import { bearerFetch } from '../shared/bearer-fetch.js';
 import { resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
 
 /**
@@ -38,7 +39,8 @@ export interface OpenAISdkHandle {
  */
 export function createOpenAISdk(options: ClientOptions): OpenAISdkHandle {
   const baseUrl = resolveOpenAIBaseUrl(options);
-  let apiKey = resolveApiKey(options) ?? '';
+  // A signed-in token is set per request by bearerFetch; the SDK only needs a non-empty key to start.
+  let apiKey = options.bearer ? 'signed-in' : (options.apiKey ?? resolveApiKey(options) ?? '');
   if (apiKey === '') {
     if (isOfficialOpenAIEndpoint(baseUrl)) throw new MissingApiKeyError('OPENAI_API_KEY', options.api);
     apiKey = LOCAL_SERVER_PLACEHOLDER_KEY;
@@ -49,6 +51,8 @@ export function createOpenAISdk(options: ClientOptions): OpenAISdkHandle {
     organization: options.env.OPENAI_ORG_ID || null,
     project: options.env.OPENAI_PROJECT_ID || null,
     webhookSecret: null,
+    ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
+    ...(options.bearer ? { fetch: bearerFetch(options.bearer) } : {}),
     // Retry is owned by core's Session, in exactly one place: SDK retries on top would turn one 429
     // into nine requests, and cannot see a stream that dies after tokens were shown.
     maxRetries: 0,

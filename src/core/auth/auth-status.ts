@@ -1,0 +1,84 @@
+/**
+ * `cody auth status`, per provider: where its credential comes from (environment, auth.json, Codex,
+ * Claude Code), its last four characters, and whether it works — one cheap request, or "not checked"
+ * offline. The secret itself never leaves this module.
+ */
+import { checkCredential, type CredentialCheck } from '../../providers/shared/check-credential.js';
+import { authModeOf, type CodyConfig, type Provider, resolveSelection } from '../config.js';
+import { errorMessage } from '../errors.js';
+import { LOGIN_PROVIDERS, lastFour } from './key-store.js';
+import { endpointOf } from './provider-endpoints.js';
+import { type CredentialSource, resolveCredentials } from './resolve-credentials.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export interface ProviderAuthStatus {
+  provider: Provider;
+  source: CredentialSource | { kind: 'error'; message: string };
+  /** `…1234`. */
+  hint?: string;
+  expiresAt?: number;
+  check: CredentialCheck | { state: 'missing' };
+}
+
+const FLAVOURS: Partial<Record<Provider, 'openai-compatible' | 'openrouter' | 'anthropic' | 'google'>> = {
+  openai: 'openai-compatible',
+  anthropic: 'anthropic',
+  google: 'google',
+  openrouter: 'openrouter',
+};
+
+export async function authStatus(
+  config: CodyConfig,
+  env: Env,
+  codyHome: string,
+  options: { offline: boolean },
+): Promise<ProviderAuthStatus[]> {
+  return Promise.all(
+    LOGIN_PROVIDERS.map((provider) => statusOf(provider, config, env, codyHome, options.offline)),
+  );
+}
+
+async function statusOf(
+  provider: Provider,
+  config: CodyConfig,
+  env: Env,
+  codyHome: string,
+  offline: boolean,
+): Promise<ProviderAuthStatus> {
+  const auth = authModeOf(config, provider);
+  const selection = {
+    ...resolveSelection({ provider }),
+    ...(config.baseUrls?.[provider] ? { baseUrl: config.baseUrls[provider] } : {}),
+    ...(auth ? { auth } : {}),
+  };
+  let resolved;
+  try {
+    resolved = await resolveCredentials(selection, env, codyHome);
+  } catch (error) {
+    return { provider, source: { kind: 'error', message: errorMessage(error) }, check: { state: 'missing' } };
+  }
+  const { source, secret } = resolved;
+  const base: ProviderAuthStatus = {
+    provider,
+    source,
+    ...(secret ? { hint: lastFour(secret) } : {}),
+    ...(resolved.expiresAt !== undefined ? { expiresAt: resolved.expiresAt } : {}),
+    check: { state: 'missing' },
+  };
+  if (source.kind === 'none' || secret === undefined) return base;
+  if (offline) return { ...base, check: { state: 'not-checked', reason: 'offline' } };
+  if (source.kind === 'codex' && source.mode === 'chatgpt') {
+    return { ...base, check: { state: 'not-checked', reason: 'ChatGPT sign-ins are checked by using them' } };
+  }
+  const flavour = FLAVOURS[provider];
+  if (!flavour) return { ...base, check: { state: 'not-checked', reason: 'no cheap request' } };
+  const bearer = source.kind === 'claude-code';
+  const check = await checkCredential({
+    flavour,
+    baseUrl: resolved.client.baseUrl ?? endpointOf(provider, config.baseUrls?.[provider], env),
+    ...(bearer ? { bearerToken: await resolved.client.bearer?.token() } : { apiKey: secret }),
+    ...(resolved.client.headers ? { headers: resolved.client.headers } : {}),
+  });
+  return { ...base, check };
+}

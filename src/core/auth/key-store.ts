@@ -1,0 +1,48 @@
+/**
+ * Keys saved with `cody auth login`: `$CODY_HOME/auth.json` = `{"keys": {"<provider>": "<key>"}}`, mode
+ * 0600 in the 0700 home, rewritten atomically under its lock (unknown fields are kept).
+ */
+import { join } from 'node:path';
+import { isJsonObject, readJsonObject, withFileLock, writeJsonAtomically } from './credential-file.js';
+
+/** Providers whose key `cody auth login` stores. */
+export const LOGIN_PROVIDERS = ['openai', 'anthropic', 'google', 'openrouter'] as const;
+export type LoginProvider = (typeof LOGIN_PROVIDERS)[number];
+
+export function keyStoreFile(codyHome: string): string {
+  return join(codyHome, 'auth.json');
+}
+
+const FIX = 'Fix or delete it, then run `cody auth login <provider>` again';
+
+/** The stored key of each provider (an empty record when nothing is stored). */
+export async function readStoredKeys(file: string): Promise<Record<string, string>> {
+  const document = await readJsonObject(file, FIX);
+  const keys = document?.keys;
+  if (!isJsonObject(keys)) return {};
+  return Object.fromEntries(
+    Object.entries(keys).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
+  );
+}
+
+/** Stores (or, with `undefined`, removes) one provider's key; returns whether a key was there before. */
+export async function updateStoredKey(
+  file: string,
+  provider: string,
+  key: string | undefined,
+): Promise<boolean> {
+  return withFileLock(file, async () => {
+    const document = (await readJsonObject(file, FIX)) ?? {};
+    const keys = isJsonObject(document.keys) ? { ...document.keys } : {};
+    const existed = typeof keys[provider] === 'string';
+    if (key === undefined) delete keys[provider];
+    else keys[provider] = key;
+    await writeJsonAtomically(file, { ...document, keys });
+    return existed;
+  });
+}
+
+/** `…1234`: the only part of a secret Cody ever shows. */
+export function lastFour(secret: string): string {
+  return `…${secret.slice(-4)}`;
+}

@@ -1,0 +1,135 @@
+/**
+ * Which credential a turn uses, in the documented order: the provider's environment variable, then a key
+ * saved with `cody auth login` ($CODY_HOME/auth.json), then — only when chosen with `--auth` — the ChatGPT
+ * sign-in from Codex or the Claude sign-in from Claude Code. What comes out is exactly what the provider
+ * client needs (key or bearer, headers, endpoint) plus where it came from; nothing is copied anywhere.
+ */
+import type { ClientOptions } from '../../protocol/index.js';
+import { PRESET_PROVIDERS, type Provider, type Selection } from '../config.js';
+import { CodyError, ExitCode } from '../errors.js';
+import { CLAUDE_OAUTH_BETA, readClaudeCredential } from './claude-signin.js';
+import { CHATGPT_CODEX_BASE_URL, readCodexCredential } from './codex-signin.js';
+import { keyStoreFile, LOGIN_PROVIDERS, readStoredKeys } from './key-store.js';
+import { endpointOf, keyFromEnvironment, PROVIDER_ENDPOINTS } from './provider-endpoints.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export type CredentialSource =
+  | { kind: 'environment'; variable: string }
+  | { kind: 'auth.json'; file: string }
+  | { kind: 'codex'; file: string; mode: 'chatgpt' | 'api-key' }
+  | { kind: 'claude-code'; file: string }
+  | { kind: 'none' };
+
+export type ClientCredentials = Pick<
+  ClientOptions,
+  'apiKey' | 'bearer' | 'headers' | 'baseUrl' | 'endpointKind'
+>;
+
+export interface ResolvedCredentials {
+  source: CredentialSource;
+  /** The secret as it stands now, for `cody auth status` to show its last four characters. Never printed. */
+  secret?: string;
+  /** Milliseconds since the epoch when a sign-in's access token expires, when known. */
+  expiresAt?: number;
+  client: ClientCredentials;
+}
+
+/** The headers Codex sends to ChatGPT's backend besides the token and account id (see DECISIONS.md). */
+export const CHATGPT_HEADERS = {
+  'OpenAI-Beta': 'responses=experimental',
+  originator: 'cody',
+  Accept: 'text/event-stream',
+} as const;
+
+export function isPreset(provider: Provider): boolean {
+  return (PRESET_PROVIDERS as readonly string[]).includes(provider);
+}
+
+/** `codyHome` is `$CODY_HOME`, where `cody auth login` keeps keys. */
+export async function resolveCredentials(
+  selection: Selection,
+  env: Env,
+  codyHome: string,
+): Promise<ResolvedCredentials> {
+  const { provider } = selection;
+  const endpoint = PROVIDER_ENDPOINTS[provider];
+  const base: ClientCredentials = {
+    ...(isPreset(provider) ? { baseUrl: endpointOf(provider, selection.baseUrl, env) } : {}),
+    ...(selection.baseUrl && !isPreset(provider) ? { baseUrl: selection.baseUrl } : {}),
+    ...(endpoint.headers ? { headers: endpoint.headers } : {}),
+  };
+
+  const fromEnvironment = keyFromEnvironment(provider, env);
+  if (fromEnvironment) {
+    return {
+      source: { kind: 'environment', variable: fromEnvironment.variable },
+      secret: fromEnvironment.key,
+      client: { ...base, apiKey: fromEnvironment.key },
+    };
+  }
+
+  if ((LOGIN_PROVIDERS as readonly string[]).includes(provider)) {
+    const file = keyStoreFile(codyHome);
+    const stored = (await readStoredKeys(file))[provider];
+    if (stored !== undefined && stored !== '') {
+      return { source: { kind: 'auth.json', file }, secret: stored, client: { ...base, apiKey: stored } };
+    }
+  }
+
+  if (selection.auth === 'chatgpt') {
+    const codex = await readCodexCredential(env);
+    if (codex.kind === 'api-key') {
+      return {
+        source: { kind: 'codex', file: codex.file, mode: 'api-key' },
+        secret: codex.apiKey,
+        client: { ...base, apiKey: codex.apiKey },
+      };
+    }
+    return {
+      source: { kind: 'codex', file: codex.file, mode: 'chatgpt' },
+      secret: codex.accessToken,
+      ...(codex.expiresAt !== undefined ? { expiresAt: codex.expiresAt } : {}),
+      client: {
+        baseUrl: selection.baseUrl ?? CHATGPT_CODEX_BASE_URL,
+        bearer: codex.bearer,
+        headers: CHATGPT_HEADERS,
+        endpointKind: 'chatgpt-codex',
+      },
+    };
+  }
+
+  if (selection.auth === 'claude') {
+    const claude = await readClaudeCredential(env);
+    return {
+      source: { kind: 'claude-code', file: claude.file },
+      secret: claude.accessToken,
+      ...(claude.expiresAt !== undefined ? { expiresAt: claude.expiresAt } : {}),
+      client: {
+        ...base,
+        bearer: claude.bearer,
+        headers: { 'anthropic-beta': CLAUDE_OAUTH_BETA },
+        endpointKind: 'claude-oauth',
+      },
+    };
+  }
+
+  return { source: { kind: 'none' }, client: base };
+}
+
+/** The credentials a request needs, or a one-line error when a hosted preset has no key at all. */
+export async function clientCredentials(
+  selection: Selection,
+  env: Env,
+  codyHome: string,
+): Promise<ClientCredentials> {
+  const resolved = await resolveCredentials(selection, env, codyHome);
+  const endpoint = PROVIDER_ENDPOINTS[selection.provider];
+  if (resolved.source.kind === 'none' && isPreset(selection.provider) && endpoint.needsKey) {
+    throw new CodyError(
+      `Missing API key for ${selection.provider}: set ${endpoint.keyVariables.join(' or ')} or run \`cody auth login ${selection.provider}\`.`,
+      ExitCode.auth,
+    );
+  }
+  return resolved.client;
+}

@@ -1,0 +1,14 @@
+/**
+ * Anthropic may refuse a Claude subscription token outside its own apps ("This credential is only
+ * authorized for use with Claude Code…", "OAuth authentication is currently not supported"). Cody does not
+ * disguise itself to get around that; it says so in one line and names what works instead.
+ */
+const REFUSAL =
+  /only authorized for use with Claude Code|OAuth authentication is currently not supported|cannot be used for other API requests/i;
+
+export const CLAUDE_REFUSAL_MESSAGE =
+  'Anthropic refuses Claude sign-in tokens outside its own apps. Use an API key instead: cody auth login anthropic (or set ANTHROPIC_API_KEY), then cody set-provider anthropic --auth key';
+
+export function explainClaudeRefusal(_status: number, bodyText: string): string | undefined {
+  return REFUSAL.test(bodyText) ? CLAUDE_REFUSAL_MESSAGE : undefined;
+}
