@@ -35,6 +35,10 @@ export class FakeProviderServer {
   private server: Server | undefined;
   private readonly modules: ProtocolModule[];
   private readonly options: FakeProviderOptions;
+  /** Model ids `GET …/models` lists (an OpenAI-compatible server's model list). */
+  models: string[] = ['llama3.1:8b', 'qwen2.5-coder:7b'];
+  /** When set, a model request it refuses is answered 401 (e.g. only the newest access token is valid). */
+  authorize: ((headers: IncomingMessage['headers']) => boolean) | undefined;
 
   constructor(options: FakeProviderOptions = {}, modules: ProtocolModule[] = protocolModules) {
     this.options = options;
@@ -98,6 +102,10 @@ export class FakeProviderServer {
       return;
     }
     const method = request.method ?? 'GET';
+    if (method === 'GET' && /\/(models|key)$/.test(url.pathname)) {
+      this.answerListing(request, url, response);
+      return;
+    }
     const module = this.modules.find((candidate) => candidate.matches(method, url));
     let body: unknown;
     try {
@@ -138,7 +146,7 @@ export class FakeProviderServer {
     };
     this.requests.push(record);
 
-    if (!hasCredentials(request, url)) {
+    if (!hasCredentials(request, url) || (this.authorize && !this.authorize(request.headers))) {
       const step: ErrorStep = { type: 'error', status: 401 };
       record.answeredWith = step;
       await this.write(response, module.renderError(step));
@@ -172,6 +180,29 @@ export class FakeProviderServer {
         throw new Error(`unknown step ${JSON.stringify(exhaustive)}`);
       }
     }
+  }
+
+  /** `GET …/models` (and OpenRouter's `GET …/key`), recorded like any request; refused by `authorize`. */
+  private answerListing(request: IncomingMessage, url: URL, response: ServerResponse): void {
+    const refused = this.authorize !== undefined && !this.authorize(request.headers);
+    this.requests.push({
+      api: 'unknown',
+      method: 'GET',
+      url: url.pathname + url.search,
+      headers: request.headers,
+      body: undefined,
+      model: undefined,
+      stream: false,
+      answeredWith: refused ? { type: 'error', status: 401 } : { type: 'reply' },
+    });
+    if (refused) {
+      writeJson(response, 401, { error: { message: 'invalid key', code: 'invalid_api_key' } });
+      return;
+    }
+    writeJson(response, 200, {
+      object: 'list',
+      data: this.models.map((id) => ({ id, object: 'model', owned_by: 'fake' })),
+    });
   }
 
   private autoReply(module: ProtocolModule, request: ProtocolRequest): Step {
