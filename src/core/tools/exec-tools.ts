@@ -1,0 +1,86 @@
+/** The tools that change things in bulk: shell (process group, streamed output) and apply_patch. */
+import { z } from 'zod';
+import { applyPatch, parsePatch, patchPaths, PatchError } from './apply-patch/apply-patch.js';
+import { dangerReason, type DangerousCommand } from './command-safety.js';
+import { defineTool, failed, ok, type ToolHandler } from './handler.js';
+import { runShellCommand } from './shell-runner.js';
+import type { Workspace } from './workspace.js';
+
+export function shellTool(dangerous: readonly DangerousCommand[]): ToolHandler {
+  return defineTool(
+    'shell',
+    z.object({
+      command: z.string().min(1),
+      workdir: z.string().optional(),
+      timeout_ms: z.number().int().min(1).optional(),
+    }),
+    (args) => ({
+      access: (workspace) => {
+        const cwd = workspace.resolve(args.workdir ?? '.');
+        const danger = dangerReason(args.command, workspace, dangerous);
+        return {
+          kind: 'exec',
+          command: args.command,
+          ...(danger !== undefined ? { danger } : {}),
+          ...(!workspace.contains(cwd) ? { outsideCwd: cwd } : {}),
+        };
+      },
+      run: async ({ workspace, signal, onOutput, sandbox, defaultShellTimeoutMs }) => {
+        const timeoutMs = args.timeout_ms ?? defaultShellTimeoutMs;
+        const outcome = await runShellCommand({
+          command: args.command,
+          cwd: workspace.resolve(args.workdir ?? '.'),
+          timeoutMs,
+          ...(signal ? { signal } : {}),
+          ...(onOutput ? { onOutput } : {}),
+          ...(sandbox ? { sandbox: { ...sandbox, writableRoot: workspace.root } } : {}),
+        });
+        const status = outcome.aborted
+          ? 'Aborted by the user; output so far:'
+          : outcome.timedOut
+            ? `Timed out after ${timeoutMs} ms; the command was killed. Output so far:`
+            : outcome.exitCode === undefined
+              ? `Killed by ${outcome.signal ?? 'a signal'}.`
+              : `Exit code: ${outcome.exitCode}`;
+        const output = `${status}\nWall time: ${(outcome.durationMs / 1000).toFixed(1)} seconds\nOutput:\n${outcome.output}`;
+        return {
+          output,
+          ...(outcome.exitCode !== undefined ? { exitCode: outcome.exitCode } : {}),
+          status: outcome.aborted ? 'aborted' : outcome.exitCode === 0 ? 'ok' : 'error',
+        };
+      },
+    }),
+  );
+}
+
+export const applyPatchTool = defineTool('apply_patch', z.object({ input: z.string().min(1) }), (args) => ({
+  access: (workspace) => {
+    let paths: string[];
+    try {
+      paths = patchPaths(parsePatch(args.input));
+    } catch {
+      // An unparsable patch changes nothing; running it reports the precise error.
+      paths = [];
+    }
+    return {
+      kind: 'write',
+      outside: outside(workspace, paths),
+      summary: `apply a patch to ${paths.join(', ') || 'files'}`,
+    };
+  },
+  preview: () => Promise.resolve(args.input),
+  run: async ({ workspace }) => {
+    try {
+      const result = await applyPatch(args.input, (path) => workspace.resolve(path));
+      return ok(`Success. Updated the following files:\n${result.summary.join('\n')}`);
+    } catch (error) {
+      if (error instanceof PatchError)
+        return failed(`apply_patch failed, no file was changed: ${error.message}`);
+      throw error;
+    }
+  },
+}));
+
+function outside(workspace: Workspace, paths: readonly string[]): string[] {
+  return paths.map((path) => workspace.resolve(path)).filter((path) => !workspace.contains(path));
+}

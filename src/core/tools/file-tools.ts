@@ -1,0 +1,170 @@
+/** The file tools: read_file (numbered lines, paged), list_directory, grep, glob, write_file, edit_file. */
+import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { z } from 'zod';
+import { glob, grep } from './file-search.js';
+import { defineTool, failed, ok, type ToolHandler } from './handler.js';
+import type { Workspace } from './workspace.js';
+
+/** Lines `read_file` returns when no limit is given. */
+export const DEFAULT_READ_LINES = 2000;
+/** Longest line `read_file` shows in full. */
+const MAX_LINE_CHARS = 2000;
+/** Lines of a preview shown before approving a write. */
+const PREVIEW_LINES = 40;
+
+const outsideOf = (workspace: Workspace, ...paths: string[]): string[] =>
+  paths.map((path) => workspace.resolve(path)).filter((path) => !workspace.contains(path));
+
+export const readFileTool = defineTool(
+  'read_file',
+  z.object({
+    path: z.string().min(1),
+    offset: z.number().int().min(1).optional(),
+    limit: z.number().int().min(1).optional(),
+  }),
+  (args) => ({
+    access: (workspace) => ({ kind: 'read', outside: outsideOf(workspace, args.path) }),
+    run: async ({ workspace }) => {
+      const text = await readFile(workspace.resolve(args.path), 'utf8');
+      const lines = text.split('\n');
+      if (lines[lines.length - 1] === '') lines.pop();
+      const offset = args.offset ?? 1;
+      const limit = args.limit ?? DEFAULT_READ_LINES;
+      if (offset > Math.max(1, lines.length))
+        return failed(`offset ${offset} is past the end of ${args.path} (${lines.length} lines).`);
+      const selected = lines.slice(offset - 1, offset - 1 + limit);
+      const width = String(offset + selected.length - 1).length;
+      const numbered = selected.map((line, index) => {
+        const shown =
+          line.length > MAX_LINE_CHARS ? `${line.slice(0, MAX_LINE_CHARS)}[… line truncated]` : line;
+        return `${String(offset + index).padStart(Math.max(6, width))}\t${shown}`;
+      });
+      const rest = lines.length - (offset - 1 + selected.length);
+      if (rest > 0) numbered.push(`[… ${rest} more lines; continue with offset=${offset + selected.length}]`);
+      return ok(numbered.join('\n'));
+    },
+  }),
+);
+
+export const listDirectoryTool = defineTool(
+  'list_directory',
+  z.object({ path: z.string().optional() }),
+  (args) => ({
+    access: (workspace) => ({ kind: 'read', outside: outsideOf(workspace, args.path ?? '.') }),
+    run: async ({ workspace }) => {
+      const entries = await readdir(workspace.resolve(args.path ?? '.'), { withFileTypes: true });
+      const names = entries.map((entry) => (entry.isDirectory() ? `${entry.name}/` : entry.name)).sort();
+      return ok(names.length === 0 ? '(empty directory)' : names.join('\n'));
+    },
+  }),
+);
+
+export const grepTool = defineTool(
+  'grep',
+  z.object({ pattern: z.string().min(1), path: z.string().optional(), glob: z.string().optional() }),
+  (args) => ({
+    access: (workspace) => ({ kind: 'read', outside: outsideOf(workspace, args.path ?? '.') }),
+    run: async ({ workspace, rg, signal }) =>
+      ok(
+        await grep({
+          pattern: args.pattern,
+          searchPath: workspace.resolve(args.path ?? '.'),
+          displayRoot: workspace.cwd,
+          ...(args.glob !== undefined ? { glob: args.glob } : {}),
+          ...(rg !== undefined ? { rg } : {}),
+          ...(signal ? { signal } : {}),
+        }),
+      ),
+  }),
+);
+
+export const globTool = defineTool(
+  'glob',
+  z.object({ pattern: z.string().min(1), path: z.string().optional() }),
+  (args) => ({
+    access: (workspace) => ({ kind: 'read', outside: outsideOf(workspace, args.path ?? '.') }),
+    run: async ({ workspace }) =>
+      ok(await glob(args.pattern, workspace.resolve(args.path ?? '.'), workspace.cwd)),
+  }),
+);
+
+export const writeFileTool = defineTool(
+  'write_file',
+  z.object({ path: z.string().min(1), content: z.string() }),
+  (args) => ({
+    access: (workspace) => ({
+      kind: 'write',
+      outside: outsideOf(workspace, args.path),
+      summary: `write ${args.path} (${args.content.length} characters)`,
+    }),
+    preview: async (workspace) => {
+      const before = await readOptional(workspace.resolve(args.path));
+      return lineDiff(args.path, before, args.content);
+    },
+    run: async ({ workspace }) => {
+      const path = workspace.resolve(args.path);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFile(path, args.content);
+      return ok(`Wrote ${args.path}.`);
+    },
+  }),
+);
+
+export const editFileTool = defineTool(
+  'edit_file',
+  z.object({ path: z.string().min(1), old_text: z.string().min(1), new_text: z.string() }),
+  (args) => ({
+    access: (workspace) => ({
+      kind: 'write',
+      outside: outsideOf(workspace, args.path),
+      summary: `edit ${args.path}`,
+    }),
+    preview: () =>
+      Promise.resolve(
+        [`--- ${args.path}`, ...prefixed('-', args.old_text), ...prefixed('+', args.new_text)].join('\n'),
+      ),
+    run: async ({ workspace }) => {
+      const path = workspace.resolve(args.path);
+      const text = await readFile(path, 'utf8');
+      const count = text.split(args.old_text).length - 1;
+      if (count !== 1)
+        return failed(`old_text occurs ${count} times in ${args.path}; it must occur exactly once.`);
+      await writeFile(
+        path,
+        text.replace(args.old_text, () => args.new_text),
+      );
+      return ok(`Edited ${args.path}.`);
+    },
+  }),
+);
+
+export const FILE_TOOLS: Record<string, ToolHandler> = {
+  read_file: readFileTool,
+  list_directory: listDirectoryTool,
+  grep: grepTool,
+  glob: globTool,
+  write_file: writeFileTool,
+  edit_file: editFileTool,
+};
+
+async function readOptional(path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch {
+    return undefined;
+  }
+}
+
+function prefixed(marker: string, text: string): string[] {
+  const lines = text.split('\n');
+  const shown = lines.slice(0, PREVIEW_LINES).map((line) => `${marker}${line}`);
+  if (lines.length > PREVIEW_LINES) shown.push(`${marker}[… ${lines.length - PREVIEW_LINES} more lines]`);
+  return shown;
+}
+
+/** A short preview of replacing a file: removed then added lines (whole-file, capped). */
+function lineDiff(path: string, before: string | undefined, after: string): string {
+  if (before === undefined) return [`+++ ${path} (new file)`, ...prefixed('+', after)].join('\n');
+  return [`--- ${path}`, `+++ ${path}`, ...prefixed('-', before), ...prefixed('+', after)].join('\n');
+}

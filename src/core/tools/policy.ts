@@ -1,0 +1,79 @@
+/**
+ * Approval policies: what runs freely, what asks, what is refused. Pure: the runtime describes a call as
+ * the accesses it makes, and `decidePolicy` answers. The workspace boundary and the dangerous-command
+ * list apply whatever the policy.
+ */
+import type { ToolDecision } from './tool-decision.js';
+
+export const APPROVAL_POLICIES = ['read-only', 'ask', 'auto-edit', 'full-auto'] as const;
+export type ApprovalPolicy = (typeof APPROVAL_POLICIES)[number];
+export const DEFAULT_APPROVAL_POLICY: ApprovalPolicy = 'ask';
+
+export function isApprovalPolicy(value: unknown): value is ApprovalPolicy {
+  return typeof value === 'string' && (APPROVAL_POLICIES as readonly string[]).includes(value);
+}
+
+/** What a call does, as far as approval is concerned. */
+export type Access =
+  /** Reads files; `outside` lists the paths outside the workspace. */
+  | { kind: 'read'; outside: readonly string[] }
+  /** Changes files; `outside` lists the paths outside the workspace. */
+  | { kind: 'write'; outside: readonly string[]; summary: string }
+  /** Runs a command; `danger` says why it must ask whatever the policy; `outsideCwd` when it runs outside. */
+  | { kind: 'exec'; command: string; danger?: string; outsideCwd?: string }
+  /** Calls an external (MCP) tool; `readOnly` when the server marks it so. */
+  | { kind: 'external'; name: string; readOnly: boolean };
+
+export interface PolicyContext {
+  policy: ApprovalPolicy;
+  /** Whether this session already said "always" to this call's kind (command prefix or tool). */
+  remembered: boolean;
+}
+
+/** The policy's answer for one access. Never prompts. */
+export function decidePolicy(access: Access, context: PolicyContext): ToolDecision {
+  const { policy } = context;
+  switch (access.kind) {
+    case 'read':
+      if (access.outside.length === 0) return { kind: 'allow' };
+      return boundary(policy, `reads ${list(access.outside)}, outside the workspace`);
+    case 'write':
+      if (access.outside.length > 0)
+        return boundary(policy, `writes ${list(access.outside)}, outside the workspace`);
+      if (policy === 'read-only') return deny(policy, `would change files (${access.summary})`);
+      if (policy === 'auto-edit' || policy === 'full-auto' || context.remembered) return { kind: 'allow' };
+      return { kind: 'ask', reason: access.summary };
+    case 'exec':
+      if (policy === 'read-only') return deny(policy, `would run a command (${access.command})`);
+      if (access.danger !== undefined) return { kind: 'ask', reason: `${access.danger}: ${access.command}` };
+      if (access.outsideCwd !== undefined)
+        return {
+          kind: 'ask',
+          reason: `runs in ${access.outsideCwd}, outside the workspace: ${access.command}`,
+        };
+      if (policy === 'full-auto' || context.remembered) return { kind: 'allow' };
+      return { kind: 'ask', reason: `run: ${access.command}` };
+    case 'external':
+      if (policy === 'read-only')
+        return access.readOnly ? { kind: 'allow' } : deny(policy, `would call ${access.name}`);
+      if (policy === 'full-auto' || context.remembered) return { kind: 'allow' };
+      return { kind: 'ask', reason: `call ${access.name}` };
+    default: {
+      const exhaustive: never = access;
+      throw new Error(`unknown access ${JSON.stringify(exhaustive)}`);
+    }
+  }
+}
+
+/** Outside the workspace: always asks, and read-only refuses outright. */
+function boundary(policy: ApprovalPolicy, what: string): ToolDecision {
+  return policy === 'read-only' ? deny(policy, what) : { kind: 'ask', reason: what };
+}
+
+function deny(policy: ApprovalPolicy, what: string): ToolDecision {
+  return { kind: 'deny', reason: `Denied by the ${policy} approval policy: the call ${what}.` };
+}
+
+function list(paths: readonly string[]): string {
+  return paths.join(', ');
+}

@@ -1,0 +1,212 @@
+/**
+ * Cody's tool runtime: the built-in tools (and any MCP tools) under an approval policy and the workspace
+ * boundary. `decide` is pure policy; `run` validates arguments with zod before anything happens, runs
+ * shell commands that did not need asking inside bubblewrap where it is installed, and never throws.
+ */
+import type { FunctionCallItem, ToolSpec } from '../../protocol/index.js';
+import {
+  commandPrefix,
+  dangerReason,
+  DEFAULT_DANGEROUS_COMMANDS,
+  prefixCovers,
+  type DangerousCommand,
+} from './command-safety.js';
+import type { HandlerContext, SandboxSettings, ToolHandler } from './handler.js';
+import { findRipgrep } from './file-search.js';
+import { findOnPath } from './find-on-path.js';
+import { decidePolicy, type Access, type ApprovalPolicy } from './policy.js';
+import type { ToolDecision, ToolResult, ToolRunContext } from './tool-decision.js';
+import { BUILTIN_TOOL_SPECS, READ_ONLY_TOOLS } from './tool-specs.js';
+import { openWorkspace, type Workspace } from './workspace.js';
+
+/** Default shell timeout: long enough for a test run, short enough that a hung command ends the wait. */
+export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
+
+/** Tools from elsewhere (MCP servers), offered beside the built-in ones. */
+export interface ExternalTools {
+  /** Starts what is needed to list the tools (MCP servers connect); idempotent. */
+  prepare(): Promise<void>;
+  specs(): ToolSpec[];
+  has(name: string): boolean;
+  isReadOnly(name: string): boolean;
+  call(name: string, args: Record<string, unknown>, context: ToolRunContext): Promise<ToolResult>;
+  close(): Promise<void>;
+}
+
+export interface ToolRuntimeOptions {
+  cwd: string;
+  policy: ApprovalPolicy;
+  /** Replaces the default list of commands that always ask. */
+  dangerousCommands?: readonly DangerousCommand[];
+  /** Bubblewrap for shell commands that run without asking (default on, network off). */
+  sandbox?: { enabled?: boolean; network?: boolean };
+  shellTimeoutMs?: number;
+  /** Told once about things the person should know (e.g. bubblewrap missing). */
+  onNotice?: (message: string) => void;
+  external?: ExternalTools;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The `sandbox_policy` recorded in turn_context, in Codex's shape. */
+export type SandboxPolicy =
+  | { type: 'read-only' }
+  | { type: 'workspace-write'; writable_roots: string[]; network_access: boolean }
+  | { type: 'danger-full-access' };
+
+export interface CodyToolRuntime {
+  specs(): ToolSpec[];
+  has(name: string): boolean;
+  decide(call: FunctionCallItem): Promise<ToolDecision>;
+  rememberApproval(call: FunctionCallItem): void;
+  isReadOnly(call: FunctionCallItem): boolean;
+  run(call: FunctionCallItem, context: ToolRunContext): Promise<ToolResult>;
+  close(): Promise<void>;
+  /** Starts external tool sources before the first request that offers tools. */
+  prepare(): Promise<void>;
+  readonly workspace: Workspace;
+  policy(): ApprovalPolicy;
+  setPolicy(policy: ApprovalPolicy): void;
+  sandboxPolicy(): SandboxPolicy;
+}
+
+export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime {
+  const workspace = openWorkspace(options.cwd);
+  const dangerous = options.dangerousCommands ?? DEFAULT_DANGEROUS_COMMANDS;
+  const external = options.external;
+  let policy = options.policy;
+  let handlers: Promise<Record<string, ToolHandler>> | undefined;
+  const loadHandlers = (): Promise<Record<string, ToolHandler>> =>
+    (handlers ??= import('./builtin-handlers.js').then((module) => module.builtinHandlers(dangerous)));
+  const remembered = new Set<string>();
+  /** Calls that were allowed by policy alone (they run sandboxed). */
+  const unasked = new Set<string>();
+  const bwrap =
+    options.sandbox?.enabled === false ? undefined : findOnPath('bwrap', options.env ?? process.env);
+  let toldNoSandbox = false;
+  const builtinNames = new Set(BUILTIN_TOOL_SPECS.map((spec) => spec.name));
+
+  const rememberKey = (
+    call: FunctionCallItem,
+    args: Record<string, unknown> | undefined,
+  ): string | undefined => {
+    if (call.name === 'shell') {
+      const command = typeof args?.command === 'string' ? args.command : undefined;
+      if (command === undefined || dangerReason(command, workspace, dangerous) !== undefined)
+        return undefined;
+      return `shell:${commandPrefix(command) ?? command.trim()}`;
+    }
+    return `tool:${call.name}`;
+  };
+  const isRemembered = (call: FunctionCallItem, args: Record<string, unknown> | undefined): boolean => {
+    if (call.name !== 'shell') return remembered.has(`tool:${call.name}`);
+    const command = typeof args?.command === 'string' ? args.command : '';
+    for (const key of remembered)
+      if (key.startsWith('shell:') && prefixCovers(key.slice(6), command)) return true;
+    return false;
+  };
+
+  return {
+    workspace,
+    policy: () => policy,
+    setPolicy: (next) => {
+      policy = next;
+    },
+    sandboxPolicy: () =>
+      policy === 'read-only'
+        ? { type: 'read-only' }
+        : bwrap
+          ? {
+              type: 'workspace-write',
+              writable_roots: [workspace.root],
+              network_access: options.sandbox?.network === true,
+            }
+          : { type: 'danger-full-access' },
+    prepare: async () => {
+      await external?.prepare();
+    },
+    specs: () => [...BUILTIN_TOOL_SPECS, ...(external?.specs() ?? [])],
+    has: (name) => builtinNames.has(name) || external?.has(name) === true,
+    isReadOnly: (call) =>
+      READ_ONLY_TOOLS.has(call.name) ||
+      (!builtinNames.has(call.name) && external?.isReadOnly(call.name) === true),
+    decide: async (call) => {
+      const args = parseArguments(call.arguments);
+      let access: Access;
+      if (builtinNames.has(call.name)) {
+        const bound = (await loadHandlers())[call.name]?.bind(args ?? call.arguments);
+        // Invalid arguments run nothing: `run` reports the problem to the model.
+        if (!bound?.ok) return { kind: 'allow' };
+        access = bound.call.access(workspace);
+        const decision = decidePolicy(access, { policy, remembered: isRemembered(call, args) });
+        if (decision.kind === 'allow') unasked.add(call.call_id);
+        if (decision.kind !== 'ask' || !bound.call.preview) return decision;
+        const preview = await bound.call.preview(workspace).catch(() => undefined);
+        return preview === undefined ? decision : { ...decision, preview };
+      }
+      if (external?.has(call.name)) {
+        access = { kind: 'external', name: call.name, readOnly: external.isReadOnly(call.name) };
+        return decidePolicy(access, { policy, remembered: isRemembered(call, args) });
+      }
+      return { kind: 'deny', reason: `No tool named '${call.name}' is available.` };
+    },
+    rememberApproval: (call) => {
+      const key = rememberKey(call, parseArguments(call.arguments));
+      if (key !== undefined) remembered.add(key);
+    },
+    run: async (call, context) => {
+      const args = parseArguments(call.arguments);
+      if (args === undefined)
+        return {
+          output: `Error: the arguments of ${call.name} are not a JSON object: ${call.arguments}`,
+          status: 'error',
+        };
+      try {
+        if (!builtinNames.has(call.name)) {
+          if (!external?.has(call.name))
+            return { output: `Error: no tool named '${call.name}' is available.`, status: 'error' };
+          return await external.call(call.name, args, context);
+        }
+        const bound = (await loadHandlers())[call.name]?.bind(args);
+        if (!bound) return { output: `Error: no tool named '${call.name}' is available.`, status: 'error' };
+        if (!bound.ok) return { output: bound.error, status: 'error' };
+        let sandbox: SandboxSettings | undefined;
+        if (call.name === 'shell' && unasked.has(call.call_id) && options.sandbox?.enabled !== false) {
+          if (bwrap) sandbox = { bwrap, network: options.sandbox?.network === true };
+          else if (!toldNoSandbox) {
+            toldNoSandbox = true;
+            options.onNotice?.('bubblewrap (bwrap) is not installed: shell commands run without a sandbox.');
+          }
+        }
+        unasked.delete(call.call_id);
+        const handlerContext: HandlerContext = {
+          ...context,
+          workspace,
+          defaultShellTimeoutMs: options.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
+          ...(sandbox ? { sandbox } : {}),
+        };
+        const rg = findRipgrep(options.env ?? process.env);
+        if (rg !== undefined) handlerContext.rg = rg;
+        return await bound.call.run(handlerContext);
+      } catch (error) {
+        return {
+          output: `Error: ${error instanceof Error ? error.message : String(error)}`,
+          status: 'error',
+        };
+      }
+    },
+    close: async () => {
+      await external?.close();
+    },
+  };
+}
+
+function parseArguments(text: string): Record<string, unknown> | undefined {
+  try {
+    const parsed: unknown = JSON.parse(text.trim() === '' ? '{}' : text);
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The JSON Schemas of Cody's built-in tools, as sent to the model. Kept apart from the implementations
+ * so building a request loads no tool code (zod included).
+ */
+import type { ToolSpec } from '../../protocol/index.js';
+
+export const BUILTIN_TOOL_SPECS: readonly ToolSpec[] = [
+  {
+    name: 'read_file',
+    description:
+      'Read a text file, with line numbers. Paths are relative to the working directory. Use offset/limit (lines) to page through large files.',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'File path' },
+        offset: { type: 'integer', description: 'First line to return (1-based)', minimum: 1 },
+        limit: { type: 'integer', description: 'Number of lines to return (default 2000)', minimum: 1 },
+      },
+      required: ['path'],
+    },
+  },
+  {
+    name: 'list_directory',
+    description: 'List the entries of a directory (names; directories end with /).',
+    parameters: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'Directory path (default: the working directory)' },
+      },
+    },
+  },
+  {
+    name: 'grep',
+    description:
+      'Search file contents with a regular expression, respecting .gitignore. Returns path:line:text for each matching line.',
+    parameters: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', description: 'Regular expression' },
+        path: { type: 'string', description: 'File or directory to search (default: the working directory)' },
+        glob: { type: 'string', description: "Only files matching this glob, e.g. '*.ts' or 'src/**/*.js'" },
+      },
+      required: ['pattern'],
+    },
+  },
+  {
+    name: 'glob',
+    description: "List files matching a glob pattern (e.g. '**/*.ts'), respecting .gitignore.",
+    parameters: {
+      type: 'object',
+      properties: {
+        pattern: { type: 'string', description: 'Glob pattern' },
+        path: { type: 'string', description: 'Directory to search (default: the working directory)' },
+      },
+      required: ['pattern'],
+    },
+  },
+  {
+    name: 'shell',
+    description:
+      'Run a shell command (bash -c) and return its exit code and output (stdout and stderr interleaved).',
+    parameters: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', description: 'The command line' },
+        workdir: { type: 'string', description: 'Directory to run in (default: the working directory)' },
+        timeout_ms: {
+          type: 'integer',
+          description: 'Kill the command after this many milliseconds',
+          minimum: 1,
+        },
+      },
+      required: ['command'],
+    },
+  },
+  {
+    name: 'apply_patch',
+    description: [
+      'Edit files with a patch. The input is the whole patch:',
+      '*** Begin Patch',
+      '*** Add File: path/new.txt',
+      '+content line',
+      '*** Delete File: path/old.txt',
+      '*** Update File: path/file.ts',
+      '*** Move to: path/renamed.ts   (optional)',
+      '@@ a line near the change (optional)',
+      ' context line',
+      '-removed line',
+      '+added line',
+      '*** End Patch',
+      'Give about three lines of context around each change. Paths are relative to the working directory.',
+    ].join('\n'),
+    parameters: {
+      type: 'object',
+      properties: { input: { type: 'string', description: 'The entire patch' } },
+      required: ['input'],
+    },
+  },
+  {
+    name: 'write_file',
+    description: 'Create or overwrite a text file with the given content.',
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string' }, content: { type: 'string' } },
+      required: ['path', 'content'],
+    },
+  },
+  {
+    name: 'edit_file',
+    description: 'Replace exactly one occurrence of old_text with new_text in a file.',
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string' }, old_text: { type: 'string' }, new_text: { type: 'string' } },
+      required: ['path', 'old_text', 'new_text'],
+    },
+  },
+];
+
+/** Tools that never change anything: they may run concurrently. */
+export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_directory', 'grep', 'glob']);
