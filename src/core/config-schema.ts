@@ -1,6 +1,39 @@
 /** The zod schema of `$CODY_HOME/config.json` (lenient about unknown keys). */
 import { z } from 'zod';
 import { PROVIDERS } from './config.js';
+import { APPROVAL_POLICIES } from './tools/policy.js';
+
+/** A regular expression that compiles. */
+const regexSource = z.string().refine(
+  (source) => {
+    try {
+      new RegExp(source);
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  { message: 'not a valid regular expression' },
+);
+
+const mcpServerSchema = z.union([
+  z
+    .object({
+      command: z.string().min(1),
+      args: z.array(z.string()).optional(),
+      env: z.record(z.string(), z.string()).optional(),
+      cwd: z.string().optional(),
+      timeoutMs: z.number().int().positive().optional(),
+    })
+    .passthrough(),
+  z
+    .object({
+      url: z.string().url(),
+      headers: z.record(z.string(), z.string()).optional(),
+      timeoutMs: z.number().int().positive().optional(),
+    })
+    .passthrough(),
+]);
 
 const modelOverrideSchema = z
   .object({
@@ -42,5 +75,18 @@ export const configSchema = z
     redact: z.array(z.string()).optional(),
     /** Offer the built-in tools (files, shell) to the model; default true. */
     tools: z.boolean().optional(),
+    /** Approval policy when no --approval flag is given (default 'ask'). */
+    approval: z.enum(APPROVAL_POLICIES).optional(),
+    /** Commands that always ask, replacing the default list: regex sources or { pattern, reason }. */
+    dangerousCommands: z
+      .array(z.union([regexSource, z.object({ pattern: regexSource, reason: z.string() })]))
+      .optional(),
+    /** Bubblewrap for shell commands that run without asking (default on where installed; no network). */
+    sandbox: z.object({ enabled: z.boolean().optional(), network: z.boolean().optional() }).optional(),
+    shellTimeoutMs: z.number().int().positive().optional(),
+    /** MCP servers, in the shape Claude Code and Cursor use. */
+    mcpServers: z.record(z.string(), mcpServerSchema).optional(),
+    /** Per-call timeout for MCP tools (a server's own `timeoutMs` wins). */
+    mcpToolTimeoutMs: z.number().int().positive().optional(),
   })
   .passthrough();

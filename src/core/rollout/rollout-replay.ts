@@ -8,6 +8,7 @@ import { summaryMessage } from '../compact/build-replacement-history.js';
 import { isRealUserMessage } from '../compact/is-summary-message.js';
 import { messageText } from '../compact/message-text.js';
 import { CorruptRolloutError, errorMessage } from '../errors.js';
+import { dropLastTurns } from '../undo/rollback.js';
 import { isContextualUserText } from './is-contextual-user-text.js';
 import {
   compactedSchema,
@@ -155,6 +156,13 @@ export class RolloutReplay {
         }),
         historyLengthAtReport: this.state.history.length,
       };
+    } else if (event.data.type === 'thread_rolled_back') {
+      // `cody undo` (Codex's event): the last `num_turns` user turns leave the history.
+      const turns = (payload as { num_turns?: unknown }).num_turns;
+      if (typeof turns === 'number' && Number.isInteger(turns) && turns > 0) {
+        this.state.history = dropLastTurns(this.state.history, turns);
+        delete this.state.lastTokenCount;
+      }
     } else if (event.data.type === 'turn_complete') {
       const complete = turnCompleteSchema.safeParse(payload);
       if (!complete.success) return;
