@@ -35,6 +35,8 @@ function call(name: string, args: Record<string, unknown> | string): FunctionCal
 describe('tool runtime', () => {
   let root: string;
   let outside: string;
+  /** The PATH tools look programs up in: empty, so neither rg nor bwrap is found, wherever installed. */
+  let emptyBin: string;
   const notices: string[] = [];
   const runtime = (policy: ApprovalPolicy = 'ask'): CodyToolRuntime =>
     createToolRuntime({
@@ -51,6 +53,8 @@ describe('tool runtime', () => {
   beforeEach(async () => {
     root = await realpath(await mkdtemp(join(tmpdir(), 'cody-rt-')));
     outside = await realpath(await mkdtemp(join(tmpdir(), 'cody-rt-out-')));
+    emptyBin = join(outside, 'bin');
+    await mkdir(emptyBin);
     execFileSync('git', ['init', '-q', root]);
     await writeFile(join(root, '.gitignore'), 'ignored/\n*.log\n');
     await mkdir(join(root, 'src'));
