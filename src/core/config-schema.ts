@@ -39,6 +39,8 @@ const modelOverrideSchema = z
   .object({
     contextWindow: z.number().int().positive().optional(),
     maxOutputTokens: z.number().int().positive().optional(),
+    /** Whether the model reasons (asks the Responses API for encrypted reasoning); default: the catalogue. */
+    reasoning: z.boolean().optional(),
   })
   .passthrough();
 

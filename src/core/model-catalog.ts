@@ -18,31 +18,38 @@ interface CatalogEntry {
   pattern: RegExp;
   contextWindow: number;
   maxOutputTokens: number;
+  /** The model reasons (OpenAI: accepts `reasoning.encrypted_content`). Default false. */
+  reasoning?: true;
 }
 
 /** Most specific first: the first match wins. Figures from the providers' published model pages. */
 const CATALOG: readonly CatalogEntry[] = [
   // OpenAI
-  { pattern: /^gpt-5(\.\d+)?-codex/, contextWindow: 400_000, maxOutputTokens: 128_000 },
+  { pattern: /^gpt-5(\.\d+)?-codex/, contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: true },
   { pattern: /^gpt-5(\.\d+)?-chat/, contextWindow: 128_000, maxOutputTokens: 16_384 },
-  { pattern: /^gpt-5/, contextWindow: 400_000, maxOutputTokens: 128_000 },
+  { pattern: /^gpt-5/, contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: true },
   { pattern: /^gpt-4\.1/, contextWindow: 1_047_576, maxOutputTokens: 32_768 },
   { pattern: /^gpt-4o/, contextWindow: 128_000, maxOutputTokens: 16_384 },
   { pattern: /^gpt-4-turbo/, contextWindow: 128_000, maxOutputTokens: 4_096 },
   { pattern: /^gpt-4(-\d|$)/, contextWindow: 8_192, maxOutputTokens: 8_192 },
   { pattern: /^gpt-3\.5-turbo/, contextWindow: 16_385, maxOutputTokens: 4_096 },
-  { pattern: /^o1-mini/, contextWindow: 128_000, maxOutputTokens: 65_536 },
-  { pattern: /^o(1|3|4)(-|$)/, contextWindow: 200_000, maxOutputTokens: 100_000 },
+  { pattern: /^o1-mini/, contextWindow: 128_000, maxOutputTokens: 65_536, reasoning: true },
+  { pattern: /^o(1|3|4)(-|$)/, contextWindow: 200_000, maxOutputTokens: 100_000, reasoning: true },
   // Anthropic
-  { pattern: /^claude-opus-4-[5-9]/, contextWindow: 200_000, maxOutputTokens: 64_000 },
-  { pattern: /^claude-opus-4/, contextWindow: 200_000, maxOutputTokens: 32_000 },
-  { pattern: /^claude-sonnet-4/, contextWindow: 200_000, maxOutputTokens: 64_000 },
-  { pattern: /^claude-haiku-4/, contextWindow: 200_000, maxOutputTokens: 64_000 },
+  { pattern: /^claude-opus-4-[5-9]/, contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true },
+  { pattern: /^claude-opus-4/, contextWindow: 200_000, maxOutputTokens: 32_000, reasoning: true },
+  { pattern: /^claude-sonnet-4/, contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true },
+  { pattern: /^claude-haiku-4/, contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true },
   { pattern: /^claude-(3-7-sonnet|3-5-sonnet|3-5-haiku)/, contextWindow: 200_000, maxOutputTokens: 8_192 },
   // Every Claude model since Claude 3 has at least a 200k window; newer families fall back here.
   { pattern: /^claude-/, contextWindow: 200_000, maxOutputTokens: 32_000 },
   // Google
-  { pattern: /^gemini-(2\.5|3)(\.\d+)?-(pro|flash)/, contextWindow: 1_048_576, maxOutputTokens: 65_536 },
+  {
+    pattern: /^gemini-(2\.5|3)(\.\d+)?-(pro|flash)/,
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536,
+    reasoning: true,
+  },
   { pattern: /^gemini-2\.0-flash/, contextWindow: 1_048_576, maxOutputTokens: 8_192 },
   // Gemini models since 1.5 accept at least 1M tokens; newer families fall back here.
   { pattern: /^gemini-/, contextWindow: 1_048_576, maxOutputTokens: 8_192 },
@@ -83,6 +90,18 @@ export function lookupModelLimits(model: string, config?: CodyConfig): ModelLimi
   const maxOutputTokens = Math.min(override?.maxOutputTokens ?? base.maxOutputTokens, contextWindow);
   const source = override?.contextWindow !== undefined ? 'config' : entry ? 'catalog' : 'default';
   return { contextWindow, maxOutputTokens, source };
+}
+
+/**
+ * Whether the model reasons: `models.<model>.reasoning` in config, else the catalogue (o-series, GPT-5.x
+ * except `-chat`, Claude 4.x, Gemini 2.5 and 3); a model neither knows is taken not to. Decides whether
+ * the Responses API is asked for encrypted reasoning, which models without reasoning refuse.
+ */
+export function isReasoningModel(model: string, config?: CodyConfig): boolean {
+  const override = config?.models?.[model]?.reasoning;
+  if (override !== undefined) return override;
+  const bare = model.replace(/^models\//, '').replace(/^[\w.-]+\//, '');
+  return CATALOG.find((candidate) => candidate.pattern.test(bare))?.reasoning === true;
 }
 
 /** Whether the catalogue (not a config override or the default) knows the model. */

@@ -34,4 +34,10 @@ export interface ClientOptions {
   headers?: Readonly<Record<string, string>>;
   /** Request constraints of a special endpoint (ChatGPT's Codex backend, Claude sign-in tokens). */
   endpointKind?: EndpointKind;
+  /**
+   * Whether the model reasons (o-series, GPT-5.x, Claude 4.x thinking, Gemini 2.5+), as core's catalogue
+   * or config says. OpenAI answers 400 when encrypted reasoning is asked of a model without reasoning, so
+   * the Responses client asks for it only when this is true.
+   */
+  reasoning?: boolean;
 }

@@ -13,6 +13,12 @@ export interface ProviderOrigin {
   api: WireApi;
   /** Model id as the provider reported it (or as requested when it reported none). */
   model: string;
+  /**
+   * Produced by another program or account (a Codex rollout imported with `cody import`): its opaque data
+   * was encrypted for that account, which OpenAI refuses from any other (400 `invalid_encrypted_content`),
+   * so it is kept but never replayed.
+   */
+  foreign?: true;
 }
 
 /** Text the user (or system/developer) wrote. */

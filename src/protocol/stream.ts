@@ -50,6 +50,11 @@ export interface ModelRequest {
   tools: ToolSpec[];
   /** Cap on output tokens for this response. */
   maxOutputTokens?: number;
+  /**
+   * `none`: the tools are defined (the history's tool blocks need them on Anthropic, and they keep the
+   * cached prompt prefix) but the model may not call one, as for the compaction summary. Default `auto`.
+   */
+  toolChoice?: 'auto' | 'none';
   signal?: AbortSignal;
 }
 

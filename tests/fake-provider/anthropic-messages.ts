@@ -66,6 +66,13 @@ function problemWith(request: ProtocolRequest): string | undefined {
   const messages = messagesOf(request);
   if (messages.length === 0) return 'messages: at least one message is required';
   if (messages[0]?.role !== 'user') return 'messages: first message must use the "user" role';
+  const tools = Array.isArray(request.body.tools) ? request.body.tools : [];
+  const hasToolBlocks = messages.some((message) =>
+    blocksOf(message).some((block) => block.type === 'tool_use' || block.type === 'tool_result'),
+  );
+  // The rule other clients' compaction requests ran into: tool blocks without tool definitions.
+  if (hasToolBlocks && tools.length === 0)
+    return 'Requests which include `tool_use` or `tool_result` blocks must define tools.';
   for (const [index, message] of messages.entries()) {
     if (message.role !== 'user' && message.role !== 'assistant')
       return `messages.${index}.role: Input should be 'user' or 'assistant'`;

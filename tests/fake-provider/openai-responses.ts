@@ -6,6 +6,8 @@
  * `[DONE]`. Reasoning carries `encrypted_content` when the request includes `reasoning.encrypted_content`.
  * A JSON `response` object when not streaming; errors as Chat Completions sends them.
  */
+import { createHash } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
 import { invalidRequest, renderOpenAIError } from './openai-chat.js';
 import type { ErrorStep, ProtocolModule, ProtocolRequest, RenderedResponse, ReplyStep } from './types.js';
 import { eventStreamHeaders, pieces, textOfContent } from './wire-helpers.js';
@@ -28,6 +30,31 @@ const CONTEXT_OVERFLOW_BODY_TEXT = JSON.stringify(
 
 const INPUT_ROLES = ['user', 'assistant', 'system', 'developer'];
 
+/** The prefix of OpenAI's encrypted reasoning (a Fernet token). */
+const ENCRYPTED_PREFIX = 'gAAAAB';
+
+/**
+ * Models that reason, as OpenAI serves them: o-series and GPT-5.x, except the `-chat` snapshots. Only
+ * these accept `include: ["reasoning.encrypted_content"]`.
+ */
+export function isFakeReasoningModel(model: string): boolean {
+  return /^(o\d|gpt-5)/.test(model) && !/-chat/.test(model);
+}
+
+/**
+ * The account a request comes from (a hash of its key). Encrypted reasoning is bound to it, as OpenAI
+ * binds it to the organisation: replayed under another key it is refused as `invalid_encrypted_content`.
+ */
+function accountOf(headers: IncomingHttpHeaders): string {
+  const key = /^Bearer (\S+)/.exec(headers.authorization ?? '')?.[1] ?? '';
+  return createHash('sha256').update(key).digest('hex').slice(0, 8);
+}
+
+function encryptedAccount(content: string): string | undefined {
+  if (!content.startsWith(ENCRYPTED_PREFIX)) return undefined;
+  return Buffer.from(content.slice(ENCRYPTED_PREFIX.length), 'base64url').toString('utf8').split(':')[1];
+}
+
 let responseCounter = 0;
 
 function inputOf(request: ProtocolRequest): Json[] {
@@ -49,6 +76,10 @@ function validateResponses(request: ProtocolRequest): ErrorStep | undefined {
   if (body.input === undefined) {
     return invalidRequest("Missing required parameter: 'input'.", 'input', 'missing_required_parameter');
   }
+  const include = Array.isArray(body.include) ? (body.include as unknown[]) : [];
+  if (include.includes('reasoning.encrypted_content') && !isFakeReasoningModel(body.model)) {
+    return invalidRequest('Encrypted content is not supported with this model.', 'include');
+  }
   const calls = new Set<string>();
   for (const [index, item] of inputOf(request).entries()) {
     const type = item.type ?? 'message';
@@ -63,6 +94,17 @@ function validateResponses(request: ProtocolRequest): ErrorStep | undefined {
       return invalidRequest(
         `Item with id '${String(item.id)}' not found. Items are not persisted when \`store\` is set to false. Try again with \`store\` set to true, or remove this item from your input.`,
         'input',
+      );
+    }
+    if (
+      type === 'reasoning' &&
+      typeof item.encrypted_content === 'string' &&
+      encryptedAccount(item.encrypted_content) !== accountOf(request.headers)
+    ) {
+      return invalidRequest(
+        `The encrypted content for item ${String(item.id)} could not be verified. Reason: Encrypted content organization_id did not match the target organization_id.`,
+        null,
+        'invalid_encrypted_content',
       );
     }
     if (type !== 'message') continue;
@@ -170,10 +212,11 @@ export const openaiResponsesProtocol: ProtocolModule = {
     if (step.reasoning) {
       const outputIndex = output.length;
       const id = `rs_fake${tag}${outputIndex}`;
+      const account = accountOf(request.headers);
       const encrypted = (stage: string): Json =>
         includeEncrypted
           ? {
-              encrypted_content: `gAAAAB${Buffer.from(`${stage}:${step.reasoning ?? ''}`).toString('base64url')}`,
+              encrypted_content: `${ENCRYPTED_PREFIX}${Buffer.from(`${stage}:${account}:${step.reasoning ?? ''}`).toString('base64url')}`,
             }
           : {};
       emit('response.output_item.added', {

@@ -4,7 +4,7 @@
  * undo points. It returns a status; provider failures never throw — at worst the summary is a
  * placeholder. Recording the result is the session's job.
  */
-import type { ModelClient, ProviderError, ResponseItem } from '../../protocol/index.js';
+import type { ModelClient, ProviderError, ResponseItem, ToolSpec } from '../../protocol/index.js';
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from '../retry.js';
 import { countItemsTokens, type TokenEstimator } from '../tokens/index.js';
 import { buildReplacementHistory } from './build-replacement-history.js';
@@ -42,6 +42,8 @@ export type CompactionOutcome =
       trimmedItems: number;
       /** Whether the summary is the placeholder. */
       summaryFailed: boolean;
+      /** Why the summary is the placeholder: the provider's last error, or an empty answer. */
+      summaryError?: string;
     }
   /** Nothing to compact: the history holds nothing but instructions (and undo points). */
   | { status: 'noop'; reason: string }
@@ -52,6 +54,8 @@ export interface CompactHistoryOptions {
   history: readonly ResponseItem[];
   /** The conversation's own model: the summary comes from the same provider and model. */
   client: ModelClient;
+  /** The conversation's tools: defined in the summary request (not callable), as its history needs. */
+  tools?: readonly ToolSpec[];
   estimator: TokenEstimator;
   /** The model's context window, in tokens: every summary request is trimmed to fit it. */
   contextWindow: number;
@@ -101,7 +105,7 @@ export async function compactHistory(options: CompactHistoryOptions): Promise<Co
   options.signal?.throwIfAborted();
 
   const tokensBefore = countItemsTokens(history, estimator);
-  const { summary, trimmedItems, failed } = await summarise(options, estimator);
+  const { summary, trimmedItems, failed, error } = await summarise(options, estimator);
   const replacementHistory = buildReplacementHistory({
     initialContext,
     keptUserMessages: selectKeptUserMessages(
@@ -122,6 +126,7 @@ export async function compactHistory(options: CompactHistoryOptions): Promise<Co
     tokensAfter,
     trimmedItems,
     summaryFailed: failed,
+    ...(error !== undefined ? { summaryError: error } : {}),
   };
 }
 
@@ -129,6 +134,7 @@ interface SummaryResult {
   summary: string;
   trimmedItems: number;
   failed: boolean;
+  error?: string;
 }
 
 async function summarise(options: CompactHistoryOptions, estimator: TokenEstimator): Promise<SummaryResult> {
@@ -145,10 +151,17 @@ async function summarise(options: CompactHistoryOptions, estimator: TokenEstimat
     options.onProgress?.({ type: 'trimmed', removed: trimmed.removed });
     return true;
   };
-  const failure = (): SummaryResult => ({ summary: SUMMARY_UNAVAILABLE, trimmedItems, failed: true });
+  const failure = (error: string): SummaryResult => ({
+    summary: SUMMARY_UNAVAILABLE,
+    trimmedItems,
+    failed: true,
+    error,
+  });
+  const tools = options.tools ?? [];
 
   // Every request must fit: trim before sending rather than wait for the provider to refuse.
-  const room = options.contextWindow - maxOutput;
+  const toolTokens = tools.length > 0 ? estimator.countText(JSON.stringify(tools)) : 0;
+  const room = options.contextWindow - maxOutput - toolTokens;
   while (countItemsTokens(buildSummaryRequest(history, options.focus), estimator) > room) {
     if (!trimOldest()) break;
   }
@@ -157,20 +170,22 @@ async function summarise(options: CompactHistoryOptions, estimator: TokenEstimat
   for (let attempt = 1; ; attempt += 1) {
     options.onProgress?.({ type: 'summary-request', attempt });
     const request = buildSummaryRequest(history, options.focus);
-    const response = await requestSummary(options.client, request, maxOutput, options.signal);
+    const response = await requestSummary(options.client, request, maxOutput, options.signal, tools);
     options.signal?.throwIfAborted();
     if (response.kind === 'text') {
       const summary = response.text.trim();
-      return summary === '' ? failure() : { summary, trimmedItems, failed: false };
+      return summary === ''
+        ? failure('the model answered with an empty summary')
+        : { summary, trimmedItems, failed: false };
     }
     const error = response.error;
     if (error.kind === 'context-overflow') {
       // A smaller request is a new request: it gets the full retry allowance again.
       retries = 0;
       if (trimOldest()) continue;
-      return failure();
+      return failure(error.message);
     }
-    if (!error.isRetryable || retries >= policy.maxRetries) return failure();
+    if (!error.isRetryable || retries >= policy.maxRetries) return failure(error.message);
     retries += 1;
     const delayMs = backoffDelayMs(policy, retries, error.retryAfterMs);
     options.onProgress?.({ type: 'retry', attempt: retries, delayMs, error });

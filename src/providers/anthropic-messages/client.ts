@@ -49,6 +49,7 @@ export function createAnthropicClient(options: ClientOptions): ModelClient {
           items: request.items,
           tools: request.tools,
           model: options.model,
+          ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
           ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
         });
         events = await sdk.messages.create(body, request.signal ? { signal: request.signal } : {});

@@ -16,10 +16,11 @@ import type {
   ResponseItem,
   ToolSpec,
 } from '../../protocol/index.js';
+import { wrapLateInstruction } from '../shared/late-instruction.js';
 import { normalizeItems } from '../shared/normalize-items.js';
 import { isReplayableTo } from '../shared/origin.js';
 import { AnthropicTurnBuilder } from './anthropic-turn-builder.js';
-import { convertToAnthropicContent } from './convert-to-anthropic-content.js';
+import { type AnthropicContentBlock, convertToAnthropicContent } from './convert-to-anthropic-content.js';
 import { toAnthropicToolId } from './to-anthropic-tool-id.js';
 
 export interface AnthropicRequestOptions {
@@ -27,6 +28,8 @@ export interface AnthropicRequestOptions {
   tools: readonly ToolSpec[];
   model: string;
   maxOutputTokens?: number;
+  /** `none`: tools are sent but may not be called (the compaction summary). */
+  toolChoice?: 'auto' | 'none';
 }
 
 /**
@@ -49,6 +52,11 @@ export function convertToAnthropicRequest(
   const turns = new AnthropicTurnBuilder();
   let conversationStarted = false;
   let droppedReasoning = 0;
+  // Anthropic refuses tool_use and tool_result blocks in a request that defines no tools (400 "Requests
+  // which include `tool_use` or `tool_result` blocks must define tools."): without tools, the calls and
+  // their results travel as text, so a history with tool calls can still be sent.
+  const toolBlocks = options.tools.length > 0;
+  const callNames = new Map<string, string>();
 
   for (const item of normalizeItems(options.items)) {
     switch (item.type) {
@@ -67,10 +75,13 @@ export function convertToAnthropicRequest(
       }
       case 'function_call':
         conversationStarted = true;
-        turns.append('assistant', [convertToToolUse(item, warnings)]);
+        callNames.set(item.call_id, item.name);
+        if (toolBlocks) turns.append('assistant', [convertToToolUse(item, warnings)]);
+        else turns.append('assistant', [{ type: 'text', text: toolCallText(item) }]);
         continue;
       case 'function_call_output':
-        turns.addToolResult(convertToToolResult(item, warnings));
+        if (toolBlocks) turns.addToolResult(convertToToolResult(item, warnings));
+        else turns.append('user', toolResultText(item, callNames.get(item.call_id), warnings));
         continue;
       case 'reasoning': {
         conversationStarted = true;
@@ -99,19 +110,11 @@ export function convertToAnthropicRequest(
     max_tokens: options.maxOutputTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
     ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
     messages: turns.build(warnings),
-    ...(options.tools.length > 0 ? { tools: options.tools.map(convertToAnthropicTool) } : {}),
+    ...(toolBlocks ? { tools: options.tools.map(convertToAnthropicTool) } : {}),
+    ...(toolBlocks && options.toolChoice === 'none' ? { tool_choice: { type: 'none' as const } } : {}),
     stream: true,
   };
   return { body, warnings };
-}
-
-/**
- * A system or developer message given mid-conversation, as user-turn text. It stays where it was given:
- * Anthropic has one top-level `system`, and hoisting it there would change what it applies to (and
- * invalidate the cached prompt prefix). The tag keeps it from reading as something the person typed.
- */
-export function wrapLateInstruction(role: 'system' | 'developer', text: string): string {
-  return `<${role}_instructions>\n${text}\n</${role}_instructions>`;
 }
 
 function instructionText(item: MessageItem, warnings: string[]): string {
@@ -146,6 +149,27 @@ function parseToolInput(item: FunctionCallItem, warnings: string[]): Record<stri
     `The arguments of tool call ${item.call_id} (${item.name}) are not a JSON object; sent as {}.`,
   );
   return {};
+}
+
+/** A tool call as assistant text, for a request without tools. */
+function toolCallText(item: FunctionCallItem): string {
+  return `[called tool ${item.name} (${item.call_id}) with ${item.arguments.trim() || '{}'}]`;
+}
+
+/** A tool result as user content, for a request without tools. */
+function toolResultText(
+  item: FunctionCallOutputItem,
+  name: string | undefined,
+  warnings: string[],
+): AnthropicContentBlock[] {
+  const heading = { type: 'text' as const, text: `[result of tool ${name ?? 'call'} (${item.call_id})]` };
+  const body =
+    typeof item.output === 'string'
+      ? item.output === ''
+        ? []
+        : [{ type: 'text' as const, text: item.output }]
+      : convertToAnthropicContent(item.output, 'user', warnings);
+  return [heading, ...body];
 }
 
 function convertToToolResult(item: FunctionCallOutputItem, warnings: string[]): ToolResultBlockParam {

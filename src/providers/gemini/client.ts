@@ -40,6 +40,7 @@ export function createGeminiClient(options: ClientOptions): ModelClient {
           items: request.items,
           tools: request.tools,
           model: options.model,
+          ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
           ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
         });
         chunks = await sdk.models.generateContentStream({

@@ -1,5 +1,11 @@
 /** Canonical items → a Gemini `generateContent` request: `systemInstruction` plus user/model `contents`. */
-import type { Content, GenerateContentConfig, GenerateContentParameters, Part } from '@google/genai';
+import {
+  type Content,
+  FunctionCallingConfigMode,
+  type GenerateContentConfig,
+  type GenerateContentParameters,
+  type Part,
+} from '@google/genai';
 import type {
   ConversionResult,
   FunctionCallItem,
@@ -10,6 +16,7 @@ import type {
   ResponseItem,
   ToolSpec,
 } from '../../protocol/index.js';
+import { wrapLateInstruction } from '../shared/late-instruction.js';
 import { normalizeItems } from '../shared/normalize-items.js';
 import { isReplayableTo } from '../shared/origin.js';
 import { convertToGeminiParts } from './convert-to-gemini-parts.js';
@@ -20,6 +27,8 @@ export interface GeminiRequestOptions {
   tools: readonly ToolSpec[];
   model: string;
   maxOutputTokens?: number;
+  /** `none`: tools are sent but may not be called (the compaction summary). */
+  toolChoice?: 'auto' | 'none';
 }
 
 /** The SDK's request parameters, with the parts the converter always fills made non-optional. */
@@ -116,6 +125,9 @@ export function convertToGeminiRequest(options: GeminiRequestOptions): Conversio
               })),
             },
           ],
+          ...(options.toolChoice === 'none'
+            ? { toolConfig: { functionCallingConfig: { mode: FunctionCallingConfigMode.NONE } } }
+            : {}),
         }
       : {}),
     ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
@@ -156,15 +168,6 @@ function signUnsignedCallTurns(contents: Content[], warnings: string[]): void {
     warnings.push(
       `${signed} tool-call turn(s) from another provider or model were sent without a thought signature.`,
     );
-}
-
-/**
- * A system or developer message given mid-conversation, as user text. It stays where it was given:
- * Gemini has one `systemInstruction`, and hoisting it there would change what it applies to. The tag
- * keeps it from reading as something the person typed.
- */
-export function wrapLateInstruction(role: 'system' | 'developer', text: string): string {
-  return `<${role}_instructions>\n${text}\n</${role}_instructions>`;
 }
 
 function instructionText(item: MessageItem, warnings: string[]): string {

@@ -21,6 +21,7 @@ export function createOpenAIChatClient(options: ClientOptions): ModelClient {
           items: request.items,
           tools: request.tools,
           model: options.model,
+          ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
           ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
         });
         chunks = await sdk.chat.completions.create(body, request.signal ? { signal: request.signal } : {});

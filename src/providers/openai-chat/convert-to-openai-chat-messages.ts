@@ -17,6 +17,7 @@ import type {
   ResponseItem,
   ToolSpec,
 } from '../../protocol/index.js';
+import { wrapLateInstruction } from '../shared/late-instruction.js';
 import { normalizeItems } from '../shared/normalize-items.js';
 
 /** What `convertToOpenAIChatRequest` needs: the history, the tools and the model it is for. */
@@ -26,6 +27,8 @@ export interface OpenAIChatRequestOptions {
   model: string;
   /** Cap on output tokens, sent as `max_completion_tokens`. */
   maxOutputTokens?: number;
+  /** `none`: tools are sent but may not be called (the compaction summary). */
+  toolChoice?: 'auto' | 'none';
 }
 
 /** What a tool message says in place of an image: tool messages carry text only. */
@@ -54,7 +57,10 @@ export function usesDeveloperRole(model: string): boolean {
 
 /**
  * Canonical items → a streaming Chat Completions body. Normalises the history first (every call answered,
- * orphans and ghosts gone); reasoning has no place on this API and is dropped. Pure.
+ * orphans and ghosts gone); reasoning has no place on this API and is dropped. The instructions come
+ * first, as one message: many OpenAI-compatible servers' chat templates accept a system message only at
+ * the start, so one given later (an imported Codex compaction can leave one mid-history) travels as
+ * tagged user text where it was given, as on Anthropic and Gemini. Pure.
  */
 export function convertToOpenAIChatRequest(
   options: OpenAIChatRequestOptions,
@@ -62,8 +68,13 @@ export function convertToOpenAIChatRequest(
   const warnings = new Set<string>();
   const messages: ChatCompletionMessageParam[] = [];
   const developerRole = usesDeveloperRole(options.model) ? 'developer' : 'system';
+  const instructions: string[] = [];
+  let instructionRole: 'system' | 'developer' = 'system';
+  let conversationStarted = false;
 
   for (const item of normalizeItems(options.items)) {
+    if (item.type !== 'message' || (item.role !== 'system' && item.role !== 'developer'))
+      conversationStarted = true;
     switch (item.type) {
       case 'message':
         switch (item.role) {
@@ -75,13 +86,18 @@ export function convertToOpenAIChatRequest(
             messages.push({ role: 'assistant', content: textOf(item.content) || null });
             break;
           case 'system':
-          case 'developer':
+          case 'developer': {
             if (hasImage(item.content)) warnings.add(OPENAI_CHAT_WARNINGS.assistantImages);
-            messages.push({
-              role: item.role === 'system' ? 'system' : developerRole,
-              content: textOf(item.content, '\n'),
-            });
+            const text = textOf(item.content, '\n');
+            if (text === '') break;
+            if (conversationStarted) {
+              messages.push({ role: 'user', content: wrapLateInstruction(item.role, text) });
+              break;
+            }
+            instructions.push(text);
+            if (item.role === 'developer') instructionRole = developerRole;
             break;
+          }
           default: {
             const exhaustive: never = item.role;
             throw new Error(`unknown message role ${String(exhaustive)}`);
@@ -116,6 +132,8 @@ export function convertToOpenAIChatRequest(
     }
   }
 
+  if (instructions.length > 0)
+    messages.unshift({ role: instructionRole, content: instructions.join('\n\n') });
   const body: ChatCompletionCreateParamsStreaming = {
     model: options.model,
     messages: messages.filter(isMeaningful),
@@ -127,6 +145,7 @@ export function convertToOpenAIChatRequest(
       type: 'function',
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     }));
+    if (options.toolChoice === 'none') body.tool_choice = 'none';
   }
   if (options.maxOutputTokens !== undefined) body.max_completion_tokens = options.maxOutputTokens;
   return { body, warnings: [...warnings] };

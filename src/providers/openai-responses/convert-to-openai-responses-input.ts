@@ -25,6 +25,15 @@ export interface OpenAIResponsesRequestOptions {
   model: string;
   /** Cap on output tokens, sent as `max_output_tokens`. */
   maxOutputTokens?: number;
+  /** `none`: tools are sent but may not be called (the compaction summary). */
+  toolChoice?: 'auto' | 'none';
+  /**
+   * Whether the model reasons. Only then is `reasoning.encrypted_content` asked for: OpenAI answers 400
+   * ("Encrypted content is not supported with this model") for gpt-4o, gpt-4.1 and other models without it.
+   */
+  reasoning?: boolean;
+  /** Send no encrypted reasoning at all (the retry after OpenAI refused it as `invalid_encrypted_content`). */
+  withoutEncryptedReasoning?: boolean;
 }
 
 /** Warnings the converter can return, one each at most per request. */
@@ -33,6 +42,15 @@ export const OPENAI_RESPONSES_WARNINGS = {
     'Reasoning from another model (or without its encrypted content) was not sent: only the model that produced it can read it.',
   assistantImages: 'Images in assistant messages cannot be sent on the Responses API; they were dropped.',
 } as const;
+
+/**
+ * OpenAI's reasoning models by name (o-series, GPT-5.x except the `-chat` snapshots), for a caller that
+ * does not say (`ClientOptions.reasoning`, which core sets from its catalogue and config).
+ */
+export function isOpenAIReasoningModelName(model: string): boolean {
+  const bare = model.toLowerCase().replace(/^.*\//, '');
+  return /^(o\d|gpt-5)/.test(bare) && !/-chat/.test(bare);
+}
 
 /** Key of `MessageItem.provider_data` holding a Responses assistant message's `phase`. */
 export const PHASE_KEY = 'phase';
@@ -87,7 +105,11 @@ export function convertToOpenAIResponsesRequest(
         input.push({ type: 'function_call_output', call_id: item.call_id, output: toToolOutput(item) });
         break;
       case 'reasoning':
-        if (isReplayable(item, options.model) && isFollowedByItsOutput(items, index)) {
+        if (
+          options.withoutEncryptedReasoning !== true &&
+          isReplayable(item, options.model) &&
+          isFollowedByItsOutput(items, index)
+        ) {
           input.push({
             type: 'reasoning',
             id: item.id,
@@ -113,11 +135,11 @@ export function convertToOpenAIResponsesRequest(
     model: options.model,
     input,
     stream: true,
-    // Cody keeps the history itself; nothing is left on OpenAI's servers, so reasoning must travel
-    // encrypted in each response and come back in the next request.
+    // Cody keeps the history itself; nothing is left on OpenAI's servers, so a reasoning model's
+    // reasoning must travel encrypted in each response and come back in the next request.
     store: false,
-    include: ['reasoning.encrypted_content'],
   };
+  if (options.reasoning === true) body.include = ['reasoning.encrypted_content'];
   if (instructions.length > 0) body.instructions = instructions.join('\n\n');
   if (options.tools.length > 0) {
     body.tools = options.tools.map((tool) => ({
@@ -127,6 +149,7 @@ export function convertToOpenAIResponsesRequest(
       parameters: tool.parameters,
       strict: false,
     }));
+    if (options.toolChoice === 'none') body.tool_choice = 'none';
   }
   if (options.maxOutputTokens !== undefined) body.max_output_tokens = options.maxOutputTokens;
   return { body, warnings: [...warnings] };

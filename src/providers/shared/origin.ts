@@ -16,9 +16,10 @@ export function modelFamily(api: WireApi, model: string): string {
 
 /**
  * Whether opaque data produced by `origin` (encrypted reasoning, signatures) may be sent to `api`/`model`:
- * only to the API and model family that produced it. Anywhere else it would be rejected or misread.
+ * only to the API and model family that produced it, and never when another program's account produced it
+ * (an imported Codex rollout). Anywhere else it would be rejected or misread.
  */
 export function isReplayableTo(origin: ProviderOrigin | undefined, api: WireApi, model: string): boolean {
-  if (!origin) return false;
+  if (!origin || origin.foreign === true) return false;
   return origin.api === api && modelFamily(origin.api, origin.model) === modelFamily(api, model);
 }

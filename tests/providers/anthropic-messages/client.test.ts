@@ -163,7 +163,8 @@ describe('createAnthropicClient: replies from the fake provider', () => {
     });
     server.reset();
     const history: ResponseItem[] = [user('where am I?'), ...first.items, output('toolu_C', '/home')];
-    await run({ type: 'reply', text: 'In /home.' }, { items: history, tools: [] });
+    const tools = [{ name: 'pwd', description: 'Print the directory', parameters: { type: 'object' } }];
+    await run({ type: 'reply', text: 'In /home.' }, { items: history, tools });
     const [request] = server.modelRequests('anthropic-messages');
     expect(request?.rejected).toBeUndefined();
     const signature =

@@ -28,7 +28,10 @@ const MODEL = 'claude-sonnet-4-6';
 const PNG = 'data:image/png;base64,iVBORw0KGgo=';
 const SIGNATURE = 'EuYDCmMIDBgCKkC05Zda4P+Cdk/LQKE+Aol4ZY3EY4w=';
 
-function convert(items: ResponseItem[], tools: ToolSpec[] = [], model = MODEL) {
+/** The tools a conversation offers: Anthropic takes tool blocks only in a request that defines tools. */
+const TOOLS: ToolSpec[] = [{ name: 'shell', description: 'Run a command', parameters: { type: 'object' } }];
+
+function convert(items: ResponseItem[], tools: ToolSpec[] = TOOLS, model = MODEL) {
   return convertToAnthropicRequest({ items, tools, model });
 }
 

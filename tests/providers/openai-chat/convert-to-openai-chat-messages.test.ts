@@ -41,13 +41,40 @@ describe('convertToOpenAIChatRequest: messages', () => {
       ],
     },
     {
-      name: 'developer stays developer on an o-series model; system stays system',
+      name: 'leading instructions become one first message, developer on an o-series model',
       items: [system('Be brief.'), developer('Use tools.'), user('hi')],
       model: 'o3-mini',
       expected: [
-        { role: 'system', content: 'Be brief.' },
-        { role: 'developer', content: 'Use tools.' },
+        { role: 'developer', content: 'Be brief.\n\nUse tools.' },
         { role: 'user', content: 'hi' },
+      ],
+    },
+    {
+      name: 'leading instructions become one system message on a model without the developer role',
+      items: [system('Be brief.'), developer('Use tools.'), user('hi')],
+      expected: [
+        { role: 'system', content: 'Be brief.\n\nUse tools.' },
+        { role: 'user', content: 'hi' },
+      ],
+    },
+    {
+      name: 'a system message mid-history (an imported Codex compaction) stays in place as tagged user text',
+      items: [
+        system('Be brief.'),
+        user('hi'),
+        assistant('Hello.'),
+        system('The sandbox changed.'),
+        user('go on'),
+      ],
+      expected: [
+        { role: 'system', content: 'Be brief.' },
+        { role: 'user', content: 'hi' },
+        { role: 'assistant', content: 'Hello.' },
+        {
+          role: 'user',
+          content: '<system_instructions>\nThe sandbox changed.\n</system_instructions>',
+        },
+        { role: 'user', content: 'go on' },
       ],
     },
     {

@@ -20,12 +20,13 @@ const REQUEST: ModelRequest = { items: [system('You are Cody.'), user('hello')],
 
 const server = withFakeServer();
 
-function client(model = 'gpt-5'): ModelClient {
+function client(model = 'gpt-5', options: { reasoning?: boolean; key?: string } = {}): ModelClient {
   return createOpenAIResponsesClient({
     api: 'openai-responses',
     model,
     baseUrl: `${server.url}/v1`,
-    env: { OPENAI_API_KEY: KEY },
+    env: { OPENAI_API_KEY: options.key ?? KEY },
+    reasoning: options.reasoning ?? true,
   });
 }
 
@@ -117,6 +118,55 @@ describe('createOpenAIResponsesClient: a tool loop on the wire', () => {
       call_id: 'call_1',
       id: call?.type === 'function_call' ? call.id : 'missing',
     });
+  });
+});
+
+describe('createOpenAIResponsesClient: encrypted reasoning', () => {
+  it('asks no model without reasoning for it; the fake, like OpenAI, refuses that with a 400', async () => {
+    server.enqueue({ type: 'reply', text: 'Hi.' });
+    const plain = await collectEvents(client('gpt-4.1-mini', { reasoning: false }).stream(REQUEST));
+    expect(plain.errors).toEqual([]);
+    expect(server.modelRequests('openai-responses')[0]?.body).not.toHaveProperty('include');
+
+    const wrong = await collectEvents(client('gpt-4.1-mini', { reasoning: true }).stream(REQUEST));
+    expect(wrong.errors[0]).toMatchObject({
+      kind: 'bad-request',
+      message: 'Encrypted content is not supported with this model.',
+    });
+  });
+
+  it('reasoning another account encrypted is refused once (invalid_encrypted_content), then sent without it', async () => {
+    const tools = [{ name: 'shell', description: 'Run a command', parameters: { type: 'object' } }];
+    server.enqueue({
+      type: 'reply',
+      reasoning: 'List the files.',
+      toolCalls: [{ id: 'call_9', name: 'shell', arguments: { command: 'ls' } }],
+    });
+    const other = await collectEvents(
+      client('gpt-5', { key: 'sk-test-other-account' }).stream({ ...REQUEST, tools }),
+    );
+    const history: ResponseItem[] = [...REQUEST.items, ...other.items, output('call_9', 'a.txt')];
+    server.reset();
+
+    const mine = client('gpt-5');
+    server.enqueue({ type: 'reply', text: 'One file.' }, { type: 'reply', text: 'Still one.' });
+    const answer = await collectEvents(mine.stream({ items: history, tools }));
+    expect(answer.errors).toEqual([]);
+    expect(answer.text).toBe('One file.');
+    const [refused, resent] = server.modelRequests('openai-responses');
+    expect(refused?.rejected).toMatch(/invalid_encrypted_content/);
+    const types = (request: typeof resent) =>
+      (request?.body as { input: Array<Record<string, unknown>> }).input.map((item) => item.type);
+    expect(types(refused)).toContain('reasoning');
+    expect(types(resent)).toEqual(['message', 'function_call', 'function_call_output']);
+    // The call's `fc_` id needs its reasoning item, so it goes too.
+    expect((resent?.body as { input: Array<Record<string, unknown>> }).input[1]).not.toHaveProperty('id');
+
+    // The same client does not try the refused reasoning again.
+    await collectEvents(mine.stream({ items: history, tools }));
+    const third = server.modelRequests('openai-responses')[2];
+    expect(third?.rejected).toBeUndefined();
+    expect(types(third)).not.toContain('reasoning');
   });
 });
 

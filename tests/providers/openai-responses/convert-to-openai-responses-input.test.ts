@@ -228,11 +228,12 @@ describe('convertToOpenAIResponsesRequest: reasoning', () => {
 });
 
 describe('convertToOpenAIResponsesRequest: request options', () => {
-  it('is stateless, asks for encrypted reasoning, and sends tools (strict: false) and max_output_tokens', () => {
+  it('is stateless, asks a reasoning model for encrypted reasoning, and sends tools (strict: false) and max_output_tokens', () => {
     const { body } = convertToOpenAIResponsesRequest({
       items: [user('hi')],
       tools: [{ name: 'shell', description: 'Run a command', parameters: { type: 'object' } }],
       model: 'gpt-5',
+      reasoning: true,
       maxOutputTokens: 1000,
     });
     expect(body).toEqual({
@@ -253,5 +254,14 @@ describe('convertToOpenAIResponsesRequest: request options', () => {
       max_output_tokens: 1000,
     });
     expect(convert([user('hi')]).body.tools).toBeUndefined();
+  });
+
+  it('asks a model without reasoning for no encrypted reasoning (OpenAI answers that with a 400)', () => {
+    const { body } = convertToOpenAIResponsesRequest({
+      items: [user('hi')],
+      tools: [],
+      model: 'gpt-4.1-mini',
+    });
+    expect(body).toEqual({ model: 'gpt-4.1-mini', input: [userInput('hi')], stream: true, store: false });
   });
 });
