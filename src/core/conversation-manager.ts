@@ -6,7 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ResponseItem, WireApi } from '../protocol/index.js';
+import type { MessageItem, ResponseItem, WireApi } from '../protocol/index.js';
 import { assertValidConversationIdOrPrefix, isConversationId, newConversationId } from './conversation-id.js';
 import {
   AmbiguousConversationError,
@@ -19,6 +19,7 @@ import { type CodyPaths, ensureCodyHome } from './paths.js';
 import type { ResumedRollout } from './rollout/reader.js';
 import { summarizeConversations } from './rollout/list-cache.js';
 import type { ConversationSummary } from './rollout/summary-reader.js';
+import { codexModelProvider } from './rollout/codex-lines.js';
 
 export type { ConversationSummary } from './rollout/summary-reader.js';
 
@@ -35,7 +36,7 @@ export interface NewConversationOptions {
   provider: string;
   api: WireApi;
   model: string;
-  /** Codex's `model_provider`; defaults to `provider`. */
+  /** Codex's `model_provider`; by default `openai` for OpenAI and none otherwise (`codexModelProvider`). */
   modelProvider?: string;
   cwd: string;
   /** Written right after session_meta (e.g. the system message). */
@@ -43,6 +44,10 @@ export interface NewConversationOptions {
 }
 
 const ROLLOUT_SUFFIX = '.jsonl';
+
+function modelProviderField(modelProvider: string | undefined): { model_provider?: string } {
+  return modelProvider !== undefined ? { model_provider: modelProvider } : {};
+}
 /** The `active` file holds secrets no more than ids do, but CODY_HOME is private throughout. */
 const ACTIVE_FILE_MODE = 0o600;
 
@@ -77,7 +82,7 @@ export class ConversationManager {
         provider: options.provider,
         api: options.api,
         model: options.model,
-        model_provider: options.modelProvider ?? options.provider,
+        ...modelProviderField(options.modelProvider ?? codexModelProvider(options.provider)),
       },
       { now: () => this.now() },
     );
@@ -170,8 +175,14 @@ export class ConversationManager {
     return id;
   }
 
-  /** Imports a Codex rollout as a new conversation and makes it the active one. */
-  async importCodexRollout(sourcePath: string): Promise<{ id: string; filePath: string; itemCount: number }> {
+  /**
+   * Imports a Codex rollout as a new conversation and makes it the active one. `instructions` (Cody's
+   * system message) replace Codex's harness instructions for the turns Cody runs.
+   */
+  async importCodexRollout(
+    sourcePath: string,
+    options: { instructions?: MessageItem } = {},
+  ): Promise<{ id: string; filePath: string; itemCount: number }> {
     await ensureCodyHome(this.paths);
     const { importCodexRollout } = await import('./rollout/codex-import.js');
     const now = this.now();
@@ -181,6 +192,7 @@ export class ConversationManager {
       id,
       cliVersion: this.options.cliVersion,
       now: () => this.now(),
+      ...(options.instructions ? { instructions: options.instructions } : {}),
     });
     await this.setActive(id);
     return { id, filePath, itemCount: imported.itemCount };

@@ -19,9 +19,25 @@ export async function startConversation(
     provider: selection.provider,
     api: selection.api,
     model: selection.model,
-    modelProvider: selection.provider,
     cwd: options.cwd,
     initialItems: [system],
   });
   return id;
+}
+
+/**
+ * Imports a Codex rollout as a new conversation (made active) whose turns run with Cody's own
+ * instructions: Codex's history is kept, Codex's harness instructions are not sent. Returns its id.
+ */
+export async function importConversation(
+  manager: ConversationManager,
+  options: { path: string; cwd: string; tools?: readonly string[]; now?: Date },
+): Promise<{ id: string; itemCount: number }> {
+  const instructions = buildSystemMessage({
+    cwd: options.cwd,
+    date: options.now ?? new Date(),
+    tools: options.tools ?? [],
+  });
+  const { id, itemCount } = await manager.importCodexRollout(options.path, { instructions });
+  return { id, itemCount };
 }

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import type { ResponseItem } from '../protocol/index.js';
 import { EmptyConversationError, errorMessage, isErrno, StorageError } from './errors.js';
+import { codyEventOf } from './rollout/codex-lines.js';
 import { parseMetaLine, parseRolloutLine, tornTailWarning } from './rollout/rollout-replay.js';
 import { parseResponseItem, toTurnContext } from './rollout/schema.js';
 
@@ -59,9 +60,12 @@ export async function readTranscript(filePath: string): Promise<Transcript> {
       unknown
     >;
     switch (line.type) {
-      case 'response_item':
-        entries.push({ kind: 'item', item: parseResponseItem(line.payload) });
+      case 'response_item': {
+        const event = codyEventOf(line.type, payload);
+        if (event) addEvent(entries, event.payload);
+        else entries.push({ kind: 'item', item: parseResponseItem(line.payload) });
         break;
+      }
       case 'turn_context': {
         const context = toTurnContext(line.payload, meta);
         if (!context) break;
@@ -81,13 +85,9 @@ export async function readTranscript(filePath: string): Promise<Transcript> {
         entries.push({ kind: 'compacted', summary: String(payload.message ?? '') });
         break;
       case 'event_msg': {
-        const last = entries.at(-1);
-        if (payload.type === 'context_compacted' && last?.kind === 'compacted') {
-          if (typeof payload.tokens_before === 'number') last.tokensBefore = payload.tokens_before;
-          if (typeof payload.tokens_after === 'number') last.tokensAfter = payload.tokens_after;
-        }
-        if (payload.type === 'turn_aborted')
-          entries.push({ kind: 'aborted', reason: String(payload.reason ?? 'unknown') });
+        // Older files wrote Cody's events here; Codex's own events of those names are read the same way.
+        const event = codyEventOf(line.type, payload);
+        if (event) addEvent(entries, event.payload);
         break;
       }
       default:
@@ -96,4 +96,15 @@ export async function readTranscript(filePath: string): Promise<Transcript> {
   }
   if (!meta) throw new EmptyConversationError(filePath);
   return { meta, entries, warnings };
+}
+
+/** A Cody event (either on-disk shape): a compaction's figures, or an aborted turn. */
+function addEvent(entries: TranscriptEntry[], payload: Record<string, unknown>): void {
+  const last = entries.at(-1);
+  if (payload.type === 'context_compacted' && last?.kind === 'compacted') {
+    if (typeof payload.tokens_before === 'number') last.tokensBefore = payload.tokens_before;
+    if (typeof payload.tokens_after === 'number') last.tokensAfter = payload.tokens_after;
+  }
+  if (payload.type === 'turn_aborted')
+    entries.push({ kind: 'aborted', reason: String(payload.reason ?? 'unknown') });
 }

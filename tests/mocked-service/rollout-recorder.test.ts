@@ -40,7 +40,7 @@ describe('RolloutRecorder', () => {
       {
         timestamp: '2026-03-04T05:06:07.089Z',
         type: 'session_meta',
-        payload: { ...meta, timestamp: '2026-03-04T05:06:07.089Z' },
+        payload: { ...meta, source: 'cli', timestamp: '2026-03-04T05:06:07.089Z' },
       },
     ]);
     expect((await stat(filePath)).mode & 0o777).toBe(0o600);
@@ -51,7 +51,7 @@ describe('RolloutRecorder', () => {
   it('saves every appended message before the promise resolves, one whole line each', async () => {
     const recorder = await RolloutRecorder.create(filePath, testMeta());
     await recorder.appendItem(userMessage('my name is Alice'));
-    expect((await readLines(filePath)).at(-1)).toMatchObject({
+    expect((await readLines(filePath)).at(-2)).toMatchObject({
       type: 'response_item',
       payload: userMessage('my name is Alice'),
     });
@@ -63,14 +63,28 @@ describe('RolloutRecorder', () => {
     const text = await readFile(filePath, 'utf8');
     expect(text.endsWith('\n')).toBe(true);
     const lines = await readLines(filePath);
+    // The typed message gets Codex's user_message event; Cody's turn_complete is a cody_ item Codex ignores.
     expect(lines.map((entry) => entry.type)).toEqual([
       'session_meta',
       'response_item',
+      'event_msg',
       'response_item',
       'turn_context',
-      'event_msg',
+      'response_item',
     ]);
-    expect(lines[2]?.payload).toEqual(assistantMessage('Hello Alice'));
+    expect(lines[2]?.payload).toEqual({
+      type: 'user_message',
+      message: 'my name is Alice',
+      images: [],
+      local_images: [],
+      text_elements: [],
+    });
+    expect(lines[3]?.payload).toEqual(assistantMessage('Hello Alice'));
+    expect(lines[4]?.payload).toMatchObject({
+      approval_policy: 'untrusted',
+      sandbox_policy: { type: 'danger-full-access' },
+    });
+    expect(lines[5]?.payload).toEqual({ type: 'cody_turn_complete', turn_id: 't1', message_count: 2 });
     for (const entry of lines) expect(entry.timestamp).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
@@ -86,7 +100,7 @@ describe('RolloutRecorder', () => {
     await recorder.close();
     const lines = await readLines(filePath);
     expect(lines[1]?.payload).toEqual(raw);
-    expect(lines[3]?.payload).toEqual({
+    expect(lines[4]?.payload).toEqual({
       message: 'summary',
       replacement_history: [raw, userMessage('kept')],
       compaction_count: 1,
@@ -96,7 +110,7 @@ describe('RolloutRecorder', () => {
   it('appends to an existing rollout with open()', async () => {
     await writeFile(filePath, metaLine());
     const recorder = await RolloutRecorder.open(filePath);
-    await recorder.appendItem(userMessage('again'));
+    await recorder.appendItem(assistantMessage('again'));
     await recorder.close();
     expect((await readLines(filePath)).map((entry) => entry.type)).toEqual(['session_meta', 'response_item']);
   });
@@ -138,12 +152,12 @@ describe('RolloutRecorder', () => {
         },
       }),
     });
-    await expect(recorder.appendItem(userMessage('short'))).rejects.toThrow(/short write/);
+    await expect(recorder.appendItem(assistantMessage('short'))).rejects.toThrow(/short write/);
     expect(await readLines(filePath)).toHaveLength(1);
-    await recorder.appendItem(userMessage('next one lands'));
+    await recorder.appendItem(assistantMessage('next one lands'));
     await recorder.close();
     const lines = await readLines(filePath);
-    expect(lines.map((entry) => entry.payload)).toContainEqual(userMessage('next one lands'));
+    expect(lines.map((entry) => entry.payload)).toContainEqual(assistantMessage('next one lands'));
     expect(lines).toHaveLength(2);
   });
 
@@ -164,15 +178,15 @@ describe('RolloutRecorder', () => {
         },
       }),
     });
-    await expect(recorder.appendItem(userMessage('lost'))).rejects.toThrow(
+    await expect(recorder.appendItem(assistantMessage('lost'))).rejects.toThrow(
       /cutting the partial line off also failed/,
     );
     fail = false;
-    await recorder.appendItem(userMessage('saved'));
+    await recorder.appendItem(assistantMessage('saved'));
     await recorder.close();
     expect((await readLines(filePath)).map((entry) => entry.payload)).toEqual([
-      testMeta(),
-      userMessage('saved'),
+      { ...testMeta(), source: 'cli' },
+      assistantMessage('saved'),
     ]);
     expect((await readdir(directory)).filter((name) => name.includes('.torn-'))).toHaveLength(1);
   });
@@ -190,7 +204,8 @@ describe('RolloutRecorder', () => {
     await recorder.appendItems([userMessage('one'), assistantMessage('two'), userMessage('three')]);
     await recorder.close();
     expect(writes).toBe(2);
-    expect(await readLines(filePath)).toHaveLength(4);
+    // Three items and the user_message events of the two typed messages.
+    expect(await readLines(filePath)).toHaveLength(6);
   });
 
   it('sets a torn last line aside in a sidecar and truncates to the last newline before appending', async () => {
@@ -213,14 +228,14 @@ describe('RolloutRecorder', () => {
     const recorder = await RolloutRecorder.open(filePath, {
       now: () => new Date('2026-05-06T07:08:09.010Z'),
     });
-    await recorder.appendItem(userMessage('after the crash'));
+    await recorder.appendItem(assistantMessage('after the crash'));
     await recorder.close();
 
     const lines = await readLines(filePath);
     expect(lines.map((entry) => entry.payload)).toEqual([
       testMeta(),
       userMessage('whole'),
-      userMessage('after the crash'),
+      assistantMessage('after the crash'),
     ]);
     const sidecar = join(directory, `${TEST_ID}.jsonl.torn-2026-05-06T07-08-09-010Z`);
     expect(await readFile(sidecar, 'utf8')).toBe(torn);
@@ -234,7 +249,7 @@ describe('RolloutRecorder', () => {
     const torn = `{"timestamp":"x","type":"response_item","payload":{"text":"${'y'.repeat(200_000)}`;
     await writeFile(filePath, metaLine() + torn);
     const recorder = await RolloutRecorder.open(filePath);
-    await recorder.appendItem(userMessage('next'));
+    await recorder.appendItem(assistantMessage('next'));
     await recorder.close();
     expect((await readLines(filePath)).map((entry) => entry.type)).toEqual(['session_meta', 'response_item']);
     const sidecars = (await readdir(directory)).filter((name) => name.includes('.torn-'));
@@ -248,12 +263,12 @@ describe('RolloutRecorder', () => {
       JSON.stringify({ timestamp: 't', type: 'response_item', payload: userMessage('complete') }),
     );
     const recorder = await RolloutRecorder.open(filePath);
-    await recorder.appendItem(userMessage('next'));
+    await recorder.appendItem(assistantMessage('next'));
     await recorder.close();
     expect((await readLines(filePath)).map((entry) => entry.payload)).toEqual([
       testMeta(),
       userMessage('complete'),
-      userMessage('next'),
+      assistantMessage('next'),
     ]);
     expect((await readdir(directory)).filter((name) => name.includes('.torn-'))).toEqual([]);
   });

@@ -138,15 +138,13 @@ describe('Session (scripted model client, real files)', () => {
       api: 'openai-chat',
       model: 'gpt-4.1-mini',
     });
-    expect(written.filter((line) => line.type === 'response_item').map((line) => line.payload.role)).toEqual([
-      'system',
-      'user',
-      'assistant',
-    ]);
+    expect(
+      written.filter((line) => line.payload.type === 'message').map((line) => line.payload.role),
+    ).toEqual(['system', 'user', 'assistant']);
     expect(written.find((line) => line.payload.type === 'token_count')?.payload).toMatchObject({
       info: { last_token_usage: { input_tokens: 100, output_tokens: 10, total_tokens: 110 } },
     });
-    expect(written.at(-1)?.payload).toMatchObject({ type: 'turn_complete', message_count: 2 });
+    expect(written.at(-1)?.payload).toMatchObject({ type: 'cody_turn_complete', message_count: 2 });
     expect(events.map((event) => event.type)).toEqual([
       'turn-started',
       'item-recorded',
@@ -243,7 +241,7 @@ describe('Session (scripted model client, real files)', () => {
     expect((error as TurnFailedError).message).toMatch(/HTTP 401.*OPENAI_API_KEY/);
     expect(client.requests).toHaveLength(1);
     const written = await lines();
-    expect(written.find((line) => line.payload.type === 'turn_aborted')?.payload).toMatchObject({
+    expect(written.find((line) => line.payload.type === 'cody_turn_aborted')?.payload).toMatchObject({
       reason: 'auth',
     });
     expect(written.filter((line) => line.payload.role === 'user')).toHaveLength(1);
@@ -293,7 +291,14 @@ describe('Session (scripted model client, real files)', () => {
     const items = (await lines())
       .filter((line) => line.type === 'response_item')
       .map((line) => line.payload.type);
-    expect(items).toEqual(['message', 'message', 'function_call', 'function_call_output', 'message']);
+    expect(items).toEqual([
+      'message',
+      'message',
+      'function_call',
+      'function_call_output',
+      'message',
+      'cody_turn_complete',
+    ]);
   });
 
   it('stops a turn whose model never stops calling tools', async () => {
@@ -317,7 +322,7 @@ describe('Session (scripted model client, real files)', () => {
     expect((error as TurnFailedError).message).toMatch(/Stopped after 100 rounds of tool calls/);
     expect(client.requests).toHaveLength(MAX_TOOL_ROUNDS_PER_TURN);
     const written = await lines();
-    expect(written.at(-1)?.payload).toMatchObject({ type: 'turn_aborted', reason: 'tool-round-limit' });
+    expect(written.at(-1)?.payload).toMatchObject({ type: 'cody_turn_aborted', reason: 'tool-round-limit' });
     expect(written.filter((line) => line.payload.type === 'function_call_output')).toHaveLength(
       MAX_TOOL_ROUNDS_PER_TURN,
     );

@@ -1,5 +1,7 @@
 import { statSync } from 'node:fs';
 import { errorMessage, ExitCode, isErrno, UsageError } from '../../core/errors.js';
+import { importConversation } from '../../core/start-conversation.js';
+import { toolNames } from '../approval.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 
@@ -15,7 +17,11 @@ export async function runImport(options: { path: string }, io: Io): Promise<numb
     );
   }
   const context = await createContext(io);
-  const imported = await context.manager.importCodexRollout(options.path);
+  const imported = await importConversation(context.manager, {
+    path: options.path,
+    cwd: io.cwd,
+    tools: toolNames(context.config),
+  });
   io.stdout.write(`${imported.id}\n`);
   io.stderr.write(`Imported ${imported.itemCount} items from ${options.path}\n`);
   return ExitCode.ok;

@@ -1,11 +1,15 @@
 /**
  * Turns a Codex CLI rollout into a new Cody rollout. Kept: messages, function calls and outputs,
- * reasoning (tagged as OpenAI Responses output of the turn's model, so its encrypted content replays only
- * there), compactions, turn contexts and `token_count` events. Codex's custom tool calls (`apply_patch`
- * with free-form `input`) become ordinary function calls with `{"input": …}` arguments, so every API can
- * replay them. Items Cody does not know (`web_search_call`, …) stay opaque: kept, never sent. Every other
- * `event_msg` kind (`agent_message`, `exec_command_end`, `task_started`, …) is a UI notification that
- * duplicates what the items hold, and is dropped — except `user_message`, see `withEventOnlyUserMessages`.
+ * reasoning (tagged as OpenAI Responses output of the turn's model and as foreign: its encrypted content
+ * belongs to the account Codex ran under, so it is kept but never replayed), compactions, turn contexts
+ * and `token_count` events. Codex's custom tool calls (`apply_patch` with free-form `input`) and local
+ * shell calls become ordinary function calls, so every API can replay them with their outputs. Codex's
+ * developer messages (its sandbox, skills and tool instructions) are harness instructions for Codex's own
+ * tools: they stay in the file, opaque and never sent, and Cody's own instructions (`instructions`) come
+ * first instead. Items Cody does not know (`web_search_call`, …) stay opaque: kept, never sent. Every
+ * other `event_msg` kind (`agent_message`, `exec_command_end`, `task_started`, …) is a UI notification
+ * that duplicates what the items hold, and is dropped — except `user_message`, see
+ * `withEventOnlyUserMessages`.
  */
 import { readFile, rm } from 'node:fs/promises';
 import { z } from 'zod';
@@ -56,6 +60,10 @@ type SourceLine = { type: string; payload: Json };
 
 /** Maps one Codex response item to Cody's vocabulary. */
 export function convertCodexItem(payload: Json, model: string): ResponseItem {
+  // Codex's own harness instructions: kept verbatim in the file, never sent to a model by Cody.
+  if (payload.type === 'message' && payload.role === 'developer') return { type: 'opaque', raw: payload };
+  const shell = localShellCall(payload);
+  if (shell) return shell;
   if (
     payload.type === 'custom_tool_call' &&
     typeof payload.name === 'string' &&
@@ -74,8 +82,23 @@ export function convertCodexItem(payload: Json, model: string): ResponseItem {
     return { type: 'function_call_output', call_id: payload.call_id, output };
   }
   const item = parseResponseItem(payload);
-  if (item.type === 'reasoning' && !item.origin) return { ...item, origin: { api: CODEX_API, model } };
+  if (item.type === 'reasoning') return { ...item, origin: { api: CODEX_API, model, foreign: true } };
   return item;
+}
+
+/**
+ * Codex's `local_shell_call` (`action: {type: "exec", command: [...], working_directory, timeout_ms}`) as
+ * an ordinary `local_shell` function call whose arguments are the action's fields; its output is already
+ * a `function_call_output` with the same `call_id`, which then has its call.
+ */
+function localShellCall(payload: Json): ResponseItem | undefined {
+  if (payload.type !== 'local_shell_call') return undefined;
+  const callId = typeof payload.call_id === 'string' ? payload.call_id : payload.id;
+  if (typeof callId !== 'string') return undefined;
+  const action = typeof payload.action === 'object' && payload.action !== null ? payload.action : {};
+  const args: Json = { ...(action as Json) };
+  delete args.type;
+  return { type: 'function_call', name: 'local_shell', arguments: JSON.stringify(args), call_id: callId };
 }
 
 /**
@@ -124,8 +147,15 @@ function parseSourceLines(lines: readonly string[], sourcePath: string): SourceL
   return parsed;
 }
 
-/** Converts a Codex rollout's lines (the file split on newlines) to Cody rollout entries. */
-export function convertCodexRollout(lines: readonly string[], sourcePath: string): CodexConversion {
+/**
+ * Converts a Codex rollout's lines (the file split on newlines) to Cody rollout entries. `instructions`
+ * open the history and every compaction's replacement history (which replaces the whole history).
+ */
+export function convertCodexRollout(
+  lines: readonly string[],
+  sourcePath: string,
+  instructions?: MessageItem,
+): CodexConversion {
   const source = parseSourceLines(lines, sourcePath);
   const meta = codexMetaSchema.parse(source[0]?.payload ?? {});
   const turnModel = (payload: Json): string | undefined => turnContextSchema.safeParse(payload).data?.model;
@@ -133,7 +163,7 @@ export function convertCodexRollout(lines: readonly string[], sourcePath: string
     meta.model ??
     source.map((line) => (line.type === 'turn_context' ? turnModel(line.payload) : undefined)).find(Boolean);
   let model = firstModel ?? DEFAULT_CODEX_MODEL;
-  const entries: RolloutEntry[] = [];
+  const entries: RolloutEntry[] = instructions ? [{ type: 'response_item', item: instructions }] : [];
   const userEvents: Array<{ at: number; text: string }> = [];
   for (const { type, payload } of source) {
     switch (type) {
@@ -151,6 +181,7 @@ export function convertCodexRollout(lines: readonly string[], sourcePath: string
             ...(context.data?.approval_policy !== undefined
               ? { approval_policy: context.data.approval_policy }
               : {}),
+            ...(isJson(payload.sandbox_policy) ? { sandbox_policy: payload.sandbox_policy } : {}),
           },
         });
         break;
@@ -163,6 +194,7 @@ export function convertCodexRollout(lines: readonly string[], sourcePath: string
         const replacement = history
           ?.filter((item): item is Json => typeof item === 'object' && item !== null)
           .map((item) => convertCodexItem(item, model));
+        if (replacement && instructions) replacement.unshift(instructions);
         const message = typeof payload.message === 'string' ? payload.message : '';
         entries.push({
           type: 'compacted',
@@ -210,6 +242,10 @@ export function convertCodexRollout(lines: readonly string[], sourcePath: string
   };
 }
 
+function isJson(value: unknown): value is Json {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** Messages the person typed or the model wrote (harness context and summaries are not counted). */
 function countMessages(entries: readonly RolloutEntry[]): {
   messageCount: number;
@@ -233,6 +269,8 @@ function countMessages(entries: readonly RolloutEntry[]): {
 export interface ImportCodexOptions {
   /** The new conversation's id (the target file is `<id>.jsonl`). */
   id: string;
+  /** Cody's own instructions, written first: the model works with Cody's tools from now on. */
+  instructions?: MessageItem;
   cliVersion: string;
   now?: () => Date;
   fileSystem?: RecorderFileSystem;
@@ -250,7 +288,7 @@ export async function importCodexRollout(
   } catch (error) {
     throw new StorageError(`Cannot read ${sourcePath}: ${errorMessage(error)}`, { cause: error });
   }
-  const conversion = convertCodexRollout(text.split('\n'), sourcePath);
+  const conversion = convertCodexRollout(text.split('\n'), sourcePath, options.instructions);
   const recorderOptions = {
     ...(options.now ? { now: options.now } : {}),
     ...(options.fileSystem ? { fileSystem: options.fileSystem } : {}),

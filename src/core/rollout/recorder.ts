@@ -14,13 +14,13 @@ import {
   type RecorderFileSystem,
   ROLLOUT_FILE_MODE,
 } from './recorder-file-system.js';
+import { toCodexLines } from './codex-line-writer.js';
 import { repairTornTail } from './repair-torn-tail.js';
 import {
   type CompactedPayload,
   type EventPayload,
   type RolloutLine,
   type SessionMetaPayload,
-  serializeResponseItem,
   type TurnContextPayload,
 } from './schema.js';
 
@@ -35,7 +35,11 @@ export interface RecorderOptions {
   redact?: Redactor;
 }
 
-/** One line to append, before its timestamp is added. */
+/**
+ * One line to append, before its timestamp is added. The recorder writes it the way Codex reads it (see
+ * codex-line-writer.ts): Cody-only events become `cody_*` response items, a typed user message gets its
+ * `user_message` event, and turn contexts and token counts get the fields Codex requires.
+ */
 export type RolloutEntry =
   | { type: 'response_item'; item: ResponseItem }
   | { type: 'turn_context'; payload: TurnContextPayload }
@@ -72,7 +76,12 @@ export class RolloutRecorder {
     const handle = await openOrThrow(filePath, 'wx+', options);
     const recorder = new RolloutRecorder(filePath, handle, 0, options);
     const { timestamp, ...rest } = meta;
-    const payload: SessionMetaPayload = { ...rest, timestamp: timestamp ?? recorder.now().toISOString() };
+    const payload: SessionMetaPayload = {
+      ...rest,
+      // Codex lists a thread only with a source it shows (`cli`, `vscode`).
+      source: rest.source ?? 'cli',
+      timestamp: timestamp ?? recorder.now().toISOString(),
+    };
     try {
       await recorder.writeLines([{ type: 'session_meta', payload }]);
     } catch (error) {
@@ -118,7 +127,7 @@ export class RolloutRecorder {
   /** Several lines of any kind in one write and one fsync: all of them land, or none. */
   async appendEntries(entries: readonly RolloutEntry[]): Promise<void> {
     if (entries.length === 0) return;
-    await this.writeLines(entries.map(toLine));
+    await this.writeLines(entries.flatMap(toCodexLines));
   }
 
   async close(): Promise<void> {
@@ -162,29 +171,6 @@ export class RolloutRecorder {
         );
       }
       throw new RolloutWriteError(this.filePath, reason, { cause: error });
-    }
-  }
-}
-
-function toLine(entry: RolloutEntry): Omit<RolloutLine, 'timestamp'> {
-  switch (entry.type) {
-    case 'response_item':
-      return { type: entry.type, payload: serializeResponseItem(entry.item) };
-    case 'compacted': {
-      const history = entry.payload.replacement_history;
-      return {
-        type: entry.type,
-        payload: history
-          ? { ...entry.payload, replacement_history: history.map(serializeResponseItem) }
-          : entry.payload,
-      };
-    }
-    case 'turn_context':
-    case 'event_msg':
-      return { type: entry.type, payload: entry.payload };
-    default: {
-      const unknown: never = entry;
-      throw new Error(`unknown rollout entry ${JSON.stringify(unknown)}`);
     }
   }
 }

@@ -5,6 +5,7 @@
  * written back verbatim, never sent to a model, never dropped.
  */
 import { z } from 'zod';
+import { CODY_REASONING_TYPE, isForeignToCodex } from './codex-lines.js';
 import type {
   ContentPart,
   FunctionCallItem,
@@ -18,7 +19,10 @@ type Json = Record<string, unknown>;
 const wireApiSchema = z.enum(['openai-responses', 'openai-chat', 'anthropic-messages', 'gemini']);
 
 /** A field that is dropped, rather than failing the item, when it is malformed. */
-const originField = z.object({ api: wireApiSchema, model: z.string() }).optional().catch(undefined);
+const originField = z
+  .object({ api: wireApiSchema, model: z.string(), foreign: z.literal(true).optional() })
+  .optional()
+  .catch(undefined);
 const idField = z.string().optional().catch(undefined);
 const providerDataField = z
   .record(z.string(), z.unknown())
@@ -178,8 +182,9 @@ function parseKnown(raw: Json): ResponseItem | undefined {
         output: toOutput(parsed.data.output),
       };
     }
+    case CODY_REASONING_TYPE:
     case 'reasoning': {
-      const parsed = reasoningSchema.safeParse(raw);
+      const parsed = reasoningSchema.safeParse({ ...raw, type: 'reasoning' });
       if (!parsed.success) return undefined;
       const { id, summary, content, encrypted_content, origin, provider_data } = parsed.data;
       const item: ReasoningItem = {
@@ -209,8 +214,12 @@ export function parseResponseItem(raw: unknown): ResponseItem {
   return parseKnown(raw) ?? { type: 'opaque', raw };
 }
 
-/** The on-disk form of an item: opaque items are written back exactly as they were read. */
+/**
+ * The on-disk form of an item: opaque items are written back exactly as they were read; reasoning from
+ * another API than Responses is `cody_reasoning`, which Codex keeps out of its requests.
+ */
 export function serializeResponseItem(item: ResponseItem): Json {
   if (item.type === 'opaque') return item.raw;
+  if (item.type === 'reasoning' && isForeignToCodex(item)) return { ...item, type: CODY_REASONING_TYPE };
   return { ...item };
 }

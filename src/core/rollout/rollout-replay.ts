@@ -9,6 +9,7 @@ import { isRealUserMessage } from '../compact/is-summary-message.js';
 import { messageText } from '../compact/message-text.js';
 import { CorruptRolloutError, errorMessage } from '../errors.js';
 import { dropLastTurns } from '../undo/rollback.js';
+import { codyEventOf } from './codex-lines.js';
 import { isContextualUserText } from './is-contextual-user-text.js';
 import {
   compactedSchema,
@@ -31,6 +32,8 @@ export interface ResumedRollout {
   lastTurnContext?: TurnContextPayload;
   /** The last usage the provider reported, and how long the history was then (cleared by a compaction). */
   lastTokenCount?: { usage: TokenUsage; historyLengthAtReport: number };
+  /** The conversation's running token total (`total_token_usage` of the last `token_count`). */
+  totalTokenUsage?: TokenUsage;
   compactionCount: number;
   /** From the last `turn_complete` event, when there is one. */
   messageCount?: number;
@@ -104,9 +107,13 @@ export class RolloutReplay {
     const state = this.state;
     state.lineCount += 1;
     switch (line.type) {
-      case 'response_item':
-        state.history.push(parseResponseItem(line.payload));
+      case 'response_item': {
+        // Cody's own events ride in `cody_*` response items, which Codex ignores (codex-lines.ts).
+        const event = isRecord(line.payload) ? codyEventOf(line.type, line.payload) : undefined;
+        if (event) this.applyEvent(event.payload);
+        else state.history.push(parseResponseItem(line.payload));
         break;
+      }
       case 'compacted':
         this.applyCompacted(line.payload, lineNumber);
         break;
@@ -147,15 +154,11 @@ export class RolloutReplay {
       const last = count.success ? count.data.info?.last_token_usage : undefined;
       if (!last) return; // Codex writes `info: null` before the first response
       this.state.lastTokenCount = {
-        usage: definedOnly({
-          inputTokens: last.input_tokens,
-          cachedInputTokens: last.cached_input_tokens,
-          outputTokens: last.output_tokens,
-          reasoningTokens: last.reasoning_output_tokens,
-          totalTokens: last.total_tokens,
-        }),
+        usage: toTokenUsage(last),
         historyLengthAtReport: this.state.history.length,
       };
+      const total = count.success ? count.data.info?.total_token_usage : undefined;
+      if (total) this.state.totalTokenUsage = toTokenUsage(total);
     } else if (event.data.type === 'thread_rolled_back') {
       // `cody undo` (Codex's event): the last `num_turns` user turns leave the history.
       const turns = (payload as { num_turns?: unknown }).num_turns;
@@ -172,6 +175,26 @@ export class RolloutReplay {
       }
     }
   }
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function toTokenUsage(counts: {
+  input_tokens?: number | undefined;
+  cached_input_tokens?: number | undefined;
+  output_tokens?: number | undefined;
+  reasoning_output_tokens?: number | undefined;
+  total_tokens?: number | undefined;
+}): TokenUsage {
+  return definedOnly({
+    inputTokens: counts.input_tokens,
+    cachedInputTokens: counts.cached_input_tokens,
+    outputTokens: counts.output_tokens,
+    reasoningTokens: counts.reasoning_output_tokens,
+    totalTokens: counts.total_tokens,
+  });
 }
 
 function definedOnly(usage: Record<keyof TokenUsage, number | undefined>): TokenUsage {

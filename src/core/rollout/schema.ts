@@ -34,8 +34,13 @@ export interface SessionMetaPayload {
   provider: string;
   api: WireApi | (string & {});
   model: string;
-  /** Codex's field: the provider entry the model came from (e.g. `openai`, `ollama`). */
-  model_provider: string;
+  /**
+   * Codex's field: the provider entry the model came from (`openai`). Cody writes it only for
+   * conversations created on OpenAI (see `codexModelProvider`); read back, it defaults to `provider`.
+   */
+  model_provider?: string;
+  /** Codex's field: where the session came from. Cody writes `cli`, which Codex's thread list shows. */
+  source?: string;
   /** The conversation this one was forked from. */
   parent_id?: string;
   /** Set by `cody import`: the source file and its own id. */
@@ -49,7 +54,12 @@ export interface TurnContextPayload {
   provider: string;
   api: string;
   model: string;
+  /** Codex's approval policy (`untrusted`, `on-request`, `never`, …); see `codexPermissions`. */
   approval_policy?: string;
+  /** Codex's sandbox policy (`{type: "workspace-write", …}`); see `codexPermissions`. */
+  sandbox_policy?: Record<string, unknown>;
+  /** Cody's own approval policy (`read-only`, `ask`, `auto-edit`, `full-auto`). */
+  cody_approval_policy?: string;
   /** The context window (tokens) the turn assumed for `model`. */
   context_window?: number;
 }
@@ -72,7 +82,10 @@ export interface TokenUsageCounts {
   total_tokens: number;
 }
 
-/** Codex's `token_count` event: the usage the provider reported for the last response. */
+/**
+ * Codex's `token_count` event: the usage the provider reported for the last response, and the running
+ * total of the conversation (Codex requires both; the recorder fills a missing total with the last usage).
+ */
 export interface TokenCountPayload {
   type: 'token_count';
   info: {
@@ -92,7 +105,10 @@ export interface WarningPayload {
   message: string;
 }
 
-/** Written after each `compacted` line: what the compaction achieved. */
+/**
+ * Written after each `compacted` line: what the compaction achieved. On disk a `response_item` of type
+ * `cody_context_compacted` (older files: an `event_msg`); see codex-lines.ts.
+ */
 export interface ContextCompactedPayload {
   type: 'context_compacted';
   trigger?: string;
@@ -104,7 +120,10 @@ export interface ContextCompactedPayload {
   summary_failed: boolean;
 }
 
-/** Written at the end of every turn, so `cody list` learns everything it shows from the last line. */
+/**
+ * Written at the end of every turn, so `cody list` learns everything it shows from the last line. On disk
+ * a `response_item` of type `cody_turn_complete` (older files: an `event_msg`); see codex-lines.ts.
+ */
 export interface TurnCompletePayload {
   type: 'turn_complete';
   turn_id: string;
@@ -159,6 +178,7 @@ export const turnContextSchema = z
     model: z.string().optional(),
     // Codex writes a string (`on-request`); anything else is not Cody's and is dropped.
     approval_policy: z.string().optional().catch(undefined),
+    cody_approval_policy: z.string().optional().catch(undefined),
     context_window: z.number().optional().catch(undefined),
   })
   .passthrough();
@@ -187,6 +207,7 @@ export const tokenCountSchema = z
     info: z
       .object({
         last_token_usage: usageCountsSchema.optional(),
+        total_token_usage: usageCountsSchema.optional().catch(undefined),
         model_context_window: z.number().nullish(),
       })
       .passthrough()
@@ -227,7 +248,7 @@ export function toTurnContext(
 ): TurnContextPayload | undefined {
   const parsed = turnContextSchema.safeParse(payload);
   if (!parsed.success || parsed.data.model === undefined) return undefined;
-  const { turn_id, cwd, approval_policy, context_window } = parsed.data;
+  const { turn_id, cwd, approval_policy, cody_approval_policy, context_window } = parsed.data;
   return {
     ...(turn_id !== undefined ? { turn_id } : {}),
     ...(cwd !== undefined ? { cwd } : {}),
@@ -235,6 +256,7 @@ export function toTurnContext(
     api: parsed.data.api ?? meta.api,
     model: parsed.data.model,
     ...(approval_policy !== undefined ? { approval_policy } : {}),
+    ...(cody_approval_policy !== undefined ? { cody_approval_policy } : {}),
     ...(context_window !== undefined ? { context_window } : {}),
   };
 }

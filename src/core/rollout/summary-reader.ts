@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import { basename } from 'node:path';
 import { SUMMARY_PREFIX } from '../compact/summary-prefix.js';
+import { codyEventOf } from './codex-lines.js';
 import { isContextualUserText } from './is-contextual-user-text.js';
 
 export interface ConversationSummary {
@@ -210,14 +211,16 @@ function tailOf(fileSystem: SummaryFileSystem, descriptor: number, size: number,
       if (complete && tail.compactionCount !== undefined) break;
       const wanted =
         tail.updatedAt === undefined ||
-        (!complete && line.includes('"turn_complete"')) ||
+        // Matches `"turn_complete"` (older files) and `"cody_turn_complete"`.
+        (!complete && line.includes('turn_complete"')) ||
         (tail.compactionCount === undefined && line.includes('"compacted"')) ||
         (!complete && tail.turn === undefined && line.includes('"turn_context"'));
       const parsed = wanted ? parseLine(line) : undefined;
       if (!parsed) continue; // not wanted, or a torn last line
       tail.updatedAt ??= text(parsed.timestamp);
       const payload = payloadOf(parsed);
-      if (parsed.type === 'event_msg' && payload.type === 'turn_complete' && !complete) {
+      const event = codyEventOf(parsed.type, payload);
+      if (event?.kind === 'turn_complete' && !complete) {
         if (typeof payload.message_count === 'number') tail.messageCount = payload.message_count;
         tail.firstUserMessage = text(payload.first_user_message);
         tail.turn ??= turnOf(payload);
