@@ -98,12 +98,17 @@ describe('importing real Codex rollouts', () => {
       expect(id).toMatch(/^[0-9a-f-]{36}$/);
 
       const source = countSource(file);
-      const items = linesOfType(await harness.rollout(id), 'response_item').map((line) => line.payload);
-      expect(items).toHaveLength(source.items + source.eventOnlyUserMessages);
+      const items = linesOfType(await harness.rollout(id), 'response_item')
+        .map((line) => line.payload)
+        .filter((item) => item.type !== 'cody_turn_complete');
+      // Cody's own instructions come first; Codex's items follow, with the event-only user messages.
+      expect(items[0]).toMatchObject({ type: 'message', role: 'system' });
+      expect(JSON.stringify(items[0])).toContain('You are Cody');
+      expect(items).toHaveLength(1 + source.items + source.eventOnlyUserMessages);
       const types = (type: string): number => items.filter((item) => item.type === type).length;
       expect(types('function_call')).toBe(source.calls);
       expect(types('function_call_output')).toBe(source.outputs);
-      expect(types('message')).toBe(source.messages + source.eventOnlyUserMessages);
+      expect(types('message')).toBe(1 + source.messages + source.eventOnlyUserMessages);
       expect(types('reasoning')).toBe(source.reasoning);
       // Unknown kinds (web_search_call) are kept verbatim, not dropped.
       expect(
@@ -114,7 +119,7 @@ describe('importing real Codex rollouts', () => {
           types('reasoning'),
       ).toBe(source.opaque);
       for (const reasoning of items.filter((item) => item.type === 'reasoning')) {
-        expect(reasoning.origin).toMatchObject({ api: 'openai-responses' });
+        expect(reasoning.origin).toMatchObject({ api: 'openai-responses', foreign: true });
       }
 
       const listed = JSON.parse((await harness.cody(['list', '--json'])).stdout) as Array<
@@ -164,6 +169,11 @@ describe('importing real Codex rollouts', () => {
           gemini: '"functionResponse"',
         }[api];
         expect(body).toContain(marker);
+        // Cody's instructions, not Codex's harness instructions; Codex's reasoning (encrypted for another
+        // account) is never sent back.
+        expect(body).toContain('You are Cody');
+        expect(body).not.toContain('<permissions instructions>');
+        expect(body).not.toContain('"type":"reasoning"');
         // apply_patch (a Codex custom tool call) arrives as an ordinary function call with an input argument.
         if (file.includes('11-26-55')) expect(body).toContain('apply_patch');
       }

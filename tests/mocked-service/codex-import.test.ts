@@ -74,6 +74,7 @@ function readSource(name: string): SourceFacts {
         });
       }
       if (
+        (payload.type === 'message' && payload.role === 'developer') ||
         ![
           'message',
           'reasoning',
@@ -136,7 +137,9 @@ describe('importing real Codex rollouts', () => {
       });
       expect(imported.id).not.toBe(source.id);
 
-      const items = lines.filter((entry) => entry.type === 'response_item').map((entry) => entry.payload);
+      const items = lines
+        .filter((entry) => entry.type === 'response_item' && entry.payload.type !== 'cody_turn_complete')
+        .map((entry) => entry.payload);
       const types = items.map((item) => String(item.type));
       expect(imported.itemCount).toBe(items.length);
       expect(items).toHaveLength(source.itemTypes.length + source.eventOnlyUserMessages);
@@ -146,21 +149,34 @@ describe('importing real Codex rollouts', () => {
       expect(count(types, ['function_call_output'])).toBe(
         count(source.itemTypes, ['function_call_output', 'custom_tool_call_output']),
       );
+      // Codex's developer messages (its harness instructions) are kept verbatim but opaque: never sent.
+      const developerMessages = source.opaque.filter((item) => item.type === 'message').length;
       expect(count(types, ['message'])).toBe(
         count(source.itemTypes, ['message']) + source.eventOnlyUserMessages,
       );
+      expect(items.filter((item) => item.type === 'message' && item.role === 'developer')).toHaveLength(
+        developerMessages,
+      );
       expect(count(types, ['reasoning'])).toBe(count(source.itemTypes, ['reasoning']));
       expect(count(types, ['custom_tool_call', 'custom_tool_call_output'])).toBe(0);
-      // Unknown kinds (web_search_call) are kept verbatim.
+      // Unknown kinds (web_search_call) are kept verbatim, and developer messages marked as Codex's own.
       expect(
         items.filter(
           (item) =>
+            item.role === 'developer' ||
             !['message', 'reasoning', 'function_call', 'function_call_output'].includes(String(item.type)),
         ),
-      ).toEqual(source.opaque);
+      ).toEqual(
+        source.opaque.map((item) => (item.role === 'developer' ? { ...item, codex_harness: true } : item)),
+      );
 
       for (const reasoning of items.filter((item) => item.type === 'reasoning')) {
-        expect(reasoning.origin).toEqual({ api: 'openai-responses', model: source.firstModel ?? 'gpt-5' });
+        // Encrypted for the account Codex ran under: kept, marked foreign, never replayed.
+        expect(reasoning.origin).toEqual({
+          api: 'openai-responses',
+          model: source.firstModel ?? 'gpt-5',
+          foreign: true,
+        });
       }
       for (const custom of source.customCalls) {
         expect(items).toContainEqual({
@@ -176,12 +192,12 @@ describe('importing real Codex rollouts', () => {
       ).toHaveLength(source.tokenCounts);
       const events = lines.filter((entry) => entry.type === 'event_msg').map((entry) => entry.payload.type);
       expect(new Set(events)).toEqual(
-        new Set(source.tokenCounts > 0 ? ['token_count', 'turn_complete'] : ['turn_complete']),
+        new Set(source.tokenCounts > 0 ? ['token_count', 'user_message'] : ['user_message']),
       );
       expect(lines.at(-1)).toMatchObject({
-        type: 'event_msg',
+        type: 'response_item',
         payload: {
-          type: 'turn_complete',
+          type: 'cody_turn_complete',
           message_count: expect.any(Number),
           first_user_message: expect.any(String),
         },
@@ -190,6 +206,7 @@ describe('importing real Codex rollouts', () => {
       // Resume gives a history whose every function call has its output.
       const resumed = await manager.resumeConversation(imported.id);
       expect(resumed.history).toHaveLength(items.length);
+      expect(resumed.messageCount).toEqual(expect.any(Number));
       const outputs = new Set(
         resumed.history.flatMap((item) => (item.type === 'function_call_output' ? [item.call_id] : [])),
       );
@@ -252,7 +269,13 @@ describe('importing real Codex rollouts', () => {
     expect(conversion.entries.slice(0, 3)).toEqual([
       {
         type: 'turn_context',
-        payload: { provider: 'openai', api: 'openai-responses', model: 'gpt-5.5', approval_policy: 'never' },
+        payload: {
+          provider: 'openai',
+          api: 'openai-responses',
+          model: 'gpt-5.5',
+          approval_policy: 'never',
+          sandbox_policy: {},
+        },
       },
       { type: 'compacted', payload: { message: 'legacy summary' } },
       {
@@ -265,7 +288,7 @@ describe('importing real Codex rollouts', () => {
               summary: [],
               content: null,
               encrypted_content: 'e',
-              origin: { api: 'openai-responses', model: 'gpt-5.5' },
+              origin: { api: 'openai-responses', model: 'gpt-5.5', foreign: true },
             },
             { type: 'function_call', name: 'apply_patch', arguments: '{"input":"patch"}', call_id: 'c' },
           ],
@@ -286,5 +309,56 @@ describe('importing real Codex rollouts', () => {
     await expect(manager.importCodexRollout(bad)).rejects.toThrow(CorruptRolloutError);
     await expect(manager.importCodexRollout(bad)).rejects.toThrow(`${bad}:2`);
     expect(await manager.listConversations()).toEqual([]);
+  });
+});
+
+describe('an imported conversation runs with Cody’s instructions', () => {
+  const line = (type: string, payload: Record<string, unknown>): string =>
+    JSON.stringify({ timestamp: 't', type, payload });
+  const cody = {
+    type: 'message' as const,
+    role: 'system' as const,
+    content: [{ type: 'input_text' as const, text: 'You are Cody.' }],
+  };
+  const codexDeveloper = {
+    type: 'message',
+    role: 'developer',
+    content: [{ type: 'input_text', text: '<permissions instructions>use exec_command' }],
+  };
+
+  it('puts Cody’s system message first (also in a compaction), keeps Codex’s developer messages opaque, and turns local_shell_call into a function call with its output', () => {
+    const lines = [
+      line('session_meta', { id: 'src', cwd: '/x' }),
+      line('response_item', codexDeveloper),
+      line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'ls' }] }),
+      line('response_item', {
+        type: 'local_shell_call',
+        call_id: 'call_sh',
+        status: 'completed',
+        action: { type: 'exec', command: ['ls', '-la'], working_directory: '/x', timeout_ms: 1000 },
+      }),
+      line('response_item', { type: 'function_call_output', call_id: 'call_sh', output: 'a.txt' }),
+      line('compacted', { message: 's', replacement_history: [codexDeveloper] }),
+      '',
+    ];
+    const conversion = convertCodexRollout(lines, 'source.jsonl', cody);
+    const items = conversion.entries.flatMap((entry) => (entry.type === 'response_item' ? [entry.item] : []));
+    expect(items.slice(0, 5)).toEqual([
+      cody,
+      { type: 'opaque', raw: { ...codexDeveloper, codex_harness: true } },
+      { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'ls' }] },
+      {
+        type: 'function_call',
+        name: 'local_shell',
+        arguments: JSON.stringify({ command: ['ls', '-la'], working_directory: '/x', timeout_ms: 1000 }),
+        call_id: 'call_sh',
+      },
+      { type: 'function_call_output', call_id: 'call_sh', output: 'a.txt' },
+    ]);
+    const compacted = conversion.entries.find((entry) => entry.type === 'compacted');
+    expect(compacted?.type === 'compacted' && compacted.payload.replacement_history).toEqual([
+      cody,
+      { type: 'opaque', raw: { ...codexDeveloper, codex_harness: true } },
+    ]);
   });
 });

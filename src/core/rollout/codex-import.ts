@@ -17,6 +17,7 @@ import type { MessageItem, ResponseItem, WireApi } from '../../protocol/index.js
 import { CorruptRolloutError, EmptyConversationError, errorMessage, StorageError } from '../errors.js';
 import { isContextualUserText } from './is-contextual-user-text.js';
 import { type RecorderFileSystem, type RolloutEntry, RolloutRecorder } from './recorder.js';
+import { CODEX_HARNESS_FIELD } from './codex-lines.js';
 import { parseResponseItem, turnContextSchema } from './schema.js';
 import { withEventOnlyUserMessages } from './with-event-only-user-messages.js';
 
@@ -60,8 +61,9 @@ type SourceLine = { type: string; payload: Json };
 
 /** Maps one Codex response item to Cody's vocabulary. */
 export function convertCodexItem(payload: Json, model: string): ResponseItem {
-  // Codex's own harness instructions: kept verbatim in the file, never sent to a model by Cody.
-  if (payload.type === 'message' && payload.role === 'developer') return { type: 'opaque', raw: payload };
+  // Codex's own harness instructions: kept in the file (Codex still reads them), never sent by Cody.
+  if (payload.type === 'message' && payload.role === 'developer')
+    return { type: 'opaque', raw: { ...payload, [CODEX_HARNESS_FIELD]: true } };
   const shell = localShellCall(payload);
   if (shell) return shell;
   if (

@@ -3,12 +3,7 @@
  * codex-lines.ts for what Codex 0.169 refuses and why each rule exists).
  */
 import type { RolloutEntry } from './recorder.js';
-import {
-  codexPermissions,
-  codyEventItemType,
-  isCodyEventKind,
-  userMessageEvent,
-} from './codex-lines.js';
+import { codexPermissions, codyEventItemType, isCodyEventKind, userMessageEvent } from './codex-lines.js';
 import { type RolloutLine, serializeResponseItem, type TurnContextPayload } from './schema.js';
 
 type Line = Omit<RolloutLine, 'timestamp'>;

@@ -25,6 +25,12 @@ export type CodyEventKind = (typeof CODY_EVENT_KINDS)[number];
 
 const CODY_PREFIX = 'cody_';
 
+/**
+ * Marks an imported Codex developer message (Codex's sandbox, skills and tool instructions): Codex reads it
+ * as its own message, Cody reads it as an opaque item, kept and never sent (Cody's instructions apply).
+ */
+export const CODEX_HARNESS_FIELD = 'codex_harness';
+
 /** Item type of reasoning that must never reach the Responses API (written by Cody, read back as reasoning). */
 export const CODY_REASONING_TYPE = 'cody_reasoning';
 
@@ -70,11 +76,11 @@ export function isForeignToCodex(item: ReasoningItem): boolean {
  * conversations that have one, with the first as the preview). Undefined for harness context and
  * compaction summaries, which Codex does not announce either.
  */
-export function userMessageEvent(item: MessageItem): Record<string, unknown> & { type: string } | undefined {
+export function userMessageEvent(
+  item: MessageItem,
+): (Record<string, unknown> & { type: string }) | undefined {
   if (item.role !== 'user') return undefined;
-  const message = item.content
-    .flatMap((part) => (part.type === 'input_image' ? [] : [part.text]))
-    .join('');
+  const message = item.content.flatMap((part) => (part.type === 'input_image' ? [] : [part.text])).join('');
   if (isContextualUserText(message) || message.startsWith(SUMMARY_PREFIX)) return undefined;
   const images = item.content.flatMap((part) => (part.type === 'input_image' ? [part.image_url] : []));
   return { type: 'user_message', message, images, local_images: [], text_elements: [] };
@@ -113,7 +119,11 @@ export function codexApprovalPolicy(policy: string | undefined): CodexApprovalPo
 export function codexPermissions(
   policy: string | undefined,
   sandbox?: SandboxPolicyLike,
-): { approval_policy: CodexApprovalPolicy; sandbox_policy: Record<string, unknown>; cody_approval_policy?: string } {
+): {
+  approval_policy: CodexApprovalPolicy;
+  sandbox_policy: Record<string, unknown>;
+  cody_approval_policy?: string;
+} {
   const described: SandboxPolicyLike =
     sandbox ?? (policy === 'read-only' ? { type: 'read-only' } : { type: 'danger-full-access' });
   const sandboxPolicy =

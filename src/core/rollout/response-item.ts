@@ -5,7 +5,7 @@
  * written back verbatim, never sent to a model, never dropped.
  */
 import { z } from 'zod';
-import { CODY_REASONING_TYPE, isForeignToCodex } from './codex-lines.js';
+import { CODEX_HARNESS_FIELD, CODY_REASONING_TYPE, isForeignToCodex } from './codex-lines.js';
 import type {
   ContentPart,
   FunctionCallItem,
@@ -154,6 +154,7 @@ function toOutput(output: unknown): string | ContentPart[] {
 function parseKnown(raw: Json): ResponseItem | undefined {
   switch (raw.type) {
     case 'message': {
+      if (raw[CODEX_HARNESS_FIELD] === true) return undefined; // kept opaque, never sent
       const parsed = messageSchema.safeParse(raw);
       if (!parsed.success) return undefined;
       const { role, content, id, origin, provider_data } = parsed.data;

@@ -23,6 +23,11 @@ function readJson(file: string): Json {
 
 const text = (value: string): Json => ({ type: 'text', text: value });
 const base = { model: 'claude-sonnet-4-6', max_tokens: 1024 };
+/** Tool blocks are accepted only in a request that defines tools. */
+const withTools = {
+  ...base,
+  tools: [{ name: 'ls', description: 'List files', input_schema: { type: 'object' } }],
+};
 
 describe('anthropicMessagesProtocol.validate', () => {
   const metaFiles = listRecordings(DIR)
@@ -63,7 +68,7 @@ describe('anthropicMessagesProtocol.validate', () => {
     [
       'a tool_result without its tool_use in the previous message',
       {
-        ...base,
+        ...withTools,
         messages: [
           { role: 'user', content: 'go' },
           { role: 'assistant', content: [text('ok')] },
@@ -75,7 +80,7 @@ describe('anthropicMessagesProtocol.validate', () => {
     [
       'a tool_use not answered in the next user message',
       {
-        ...base,
+        ...withTools,
         messages: [
           { role: 'user', content: 'go' },
           { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_X', name: 'ls', input: {} }] },
@@ -97,9 +102,21 @@ describe('anthropicMessagesProtocol.validate', () => {
       /thinking\.signature: Field required/,
     ],
     [
-      'a tool_use id outside the pattern',
+      'tool blocks in a request that defines no tools',
       {
         ...base,
+        messages: [
+          { role: 'user', content: 'go' },
+          { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'ls', input: {} }] },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'a.txt' }] },
+        ],
+      },
+      /Requests which include `tool_use` or `tool_result` blocks must define tools\./,
+    ],
+    [
+      'a tool_use id outside the pattern',
+      {
+        ...withTools,
         messages: [
           { role: 'user', content: 'go' },
           { role: 'assistant', content: [{ type: 'tool_use', id: 'call.1', name: 'ls', input: {} }] },
