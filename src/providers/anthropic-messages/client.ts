@@ -10,6 +10,7 @@ import {
 import { bearerFetch } from '../shared/bearer-fetch.js';
 import { resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
 import { explainClaudeRefusal } from './claude-oauth-refusal.js';
+import { nodeHttpFetch } from '../shared/node-http-fetch.js';
 import { convertToAnthropicRequest } from './convert-to-anthropic-messages.js';
 import { failureEvents, mapAnthropicError } from './map-anthropic-error.js';
 import { mapAnthropicStream } from './map-anthropic-stream.js';
@@ -29,9 +30,12 @@ export function createAnthropicClient(options: ClientOptions): ModelClient {
       ? {
           apiKey: null,
           authToken: 'signed-in',
-          fetch: bearerFetch(options.bearer, { explainRefusal: explainClaudeRefusal }),
         }
       : { apiKey }),
+    // Requests go over node:http (see node-http-fetch.ts); a signed-in bearer wraps that same transport.
+    fetch: options.bearer
+      ? bearerFetch(options.bearer, { explainRefusal: explainClaudeRefusal })
+      : nodeHttpFetch,
     ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
     baseURL: resolveBaseUrl(options),
     // Retry is owned by core's Session, in exactly one place: SDK retries on top would turn one 429

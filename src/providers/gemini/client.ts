@@ -8,6 +8,7 @@ import {
   type StreamEvent,
 } from '../../protocol/index.js';
 import { resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
+import { nodeHttpFetch } from '../shared/node-http-fetch.js';
 import { convertToGeminiRequest } from './convert-to-gemini-request.js';
 import { failureEvents, mapGeminiError } from './map-gemini-error.js';
 import { mapGeminiStream } from './map-gemini-stream.js';
@@ -27,6 +28,7 @@ export function createGeminiClient(options: ClientOptions): ModelClient {
     // Session, in exactly one place.
     httpOptions: {
       baseUrl: resolveBaseUrl(options),
+      fetch: nodeHttpFetch,
       ...(options.timeoutMs !== undefined ? { timeout: options.timeoutMs } : {}),
     },
   });

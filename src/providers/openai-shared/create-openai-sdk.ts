@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import { type ClientOptions, MissingApiKeyError } from '../../protocol/index.js';
 import { bearerFetch } from '../shared/bearer-fetch.js';
 import { resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
+import { nodeHttpFetch } from '../shared/node-http-fetch.js';
 
 /**
  * Sent when no key is set and the endpoint is not OpenAI's: local OpenAI-compatible servers (Ollama,
@@ -52,7 +53,8 @@ export function createOpenAISdk(options: ClientOptions): OpenAISdkHandle {
     project: options.env.OPENAI_PROJECT_ID || null,
     webhookSecret: null,
     ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
-    ...(options.bearer ? { fetch: bearerFetch(options.bearer) } : {}),
+    // Requests go over node:http (see node-http-fetch.ts); a signed-in bearer wraps that same transport.
+    fetch: options.bearer ? bearerFetch(options.bearer) : nodeHttpFetch,
     // Retry is owned by core's Session, in exactly one place: SDK retries on top would turn one 429
     // into nine requests, and cannot see a stream that dies after tokens were shown.
     maxRetries: 0,

@@ -4,6 +4,7 @@
  * be had, the SDK sees a 401 whose message is the one-line reason, so it surfaces as an auth failure.
  */
 import type { BearerCredential } from '../../protocol/index.js';
+import { nodeHttpFetch } from './node-http-fetch.js';
 
 type Fetch = typeof fetch;
 
@@ -13,7 +14,7 @@ export interface BearerFetchOptions {
    * means the token may not be used here (Anthropic refusing Claude sign-ins outside its apps).
    */
   explainRefusal?: (status: number, bodyText: string) => string | undefined;
-  /** The transport underneath (default: the global fetch). */
+  /** The transport underneath (default: fetch over node:http). */
   fetch?: Fetch;
 }
 
@@ -21,7 +22,7 @@ export interface BearerFetchOptions {
 export const SIGN_IN_FAILED_CODE = 'signin_failed';
 
 export function bearerFetch(bearer: BearerCredential, options: BearerFetchOptions = {}): Fetch {
-  const inner = options.fetch ?? fetch;
+  const inner = options.fetch ?? nodeHttpFetch;
   return async (input, init) => {
     let token: string;
     try {
