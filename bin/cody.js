@@ -10,7 +10,10 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
     if (error.code === 'EPIPE') process.exit(0);
     throw error;
   });
-  const { main } = await import('../dist/src/cli/main.js');
+  // Node ≥ 22 keeps compiled code between runs; Node 20 has no such cache.
+  const { enableCompileCache } = await import('node:module');
+  enableCompileCache?.();
+  const { main } = await import('../dist/bundle/main.js');
   try {
     process.exitCode = await main(process.argv);
   } catch (error) {

@@ -1,0 +1,39 @@
+/**
+ * Bundles the CLI into dist/bundle/ (one ES module per command path, SDKs included) so a command loads a
+ * handful of files instead of hundreds from node_modules. Run by `npm run build` (and so by `prepare`).
+ * Dynamic imports stay split: `cody list` never loads the chunks that hold the SDKs, zod or the tokenizer.
+ * dist/bundle/inputs.json maps every output file to the source modules it holds (tests read it to check
+ * what a command loaded).
+ */
+import { build } from 'esbuild';
+import { rm, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+
+const root = join(import.meta.dirname, '..');
+const outdir = join(root, 'dist', 'bundle');
+await rm(outdir, { recursive: true, force: true });
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { main: 'src/cli/main.ts' },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  chunkNames: '[name]-[hash]',
+  sourcemap: false,
+  sourcesContent: false,
+  metafile: true,
+  logLevel: 'warning',
+  legalComments: 'linked',
+  // Bundled CommonJS dependencies (commander, proper-lockfile) call require() for Node's built-ins.
+  banner: {
+    js: "import { createRequire as __codyCreateRequire } from 'node:module'; const require = __codyCreateRequire(import.meta.url);",
+  },
+});
+const inputs = {};
+for (const [file, output] of Object.entries(result.metafile.outputs)) {
+  if (file.endsWith('.js')) inputs[relative(outdir, join(root, file))] = Object.keys(output.inputs);
+}
+await writeFile(join(outdir, 'inputs.json'), `${JSON.stringify(inputs, null, 1)}\n`);

@@ -1,0 +1,61 @@
+/**
+ * The CLI a user installs is the bundle: the files `npm pack` publishes, copied without any
+ * node_modules beside them, run a chat turn on each kind of SDK against the fake provider.
+ */
+import { execFile } from 'node:child_process';
+import { cp, mkdir } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, REPO_ROOT } from './harness.js';
+
+const run = promisify(execFile);
+
+describe('the published package (e2e)', () => {
+  let harness: Harness;
+  let bin: string;
+
+  beforeAll(async () => {
+    harness = await createHarness();
+    const { stdout } = await run('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: REPO_ROOT,
+    });
+    const [packed] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
+    const installed = join(harness.home, 'installed', 'cody');
+    for (const { path } of packed?.files ?? []) {
+      await mkdir(dirname(join(installed, path)), { recursive: true });
+      await cp(join(REPO_ROOT, path), join(installed, path));
+    }
+    bin = join(installed, 'bin', 'cody.js');
+  });
+
+  afterAll(async () => {
+    await harness.close();
+  });
+
+  it('runs without node_modules: version, a turn on each SDK, list', async () => {
+    const version = await harness.shell(`node ${bin} --version`);
+    expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+/);
+    for (const [provider, api, model] of [
+      ['openai', 'responses', 'gpt-4.1-mini'],
+      ['anthropic', 'messages', 'claude-sonnet-4-6'],
+      ['google', 'gemini', 'gemini-2.5-flash'],
+    ] as const) {
+      expect(
+        (await harness.shell(`node ${bin} set-provider ${provider} --api ${api} --model ${model}`)).code,
+      ).toBe(0);
+      const turn = await harness.shell(`node ${bin} chat "packaged ${api}"`);
+      expect(turn.stderr).not.toMatch(/error|cannot|not found/i);
+      expect(turn.stdout).toContain(`packaged ${api}`);
+      expect(turn.code).toBe(0);
+    }
+    expect(harness.server.modelRequests().map((request) => request.api)).toEqual([
+      'openai-responses',
+      'anthropic-messages',
+      'gemini',
+    ]);
+    const list = await harness.shell(`node ${bin} list`);
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain('packaged responses');
+  });
+});
