@@ -101,10 +101,20 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
         case 'tool-call':
           note(color.dim(`${event.approved ? '▶' : '✗'} ${event.call.name} ${event.call.arguments}`));
           return;
+        case 'approval-requested':
+          // The command asks the question; the spinner must not draw over it.
+          stopSpinner();
+          return;
         case 'turn-started':
+        case 'state':
         case 'item-recorded':
         case 'usage':
+        case 'approval-resolved':
+        case 'tool-started':
+        case 'tool-output':
+        case 'tool-finished':
         case 'turn-complete':
+        case 'turn-failed':
           return;
         default: {
           const exhaustive: never = event;

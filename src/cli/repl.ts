@@ -2,7 +2,7 @@
 import { createInterface } from 'node:readline/promises';
 import { ExitCode } from '../core/errors.js';
 import { startConversation } from '../core/start-conversation.js';
-import { createCliTools, toolNames } from './approval.js';
+import { askApproval, createCliTools, toolNames } from './approval.js';
 import { createContext, openSession } from './context.js';
 import { type Io, readAll } from './io.js';
 import { createTurnRenderer, formatTokens, startSpinner, stderrChalk } from './render.js';
@@ -28,8 +28,8 @@ export async function runRepl(options: { conversation?: string }, io: Io): Promi
   const color = stderrChalk(io);
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   // Approval questions go through the same readline interface as the chat prompt.
-  const tools = createCliTools(io, context.config, { ask: (question) => prompt.question(question) });
-  const toolsOption = tools ? { tools } : {};
+  const tools = createCliTools(io, context.config, {});
+  const toolsOption = { ...(tools ? { tools } : {}), canAsk: true };
   let id = options.conversation
     ? await context.manager.resolveId(options.conversation)
     : await context.manager.getActiveId();
@@ -92,8 +92,14 @@ export async function runRepl(options: { conversation?: string }, io: Io): Promi
           const spinner = await startSpinner(io, 'Thinking…');
           const turnRenderer = createTurnRenderer(io, spinner ? { spinner } : {});
           try {
-            for await (const event of session.submit(line, { signal: abort.signal }))
+            for await (const event of session.submit(line, { signal: abort.signal })) {
               turnRenderer.handle(event);
+              if (event.type === 'approval-requested')
+                session.respond(
+                  event.id,
+                  await askApproval(io, event, (question) => prompt.question(question)),
+                );
+            }
           } finally {
             turnRenderer.end();
           }

@@ -8,7 +8,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { WireApi } from '../protocol/index.js';
 import type { configSchema } from './config-schema.js';
-import { CodyError, errorMessage, ExitCode, isErrno, StorageError, UsageError } from './errors.js';
+import { CodyError, errorMessage, isErrno, StorageError, UsageError } from './errors.js';
 
 export { errorMessage, isErrno } from './errors.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
@@ -154,7 +154,7 @@ export async function loadConfig(configFile: string): Promise<CodyConfig> {
   } catch (error) {
     throw new CodyError(
       `${configFile} is not valid JSON (${errorMessage(error)}). Fix or delete it.`,
-      ExitCode.usage,
+      'usage',
     );
   }
   // zod is loaded only when there is a config file to validate.
@@ -165,7 +165,7 @@ export async function loadConfig(configFile: string): Promise<CodyConfig> {
     const where = issue ? issue.path.join('.') : '';
     throw new CodyError(
       `${configFile}: invalid setting ${where ? `'${where}'` : ''}: ${issue?.message ?? 'invalid'}. Fix or delete it.`,
-      ExitCode.usage,
+      'usage',
     );
   }
   return parsed.data;

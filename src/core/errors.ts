@@ -1,6 +1,39 @@
 /**
- * User-facing errors. Each carries the exit code the CLI returns; the CLI prints `message` as one line
- * (no stack unless --debug). Exit codes are documented in the README.
+ * User-facing errors. Core classifies each failure by `kind`; front ends map kinds to their own
+ * signals (the CLI to the exit codes documented in the README, the server to HTTP statuses). The CLI
+ * prints `message` as one line (no stack unless --debug).
+ */
+
+/** What went wrong, as front ends need to know it. */
+export type ErrorKind =
+  /** Bad input: an invalid option, setting or argument. */
+  | 'usage'
+  /** No conversation (or file) with that id. */
+  | 'not-found'
+  /** A conversation id prefix matches several conversations. */
+  | 'ambiguous'
+  /** Missing or rejected credentials. */
+  | 'auth'
+  /** The provider answered with an error, or the network failed, after retries. */
+  | 'provider'
+  /** A rollout (or imported file) is not what it should be. */
+  | 'corrupt'
+  /** Another process held the conversation's lock past the timeout. */
+  | 'locked'
+  /** Cody's home or a rollout could not be read or written. */
+  | 'storage'
+  /** A turn is already running on that conversation in this process. */
+  | 'busy'
+  /** Stopped by the caller (Ctrl-C, an abort signal, `abort()`). */
+  | 'interrupted'
+  /** A turn could not complete for another reason (e.g. a loop limit). */
+  | 'failure'
+  /** A bug. */
+  | 'internal';
+
+/**
+ * @deprecated The CLI's exit codes; kept here while front ends move to `kind`. Use `exitCodeFor` in
+ * src/cli instead.
  */
 export const ExitCode = {
   ok: 0,
@@ -28,28 +61,55 @@ export const ExitCode = {
 
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
 
+const EXIT_CODE_BY_KIND: Readonly<Record<ErrorKind, ExitCodeValue>> = {
+  usage: ExitCode.usage,
+  'not-found': ExitCode.unknownConversation,
+  ambiguous: ExitCode.unknownConversation,
+  auth: ExitCode.auth,
+  provider: ExitCode.provider,
+  corrupt: ExitCode.corruptRollout,
+  locked: ExitCode.lockTimeout,
+  storage: ExitCode.storage,
+  busy: ExitCode.lockTimeout,
+  interrupted: ExitCode.interrupted,
+  failure: ExitCode.failure,
+  internal: ExitCode.internal,
+};
+
+const KIND_BY_EXIT_CODE: ReadonlyMap<number, ErrorKind> = new Map(
+  Object.entries(EXIT_CODE_BY_KIND)
+    .filter(([kind]) => kind !== 'ambiguous' && kind !== 'busy')
+    .map(([kind, code]): [number, ErrorKind] => [code, kind as ErrorKind]),
+);
+
 export class CodyError extends Error {
-  readonly exitCode: ExitCodeValue;
-  constructor(message: string, exitCode: ExitCodeValue, options?: { cause?: unknown }) {
+  readonly kind: ErrorKind;
+  /**
+   * Accepts an exit code while callers move to kinds.
+   * @param kind what went wrong (an `ExitCode` value is accepted for now and translated)
+   */
+  constructor(message: string, kind: ErrorKind | ExitCodeValue, options?: { cause?: unknown }) {
     super(message, options);
     this.name = new.target.name;
-    this.exitCode = exitCode;
+    this.kind = typeof kind === 'number' ? (KIND_BY_EXIT_CODE.get(kind) ?? 'internal') : kind;
+  }
+
+  /** @deprecated The CLI's exit code for `kind`; front ends should map `kind` themselves. */
+  get exitCode(): ExitCodeValue {
+    return EXIT_CODE_BY_KIND[this.kind];
   }
 }
 
 export class UsageError extends CodyError {
   constructor(message: string) {
-    super(message, ExitCode.usage);
+    super(message, 'usage');
   }
 }
 
 export class UnknownConversationError extends CodyError {
   readonly conversationId: string;
   constructor(conversationId: string) {
-    super(
-      `Conversation '${conversationId}' not found. List available: cody list`,
-      ExitCode.unknownConversation,
-    );
+    super(`Conversation '${conversationId}' not found. List available: cody list`, 'not-found');
     this.conversationId = conversationId;
   }
 }
@@ -61,7 +121,7 @@ export class AmbiguousConversationError extends CodyError {
       `Conversation prefix '${prefix}' is ambiguous: it matches ${matches.length} conversations (${shown}${
         matches.length > 5 ? ', …' : ''
       }). Type more of the id.`,
-      ExitCode.unknownConversation,
+      'ambiguous',
     );
   }
 }
@@ -70,7 +130,7 @@ export class InvalidConversationIdError extends CodyError {
   constructor(id: string) {
     super(
       `'${id}' is not a valid conversation id: use the id (or a prefix of it) shown by 'cody list'.`,
-      ExitCode.usage,
+      'usage',
     );
   }
 }
@@ -79,7 +139,7 @@ export class CorruptRolloutError extends CodyError {
   readonly file: string;
   readonly line: number;
   constructor(file: string, line: number, reason: string) {
-    super(`Corrupt rollout ${file}:${line}: ${reason}`, ExitCode.corruptRollout);
+    super(`Corrupt rollout ${file}:${line}: ${reason}`, 'corrupt');
     this.file = file;
     this.line = line;
   }
@@ -87,7 +147,7 @@ export class CorruptRolloutError extends CodyError {
 
 export class EmptyConversationError extends CodyError {
   constructor(id: string) {
-    super(`Conversation ${id} has no turns.`, ExitCode.corruptRollout);
+    super(`Conversation ${id} has no turns.`, 'corrupt');
   }
 }
 
@@ -97,14 +157,14 @@ export class LockTimeoutError extends CodyError {
       `Conversation ${id} is busy: another cody process is writing to it (waited ${Math.round(
         waitedMs / 1000,
       )} s). Try again when it has finished.`,
-      ExitCode.lockTimeout,
+      'locked',
     );
   }
 }
 
 export class StorageError extends CodyError {
   constructor(message: string, options?: { cause?: unknown }) {
-    super(message, ExitCode.storage, options);
+    super(message, 'storage', options);
   }
 }
 

@@ -1,11 +1,40 @@
 import type { FinishReason, FunctionCallItem, ResponseItem, TokenUsage, WireApi } from '../protocol/index.js';
+import type { ErrorKind } from './errors.js';
 
 /** Why a compaction ran. */
 export type CompactionTrigger = 'auto' | 'overflow' | 'manual';
 
-/** What a turn reports as it runs. The CLI renders these; tests collect them. */
+/**
+ * Where a conversation's turn stands. The allowed transitions are in `agent/turn-state.ts`; a `state`
+ * event is emitted on every change, and `status()` reports the current one.
+ */
+export type TurnState =
+  | 'Idle'
+  | 'ProcessingUserMessage'
+  | 'AwaitingLLMResponse'
+  | 'StreamingLLMResponse'
+  | 'ProcessingLLMResponse'
+  | 'AwaitingToolApproval'
+  | 'ExecutingTools'
+  | 'TransientFailure'
+  | 'PermanentFailure'
+  | 'Compacting'
+  | 'Interrupted';
+
+/** An answer to an `approval-requested` event. */
+export type ApprovalDecision = 'approve' | 'approve-session' | 'deny' | 'abort';
+
+/** How a tool call ended. */
+export type ToolFinishStatus = 'ok' | 'error' | 'denied' | 'aborted';
+
+/** How a turn that reached its end ended. */
+export type TurnCompleteStatus = 'completed' | 'interrupted';
+
+/** What a turn reports as it runs. Front ends render these; tests collect them. */
 export type SessionEvent =
   | { type: 'turn-started'; turnId: string; provider: string; api: WireApi; model: string }
+  /** The conversation's turn state changed. */
+  | { type: 'state'; state: TurnState }
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
   /** An item is now in the history (and durable, unless a `warning` said saving failed). */
@@ -37,5 +66,34 @@ export type SessionEvent =
       trimmedItems: number;
       summaryFailed: boolean;
     }
+  /** The model asked for a tool call; `approved` says whether it will run. */
   | { type: 'tool-call'; call: FunctionCallItem; approved: boolean }
-  | { type: 'turn-complete'; turnId: string; finishReason: FinishReason; usage?: TokenUsage };
+  /**
+   * A tool call needs a decision: the turn waits for `respond(id, decision)`. When nobody can answer
+   * (`canAsk: false`), no request is made and the call is denied with a reason the model sees.
+   */
+  | { type: 'approval-requested'; id: string; call: FunctionCallItem; reason: string; preview?: string }
+  | { type: 'approval-resolved'; id: string; decision: ApprovalDecision }
+  | { type: 'tool-started'; call: FunctionCallItem }
+  /** Output streamed while a tool runs (a shell command's stdout/stderr). */
+  | { type: 'tool-output'; callId: string; chunk: string }
+  | {
+      type: 'tool-finished';
+      callId: string;
+      durationMs: number;
+      exitCode?: number;
+      status: ToolFinishStatus;
+    }
+  /** The turn's last event when it reached its end (completed, or interrupted and recorded as such). */
+  | {
+      type: 'turn-complete';
+      turnId: string;
+      finishReason: FinishReason;
+      usage?: TokenUsage;
+      status: TurnCompleteStatus;
+    }
+  /** The turn's last event when it could not complete. */
+  | { type: 'turn-failed'; error: { kind: ErrorKind; message: string } };
+
+/** Every event type, for front ends that validate or route by name. */
+export type SessionEventType = SessionEvent['type'];

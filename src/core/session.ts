@@ -32,7 +32,6 @@ import {
   type Selection,
 } from './config.js';
 import type { ConversationManager } from './conversation-manager.js';
-import { ExitCode } from './errors.js';
 import { lookupModelLimits, type ModelLimits } from './model-catalog.js';
 import { backoffDelayMs, sleep } from './retry.js';
 import {
@@ -41,7 +40,12 @@ import {
   RolloutRecorder,
   type RecorderOptions,
 } from './rollout/index.js';
-import type { CompactionTrigger, SessionEvent } from './session-events.js';
+import type {
+  ApprovalDecision,
+  CompactionTrigger,
+  SessionEvent,
+  ToolFinishStatus,
+} from './session-events.js';
 import { countMessages, firstUserPreview, previewOf, tokenCountEvent } from './conversation-stats.js';
 import { describeProviderFailure, TurnFailedError } from './turn-failure.js';
 
@@ -77,6 +81,11 @@ export interface SessionOptions {
   onLockWait?: () => void;
   /** File-system wrapping for the recorder (tests inject write failures through it). */
   recorderOptions?: RecorderOptions;
+  /**
+   * Whether someone can answer `approval-requested` events (a terminal, an API client, code). When
+   * false, a call the policy would ask about is denied with a reason the model sees; nothing waits.
+   */
+  canAsk?: boolean;
 }
 
 export interface SubmitOptions {
@@ -102,6 +111,13 @@ interface RequestSuccess {
   finishReason: FinishReason;
 }
 
+/** Whether a tool call runs; when not, what the model is told, and whether the turn stops. */
+interface ToolVerdict {
+  run: boolean;
+  output?: string;
+  abort?: boolean;
+}
+
 interface RequestOverflow {
   kind: 'overflow';
   error: ProviderError;
@@ -122,6 +138,8 @@ export class Session {
   private saveFailed = false;
   /** What reading the rollout noticed (e.g. a torn last line), told at the start of the next turn. */
   private readWarnings: string[] = [];
+  /** Approval requests waiting for `respond`, by id. */
+  private readonly pendingApprovals = new Map<string, (decision: ApprovalDecision) => void>();
 
   private constructor(options: SessionOptions, filePath: string) {
     this.options = options;
@@ -159,6 +177,18 @@ export class Session {
       compactions: this.compactionCount,
       items: this.historyItems.length,
     };
+  }
+
+  /**
+   * Answers an `approval-requested` event. Returns false when no request with that id is waiting (already
+   * answered, or the turn ended).
+   */
+  respond(approvalId: string, decision: ApprovalDecision): boolean {
+    const resolve = this.pendingApprovals.get(approvalId);
+    if (!resolve) return false;
+    this.pendingApprovals.delete(approvalId);
+    resolve(decision);
+    return true;
   }
 
   /** Runs one user turn. Throws a `CodyError` when the turn cannot complete (after recording why). */
@@ -213,7 +243,7 @@ export class Session {
             yield* this.abortTurn('compaction-limit');
             throw new TurnFailedError(
               `Stopped: the conversation still exceeds the context limit after ${MAX_AUTO_COMPACTIONS_PER_TURN} compactions in this turn. Run 'cody compact', or raise models.${selection.model}.contextWindow if the window is larger.`,
-              ExitCode.failure,
+              'failure',
             );
           }
           compactionsThisTurn += 1;
@@ -225,7 +255,7 @@ export class Session {
             yield* this.abortTurn('context-overflow');
             throw new TurnFailedError(
               `Stopped: the provider still reports the context window exceeded after ${MAX_AUTO_COMPACTIONS_PER_TURN} compactions in this turn (${result.error.message}).`,
-              ExitCode.provider,
+              'provider',
               result.error,
             );
           }
@@ -256,7 +286,7 @@ export class Session {
           yield* this.abortTurn('tool-round-limit');
           throw new TurnFailedError(
             `Stopped after ${MAX_TOOL_ROUNDS_PER_TURN} rounds of tool calls in one turn; the conversation is saved. Send a message to steer it.`,
-            ExitCode.failure,
+            'failure',
           );
         }
       }
@@ -272,7 +302,13 @@ export class Session {
           ...(this.firstUserMessage !== undefined ? { first_user_message: this.firstUserMessage } : {}),
         }),
       );
-      yield { type: 'turn-complete', turnId, finishReason, ...(lastUsage ? { usage: lastUsage } : {}) };
+      yield {
+        type: 'turn-complete',
+        turnId,
+        finishReason,
+        status: 'completed',
+        ...(lastUsage ? { usage: lastUsage } : {}),
+      };
     } finally {
       await this.closeRecorder();
       await release();
@@ -437,7 +473,7 @@ export class Session {
       if (failure.kind === 'context-overflow') return { kind: 'overflow', error: failure };
       if (failure.kind === 'aborted' || signal?.aborted) {
         yield* this.abortTurn('interrupted');
-        throw new TurnFailedError('Interrupted.', ExitCode.interrupted, failure);
+        throw new TurnFailedError('Interrupted.', 'interrupted', failure);
       }
       if (failure.isRetryable && attempt < policy.maxRetries) {
         const delayMs = backoffDelayMs(policy, attempt + 1, failure.retryAfterMs);
@@ -455,7 +491,7 @@ export class Session {
       yield* this.abortTurn(failure.kind);
       throw new TurnFailedError(
         describeProviderFailure(failure, attempt),
-        failure.kind === 'auth' ? ExitCode.auth : ExitCode.provider,
+        failure.kind === 'auth' ? 'auth' : 'provider',
         failure,
       );
     }
@@ -466,20 +502,74 @@ export class Session {
     signal: AbortSignal | undefined,
   ): AsyncGenerator<SessionEvent> {
     const tools = this.options.tools;
+    const verdict = tools?.has(call.name)
+      ? yield* this.approveTool(tools, call, signal)
+      : { run: false, output: `Error: no tool named '${call.name}' is available.` };
+    yield { type: 'tool-call', call, approved: verdict.run };
     let output: string;
-    if (!tools || !tools.has(call.name)) {
-      yield { type: 'tool-call', call, approved: false };
-      output = `Error: no tool named '${call.name}' is available.`;
+    let status: ToolFinishStatus = 'denied';
+    let exitCode: number | undefined;
+    const started = Date.now();
+    if (verdict.run && tools) {
+      yield { type: 'tool-started', call };
+      const result = await tools.run(call, { ...(signal ? { signal } : {}) });
+      output = result.output;
+      status = result.status;
+      exitCode = result.exitCode;
     } else {
-      const approved = await tools.approve(call);
-      yield { type: 'tool-call', call, approved };
-      output = approved
-        ? await tools.run(call, signal)
-        : 'The user declined to run this tool call. Ask them how to proceed.';
+      output = verdict.output ?? '';
     }
     const maxTokens = this.options.config.toolOutputTokens ?? DEFAULT_TOOL_OUTPUT_TOKENS;
     const truncated = truncateToolOutput(output, maxTokens, this.accountant.estimator);
     yield* this.record({ type: 'function_call_output', call_id: call.call_id, output: truncated });
+    yield {
+      type: 'tool-finished',
+      callId: call.call_id,
+      durationMs: Date.now() - started,
+      status,
+      ...(exitCode !== undefined ? { exitCode } : {}),
+    };
+    if (verdict.abort) {
+      yield* this.abortTurn('interrupted');
+      throw new TurnFailedError('Interrupted.', 'interrupted');
+    }
+  }
+
+  /** Asks the policy, and when it asks, whoever can answer; decides whether the call runs. */
+  private async *approveTool(
+    tools: ToolRuntime,
+    call: FunctionCallItem,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<SessionEvent, ToolVerdict> {
+    const decision = await tools.decide(call);
+    if (decision.kind === 'allow') return { run: true };
+    if (decision.kind === 'deny') return { run: false, output: `Declined by policy: ${decision.reason}` };
+    if (this.options.canAsk !== true) {
+      return {
+        run: false,
+        output: `Declined: this call needs approval (${decision.reason}) and nobody can approve it here. Ask the user how to proceed.`,
+      };
+    }
+    const id = randomUUID();
+    const answer = new Promise<ApprovalDecision>((resolve) => {
+      this.pendingApprovals.set(id, resolve);
+      signal?.addEventListener('abort', () => this.respond(id, 'abort'), { once: true });
+    });
+    yield {
+      type: 'approval-requested',
+      id,
+      call,
+      reason: decision.reason,
+      ...(decision.preview !== undefined ? { preview: decision.preview } : {}),
+    };
+    const answered = signal?.aborted ? 'abort' : await answer;
+    this.pendingApprovals.delete(id);
+    yield { type: 'approval-resolved', id, decision: answered };
+    if (answered === 'approve-session') tools.rememberApproval(call);
+    if (answered === 'approve' || answered === 'approve-session') return { run: true };
+    if (answered === 'abort')
+      return { run: false, output: 'The user stopped the turn instead of running this call.', abort: true };
+    return { run: false, output: 'The user declined to run this tool call. Ask them how to proceed.' };
   }
 
   private async overLimit(selection: Selection, limits: ModelLimits): Promise<boolean> {

@@ -1,13 +1,13 @@
-/** How a turn that cannot complete is reported: one error with an exit code, and one line of text. */
+/** How a turn that cannot complete is reported: one error with a kind, and one line of text. */
 import type { ProviderError } from '../protocol/index.js';
 import { API_KEY_VARIABLES, SIGN_IN_FAILED_CODE } from '../providers/index.js';
-import { CodyError } from './errors.js';
+import { CodyError, type ErrorKind } from './errors.js';
 
 /** A turn that could not complete. Its user message stays recorded; a `turn_aborted` event says why. */
 export class TurnFailedError extends CodyError {
   readonly providerError: ProviderError | undefined;
-  constructor(message: string, exitCode: CodyError['exitCode'], providerError?: ProviderError) {
-    super(message, exitCode, providerError ? { cause: providerError } : undefined);
+  constructor(message: string, kind: ErrorKind, providerError?: ProviderError) {
+    super(message, kind, providerError ? { cause: providerError } : undefined);
     this.providerError = providerError;
   }
 }

@@ -109,7 +109,7 @@ describe('compaction end to end', () => {
       env: harness.env,
       cwd: harness.home,
       // The same tools `cody chat` offers, so both sides account for the same request overhead.
-      tools: createBuiltinTools({ cwd: harness.home, approve: () => Promise.resolve(false) }),
+      tools: createBuiltinTools({ cwd: harness.home }),
     });
     for (let turn = 1; turn <= 25; turn += 1) {
       for await (const event of live.submit(`live turn ${turn}: ${FILLER.repeat(2)}`)) void event;

@@ -92,7 +92,7 @@ describe('Session (scripted model client, real files)', () => {
 
   const open = (
     client: ModelClient,
-    extra: { tools?: ToolRuntime; config?: CodyConfig } = {},
+    extra: { tools?: ToolRuntime; config?: CodyConfig; canAsk?: boolean } = {},
   ): Promise<Session> =>
     Session.open({
       manager,
@@ -102,6 +102,7 @@ describe('Session (scripted model client, real files)', () => {
       cwd: '/work',
       clientFactory: (_options: ClientOptions) => Promise.resolve(client),
       ...(extra.tools ? { tools: extra.tools } : {}),
+      ...(extra.canAsk !== undefined ? { canAsk: extra.canAsk } : {}),
     });
 
   const lines = async (): Promise<Array<{ type: string; payload: Record<string, unknown> }>> =>
@@ -277,10 +278,12 @@ describe('Session (scripted model client, real files)', () => {
     const tools: ToolRuntime = {
       specs: () => [{ name: 'lookup', description: 'look something up', parameters: { type: 'object' } }],
       has: (name) => name === 'lookup',
-      approve: () => Promise.resolve(true),
+      decide: () => Promise.resolve({ kind: 'allow' }),
+      rememberApproval: () => undefined,
+      isReadOnly: () => false,
       run: (call) => {
         ran.push(call.arguments);
-        return Promise.resolve('result for x');
+        return Promise.resolve({ output: 'result for x', status: 'ok' });
       },
     };
     const events = await collect((await open(client, { tools })).submit('find x'));
@@ -301,6 +304,78 @@ describe('Session (scripted model client, real files)', () => {
     ]);
   });
 
+  describe('approval as events', () => {
+    const twoCalls = (): FakeClient =>
+      new FakeClient((_request, index) =>
+        index === 0
+          ? [
+              {
+                type: 'item',
+                item: { type: 'function_call', name: 'shell', arguments: '{"n":1}', call_id: 'c1' },
+              },
+              {
+                type: 'item',
+                item: { type: 'function_call', name: 'shell', arguments: '{"n":2}', call_id: 'c2' },
+              },
+              { type: 'finish', reason: 'tool-calls' },
+            ]
+          : reply('done'),
+      );
+    const askingTools = (ran: string[]): ToolRuntime => ({
+      specs: () => [{ name: 'shell', description: 'run', parameters: { type: 'object' } }],
+      has: (name) => name === 'shell',
+      decide: (call) => Promise.resolve({ kind: 'ask', reason: `run ${call.arguments}` }),
+      rememberApproval: () => undefined,
+      isReadOnly: () => false,
+      run: (call) => {
+        ran.push(call.call_id);
+        return Promise.resolve({ output: `ran ${call.call_id}`, exitCode: 0, status: 'ok' });
+      },
+    });
+
+    it('waits for respond(): an approved call runs, a denied one tells the model', async () => {
+      const ran: string[] = [];
+      const client = twoCalls();
+      const session = await open(client, { tools: askingTools(ran), canAsk: true });
+      const events: SessionEvent[] = [];
+      for await (const event of session.submit('go')) {
+        events.push(event);
+        if (event.type === 'approval-requested')
+          expect(session.respond(event.id, event.call.call_id === 'c1' ? 'approve' : 'deny')).toBe(true);
+      }
+      expect(ran).toEqual(['c1']);
+      const requested = events.filter((event) => event.type === 'approval-requested');
+      expect(requested.map((event) => event.type === 'approval-requested' && event.reason)).toEqual([
+        'run {"n":1}',
+        'run {"n":2}',
+      ]);
+      expect(events.filter((event) => event.type === 'tool-finished')).toMatchObject([
+        { callId: 'c1', status: 'ok', exitCode: 0 },
+        { callId: 'c2', status: 'denied' },
+      ]);
+      expect(textsOf(client.requests[1]).slice(-4)).toEqual([
+        'call shell {"n":1}',
+        'call shell {"n":2}',
+        'output ran c1',
+        'output The user declined to run this tool call. Ask them how to proceed.',
+      ]);
+    });
+
+    it('denies with a reason, without waiting, when nobody can answer', async () => {
+      const ran: string[] = [];
+      const client = twoCalls();
+      const events = await collect(
+        (await open(client, { tools: askingTools(ran), canAsk: false })).submit('go'),
+      );
+      expect(ran).toEqual([]);
+      expect(events.some((event) => event.type === 'approval-requested')).toBe(false);
+      expect(textsOf(client.requests[1]).at(-1)).toMatch(
+        /^output Declined: this call needs approval \(run \{"n":2\}\)/,
+      );
+      expect(events.at(-1)).toMatchObject({ type: 'turn-complete', status: 'completed' });
+    });
+  });
+
   it('stops a turn whose model never stops calling tools', async () => {
     const client = new FakeClient((_request, index) => [
       {
@@ -312,8 +387,10 @@ describe('Session (scripted model client, real files)', () => {
     const tools: ToolRuntime = {
       specs: () => [{ name: 'lookup', description: 'look something up', parameters: { type: 'object' } }],
       has: () => true,
-      approve: () => Promise.resolve(true),
-      run: () => Promise.resolve('nothing found'),
+      decide: () => Promise.resolve({ kind: 'allow' }),
+      rememberApproval: () => undefined,
+      isReadOnly: () => false,
+      run: () => Promise.resolve({ output: 'nothing found', status: 'ok' }),
     };
     const error = await collect((await open(client, { tools })).submit('loop forever')).catch(
       (caught: unknown) => caught,

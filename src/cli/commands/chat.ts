@@ -1,6 +1,6 @@
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { startConversation } from '../../core/start-conversation.js';
-import { createCliTools, toolNames } from '../approval.js';
+import { askApproval, canAskOn, createCliTools, declinedWithoutTerminal, toolNames } from '../approval.js';
 import { createContext, ephemeralContext, openSession, type CommandContext } from '../context.js';
 import { errorKindOf } from '../error-kind.js';
 import { type Io, readAll } from '../io.js';
@@ -115,8 +115,10 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
     });
     if (!options.ephemeral) io.stderr.write(color.dim(`Started conversation ${id}\n`));
   }
+  const canAsk = canAskOn(io);
   const session = await openSession(context, id, {
     ...withTools(createCliTools(io, context.config, { autoApprove: options.autoApprove === true })),
+    canAsk,
     onLockWait: () => {
       io.stderr.write(
         color.yellow('Waiting for another cody process to finish writing to this conversation…\n'),
@@ -131,6 +133,9 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   try {
     for await (const event of session.submit(message, { signal: abort.signal })) {
       renderer.handle(event);
+      if (event.type === 'approval-requested') session.respond(event.id, await askApproval(io, event));
+      if (event.type === 'tool-call' && !event.approved && !canAsk)
+        io.stderr.write(declinedWithoutTerminal(event));
     }
   } finally {
     renderer.end();

@@ -5,8 +5,8 @@
 import { spawn } from 'node:child_process';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
-import type { FunctionCallItem, ToolSpec } from '../../protocol/index.js';
-import type { ToolRuntime } from './tool-runtime.js';
+import type { ToolSpec } from '../../protocol/index.js';
+import type { ToolDecision, ToolResult, ToolRunContext, ToolRuntime } from './tool-runtime.js';
 
 /** Most bytes `read_file` returns at once; larger files are read in pages with offset/limit. */
 const READ_LIMIT_BYTES = 200_000;
@@ -15,16 +15,13 @@ const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
 /** Most output bytes kept from a shell command (the session truncates further by tokens). */
 const SHELL_OUTPUT_LIMIT = 1_000_000;
 
-/** Decides whether a call that changes something may run. */
-export type Approver = (call: FunctionCallItem, summary: string) => Promise<boolean>;
-
 interface ToolDefinition {
   spec: ToolSpec;
   /** Read-only tools run without asking. */
   readOnly: boolean;
   /** One line describing what the call will do, for the approval prompt. */
   describe(args: Record<string, unknown>): string;
-  run(args: Record<string, unknown>, cwd: string, signal?: AbortSignal): Promise<string>;
+  run(args: Record<string, unknown>, cwd: string, context: ToolRunContext): Promise<string | ToolResult>;
 }
 
 const TOOLS: readonly ToolDefinition[] = [
@@ -99,12 +96,12 @@ const TOOLS: readonly ToolDefinition[] = [
     },
     readOnly: false,
     describe: (args) => `run: ${String(args.command)}`,
-    run: (args, cwd, signal) =>
+    run: (args, cwd, context) =>
       runShell(
         String(args.command ?? ''),
         cwd,
         typeof args.timeout_ms === 'number' ? args.timeout_ms : DEFAULT_SHELL_TIMEOUT_MS,
-        signal,
+        context,
       ),
   },
   {
@@ -155,27 +152,52 @@ const TOOLS: readonly ToolDefinition[] = [
 
 export const BUILTIN_TOOL_NAMES: readonly string[] = TOOLS.map((tool) => tool.spec.name);
 
-export function createBuiltinTools(options: { cwd: string; approve: Approver }): ToolRuntime {
+export interface BuiltinToolsOptions {
+  cwd: string;
+  /** Allow every call without asking (`--auto-approve`). */
+  autoApprove?: boolean;
+}
+
+/**
+ * The built-in tools under the default policy: reads run freely; shell commands and file writes are
+ * asked about, unless `autoApprove` (or an 'approve-session' answer) allows them all.
+ */
+export function createBuiltinTools(options: BuiltinToolsOptions): ToolRuntime {
   const byName = new Map(TOOLS.map((tool) => [tool.spec.name, tool]));
+  let approveAll = options.autoApprove === true;
   return {
     specs: () => TOOLS.map((tool) => tool.spec),
     has: (name) => byName.has(name),
-    approve: async (call) => {
+    decide: (call): Promise<ToolDecision> => {
       const tool = byName.get(call.name);
-      if (!tool) return false;
-      if (tool.readOnly) return true;
+      if (!tool)
+        return Promise.resolve({ kind: 'deny', reason: `no tool named '${call.name}' is available` });
+      if (tool.readOnly || approveAll) return Promise.resolve({ kind: 'allow' });
       const args = parseArguments(call.arguments);
-      return options.approve(call, args ? tool.describe(args) : `${call.name} ${call.arguments}`);
+      return Promise.resolve({
+        kind: 'ask',
+        reason: args ? tool.describe(args) : `${call.name} ${call.arguments}`,
+      });
     },
-    run: async (call, signal) => {
+    // Today's session approval: every later call of this session runs without asking.
+    rememberApproval: () => {
+      approveAll = true;
+    },
+    isReadOnly: (call) => byName.get(call.name)?.readOnly === true,
+    run: async (call, context): Promise<ToolResult> => {
       const tool = byName.get(call.name);
-      if (!tool) return `Error: unknown tool ${call.name}.`;
+      if (!tool) return { output: `Error: unknown tool ${call.name}.`, status: 'error' };
       const args = parseArguments(call.arguments);
-      if (!args) return `Error: the arguments are not a JSON object: ${call.arguments}`;
+      if (!args)
+        return { output: `Error: the arguments are not a JSON object: ${call.arguments}`, status: 'error' };
       try {
-        return await tool.run(args, options.cwd, signal);
+        const result = await tool.run(args, options.cwd, context);
+        return typeof result === 'string' ? { output: result, status: 'ok' } : result;
       } catch (error) {
-        return `Error: ${error instanceof Error ? error.message : String(error)}`;
+        return {
+          output: `Error: ${error instanceof Error ? error.message : String(error)}`,
+          status: 'error',
+        };
       }
     },
   };
@@ -197,30 +219,42 @@ function resolvePath(cwd: string, value: unknown): string {
   return isAbsolute(value) ? value : resolve(cwd, value);
 }
 
-function runShell(command: string, cwd: string, timeoutMs: number, signal?: AbortSignal): Promise<string> {
+function runShell(
+  command: string,
+  cwd: string,
+  timeoutMs: number,
+  context: ToolRunContext,
+): Promise<ToolResult> {
   return new Promise((resolvePromise) => {
     const child = spawn('bash', ['-c', command], {
       cwd,
       stdio: ['ignore', 'pipe', 'pipe'],
-      ...(signal ? { signal } : {}),
+      ...(context.signal ? { signal: context.signal } : {}),
     });
     let stdout = '';
     let stderr = '';
-    const append = (current: string, chunk: string): string =>
-      current.length >= SHELL_OUTPUT_LIMIT ? current : current + chunk;
+    const append = (current: string, chunk: string): string => {
+      context.onOutput?.(chunk);
+      return current.length >= SHELL_OUTPUT_LIMIT ? current : current + chunk;
+    };
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout = append(stdout, chunk)));
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr = append(stderr, chunk)));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);
-      resolvePromise(`Error: ${error.message}`);
+      const aborted = context.signal?.aborted === true;
+      resolvePromise({ output: `Error: ${error.message}`, status: aborted ? 'aborted' : 'error' });
     });
     child.on('close', (code, killedBy) => {
       clearTimeout(timer);
       const status = killedBy
         ? `killed by ${killedBy}${killedBy === 'SIGKILL' ? ` (timeout ${timeoutMs} ms)` : ''}`
         : `exit code ${code}`;
-      resolvePromise(`${status}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`);
+      resolvePromise({
+        output: `${status}\n--- stdout ---\n${stdout}\n--- stderr ---\n${stderr}`,
+        ...(code !== null ? { exitCode: code } : {}),
+        status: context.signal?.aborted ? 'aborted' : code === 0 ? 'ok' : 'error',
+      });
     });
   });
 }

@@ -1,12 +1,42 @@
 import type { FunctionCallItem, ToolSpec } from '../../protocol/index.js';
 
-/** The tools a session may offer the model, and how a call is approved and run. */
+/**
+ * What the policy says about one call: run it, ask whoever is in charge (the person, an API client, the
+ * program embedding Cody), or refuse it with a reason the model is told.
+ */
+export type ToolDecision =
+  { kind: 'allow' } | { kind: 'ask'; reason: string; preview?: string } | { kind: 'deny'; reason: string };
+
+/** What running a call produced. Failures are reported in `output` (the model reads it), never thrown. */
+export interface ToolResult {
+  output: string;
+  exitCode?: number;
+  status: 'ok' | 'error' | 'aborted';
+}
+
+export interface ToolRunContext {
+  signal?: AbortSignal;
+  /** Output as it is produced (a shell command's stdout/stderr), for front ends to show live. */
+  onOutput?: (chunk: string) => void;
+}
+
+/**
+ * The tools a conversation offers the model and the policy that governs them. The engine asks
+ * `decide`, turns an 'ask' into an `approval-requested` event (or a denial when nobody can answer),
+ * and runs allowed calls.
+ */
 export interface ToolRuntime {
   /** Specs sent with every request. */
   specs(): ToolSpec[];
   has(name: string): boolean;
-  /** Asks whoever is in charge (the person, a policy) whether this call may run. */
-  approve(call: FunctionCallItem): Promise<boolean>;
-  /** Runs an approved call; failures are reported in the returned text, never thrown. */
-  run(call: FunctionCallItem, signal?: AbortSignal): Promise<string>;
+  /** Pure policy: whether this call may run, needs asking, or is refused. Never prompts. */
+  decide(call: FunctionCallItem): Promise<ToolDecision>;
+  /** The person approved this call for the rest of the session ('approve-session'). */
+  rememberApproval(call: FunctionCallItem): void;
+  /** Read-only calls may run concurrently. */
+  isReadOnly(call: FunctionCallItem): boolean;
+  /** Runs a call that was allowed or approved. */
+  run(call: FunctionCallItem, context: ToolRunContext): Promise<ToolResult>;
+  /** Releases what the tools hold (MCP servers shut down). */
+  close?(): Promise<void>;
 }

@@ -11,63 +11,74 @@ function call(name: string, args: Record<string, unknown>): FunctionCallItem {
 
 describe('built-in tools', () => {
   let cwd: string;
-  const asked: string[] = [];
   beforeEach(async () => {
     cwd = await mkdtemp(join(tmpdir(), 'cody-tools-'));
-    asked.length = 0;
   });
   afterEach(async () => {
     await rm(cwd, { recursive: true, force: true });
   });
 
-  const tools = (answer: boolean) =>
-    createBuiltinTools({
-      cwd,
-      approve: async (_call, summary) => {
-        asked.push(summary);
-        return answer;
-      },
-    });
+  const tools = (autoApprove = false) => createBuiltinTools({ cwd, autoApprove });
 
   it('reads files and lists directories without asking', async () => {
     await writeFile(join(cwd, 'notes.txt'), 'one\ntwo\nthree\n');
-    const runtime = tools(false);
+    const runtime = tools();
     const read = call('read_file', { path: 'notes.txt', offset: 2, limit: 1 });
-    expect(await runtime.approve(read)).toBe(true);
-    expect(await runtime.run(read)).toBe('two');
-    expect(await runtime.run(call('list_directory', {}))).toBe('notes.txt');
-    expect(asked).toEqual([]);
+    expect(await runtime.decide(read)).toEqual({ kind: 'allow' });
+    expect(runtime.isReadOnly(read)).toBe(true);
+    expect(await runtime.run(read, {})).toEqual({ output: 'two', status: 'ok' });
+    expect((await runtime.run(call('list_directory', {}), {})).output).toBe('notes.txt');
   });
 
-  it('asks before running a shell command and reports exit code and output', async () => {
-    const runtime = tools(true);
+  it('asks before running a shell command and reports exit code and output as it streams', async () => {
+    const runtime = tools();
     const shell = call('shell', { command: 'echo hi; echo oops >&2; exit 3' });
-    expect(await runtime.approve(shell)).toBe(true);
-    expect(asked).toEqual(['run: echo hi; echo oops >&2; exit 3']);
-    const output = await runtime.run(shell);
-    expect(output).toMatch(/^exit code 3/);
-    expect(output).toContain('hi');
-    expect(output).toContain('oops');
+    expect(runtime.isReadOnly(shell)).toBe(false);
+    expect(await runtime.decide(shell)).toEqual({
+      kind: 'ask',
+      reason: 'run: echo hi; echo oops >&2; exit 3',
+    });
+    const chunks: string[] = [];
+    const result = await runtime.run(shell, { onOutput: (chunk) => chunks.push(chunk) });
+    expect(result.output).toMatch(/^exit code 3/);
+    expect(result.output).toContain('hi');
+    expect(result.output).toContain('oops');
+    expect(result).toMatchObject({ exitCode: 3, status: 'error' });
+    expect(chunks.join('')).toContain('hi\n');
   });
 
-  it('passes a declined approval through, and edits only an exact single match', async () => {
-    expect(await tools(false).approve(call('write_file', { path: 'a.txt', content: 'x' }))).toBe(false);
+  it('allows everything once the session is approved or with autoApprove', async () => {
+    const write = call('write_file', { path: 'a.txt', content: 'x' });
+    const runtime = tools();
+    expect((await runtime.decide(write)).kind).toBe('ask');
+    runtime.rememberApproval(write);
+    expect(await runtime.decide(call('shell', { command: 'ls' }))).toEqual({ kind: 'allow' });
+    expect(await tools(true).decide(write)).toEqual({ kind: 'allow' });
+    expect(await tools(true).decide(call('nope', {}))).toMatchObject({ kind: 'deny' });
+  });
+
+  it('edits only an exact single match', async () => {
     await writeFile(join(cwd, 'a.txt'), 'alpha beta alpha');
     const runtime = tools(true);
-    expect(await runtime.run(call('edit_file', { path: 'a.txt', old_text: 'alpha', new_text: 'A' }))).toMatch(
-      /occurs 2 times/,
-    );
-    expect(await runtime.run(call('edit_file', { path: 'a.txt', old_text: 'beta', new_text: 'B' }))).toBe(
-      'Edited a.txt.',
-    );
+    const edit = (old_text: string, new_text: string) =>
+      runtime.run(call('edit_file', { path: 'a.txt', old_text, new_text }), {});
+    expect((await edit('alpha', 'A')).output).toMatch(/occurs 2 times/);
+    expect((await edit('beta', 'B')).output).toBe('Edited a.txt.');
     expect(await readFile(join(cwd, 'a.txt'), 'utf8')).toBe('alpha B alpha');
   });
 
   it('reports errors as text instead of throwing', async () => {
     const runtime = tools(true);
-    expect(await runtime.run(call('read_file', { path: 'missing.txt' }))).toMatch(/^Error: ENOENT/);
-    expect(
-      await runtime.run({ type: 'function_call', name: 'read_file', arguments: 'not json', call_id: 'c' }),
-    ).toMatch(/not a JSON object/);
+    expect(await runtime.run(call('read_file', { path: 'missing.txt' }), {})).toMatchObject({
+      output: expect.stringMatching(/^Error: ENOENT/),
+      status: 'error',
+    });
+    const bad: FunctionCallItem = {
+      type: 'function_call',
+      name: 'read_file',
+      arguments: 'not json',
+      call_id: 'c',
+    };
+    expect((await runtime.run(bad, {})).output).toMatch(/not a JSON object/);
   });
 });
