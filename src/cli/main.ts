@@ -267,6 +267,34 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     );
 
   program
+    .command('undo')
+    .description('put the work tree back as it was before the last turn(s) that changed files')
+    .option('-c, --conversation <id>', 'conversation id or unique prefix (default: the active one)')
+    .option('--turns <n>', 'how many turns that changed files to undo', '1')
+    .action((options: { conversation?: string; turns?: string }) =>
+      run(async (commandIo) => (await import('./commands/undo.js')).runUndo(options, commandIo))(),
+    );
+
+  program
+    .command('diff')
+    .description('show what a turn changed, as a unified diff (default: the last turn that changed files)')
+    .option('-c, --conversation <id>', 'conversation id or unique prefix (default: the active one)')
+    .option('--turn <n>', 'the turn number (1 = the first turn of the conversation)')
+    .option('--json', 'the changed files, with added and removed line counts, as JSON')
+    .action((options: { conversation?: string; turn?: string; json?: boolean }) =>
+      run(async (commandIo) => (await import('./commands/diff.js')).runDiff(options, commandIo))(),
+    );
+
+  const mcp = program.command('mcp').description('MCP servers configured in config.json (mcpServers)');
+  mcp
+    .command('list')
+    .description('start each MCP server and show its state and tools')
+    .option('--json', 'machine-readable output')
+    .action((options: { json?: boolean }) =>
+      run(async (commandIo) => (await import('./commands/mcp.js')).runMcpList(options, commandIo))(),
+    );
+
+  program
     .command('repl', { isDefault: true, hidden: true })
     .description('interactive chat in the terminal (the default when no command is given)')
     .argument('[prompt...]', 'a first message to send (cody "question")')

@@ -71,7 +71,7 @@ function boundary(policy: ApprovalPolicy, what: string): ToolDecision {
 }
 
 function deny(policy: ApprovalPolicy, what: string): ToolDecision {
-  return { kind: 'deny', reason: `Denied by the ${policy} approval policy: the call ${what}.` };
+  return { kind: 'deny', reason: `the ${policy} approval policy refuses this: the call ${what}.` };
 }
 
 function list(paths: readonly string[]): string {

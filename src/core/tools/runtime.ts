@@ -3,6 +3,7 @@
  * boundary. `decide` is pure policy; `run` validates arguments with zod before anything happens, runs
  * shell commands that did not need asking inside bubblewrap where it is installed, and never throws.
  */
+import { spawnSync } from 'node:child_process';
 import type { FunctionCallItem, ToolSpec } from '../../protocol/index.js';
 import {
   commandPrefix,
@@ -80,9 +81,29 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
   const remembered = new Set<string>();
   /** Calls that were allowed by policy alone (they run sandboxed). */
   const unasked = new Set<string>();
-  const bwrap =
+  const bwrapPath =
     options.sandbox?.enabled === false ? undefined : findOnPath('bwrap', options.env ?? process.env);
+  /** bwrap, once a trial run showed it can build a sandbox here (it needs user namespaces). */
+  let bwrapChecked = false;
+  let bwrap: string | undefined;
   let toldNoSandbox = false;
+  const usableBwrap = (): string | undefined => {
+    if (bwrapChecked) return bwrap;
+    bwrapChecked = true;
+    if (bwrapPath === undefined) {
+      unavailable('bubblewrap (bwrap) is not installed: shell commands run without a sandbox.');
+      return undefined;
+    }
+    const problem = probeBwrap(bwrapPath, options.sandbox?.network === true);
+    if (problem === undefined) bwrap = bwrapPath;
+    else unavailable(`bubblewrap cannot create a sandbox here (${problem}): shell commands run without one.`);
+    return bwrap;
+  };
+  function unavailable(message: string): void {
+    if (toldNoSandbox) return;
+    toldNoSandbox = true;
+    options.onNotice?.(message);
+  }
   const builtinNames = new Set(BUILTIN_TOOL_SPECS.map((spec) => spec.name));
 
   const rememberKey = (
@@ -114,7 +135,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
     sandboxPolicy: () =>
       policy === 'read-only'
         ? { type: 'read-only' }
-        : bwrap
+        : bwrapPath !== undefined && options.sandbox?.enabled !== false
           ? {
               type: 'workspace-write',
               writable_roots: [workspace.root],
@@ -171,11 +192,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
         if (!bound.ok) return { output: bound.error, status: 'error' };
         let sandbox: SandboxSettings | undefined;
         if (call.name === 'shell' && unasked.has(call.call_id) && options.sandbox?.enabled !== false) {
-          if (bwrap) sandbox = { bwrap, network: options.sandbox?.network === true };
-          else if (!toldNoSandbox) {
-            toldNoSandbox = true;
-            options.onNotice?.('bubblewrap (bwrap) is not installed: shell commands run without a sandbox.');
-          }
+          const found = usableBwrap();
+          if (found) sandbox = { bwrap: found, network: options.sandbox?.network === true };
         }
         unasked.delete(call.call_id);
         const handlerContext: HandlerContext = {
@@ -209,4 +227,26 @@ function parseArguments(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Runs `true` inside bwrap once; the first line of what went wrong, or undefined when it works. */
+function probeBwrap(bwrap: string, network: boolean): string | undefined {
+  const result = spawnSync(
+    bwrap,
+    [
+      '--ro-bind',
+      '/',
+      '/',
+      '--dev',
+      '/dev',
+      '--proc',
+      '/proc',
+      ...(network ? [] : ['--unshare-net']),
+      '--die-with-parent',
+      'true',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5_000 },
+  );
+  if (result.status === 0) return undefined;
+  return result.stderr.toString('utf8').trim().split('\n')[0] || `exit code ${String(result.status)}`;
 }

@@ -8,7 +8,7 @@ import { messageText } from '../compact/message-text.js';
 import { isContextualUserText } from '../rollout/is-contextual-user-text.js';
 
 /** Indices of the messages that start a user turn. */
-function turnStarts(history: readonly ResponseItem[]): number[] {
+export function turnStarts(history: readonly ResponseItem[]): number[] {
   const starts: number[] = [];
   history.forEach((item, index) => {
     if (isRealUserMessage(item) && !isContextualUserText(messageText(item))) starts.push(index);

@@ -48,7 +48,7 @@ describe('approval policies', () => {
     const decision = decidePolicy(edit, { policy: 'read-only', remembered: false });
     expect(decision).toEqual({
       kind: 'deny',
-      reason: 'Denied by the read-only approval policy: the call would change files (edit a.txt).',
+      reason: 'the read-only approval policy refuses this: the call would change files (edit a.txt).',
     });
   });
 });

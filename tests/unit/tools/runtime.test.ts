@@ -43,7 +43,7 @@ describe('tool runtime', () => {
       cwd: root,
       policy,
       onNotice: (message) => notices.push(message),
-      env: { PATH: '/usr/bin:/bin' },
+      env: { PATH: emptyBin },
     });
   const decideAndRun = async (tools: CodyToolRuntime, item: FunctionCallItem, chunks: string[] = []) => {
     const decision = await tools.decide(item);
@@ -142,6 +142,45 @@ describe('tool runtime', () => {
     expect(chunks.join('')).toContain('err\n');
     await decideAndRun(tools, call('shell', { command: 'true' }));
     expect(notices).toEqual(['bubblewrap (bwrap) is not installed: shell commands run without a sandbox.']);
+  });
+
+  it('shell commands that run without asking run inside bubblewrap where it works, else it is said once', async () => {
+    const realNotices: string[] = [];
+    const tools = createToolRuntime({
+      cwd: root,
+      policy: 'full-auto',
+      onNotice: (message) => realNotices.push(message),
+      env: process.env,
+    });
+    const escape = join(outside, 'escaped.txt');
+    // The write outside hides in a nested shell, where the dangerous-command check does not see it.
+    const { decision, result } = await decideAndRun(
+      tools,
+      call('shell', { command: `echo in > inside.txt; bash -c 'echo out > ${escape}'; true` }),
+    );
+    expect(decision.kind).toBe('allow');
+    expect(result.exitCode).toBe(0);
+    expect(await readFile(join(root, 'inside.txt'), 'utf8')).toBe('in\n');
+    if (realNotices.length === 0) {
+      // Sandboxed: the workspace is writable, the rest of the file system is not.
+      expect(tools.sandboxPolicy()).toEqual({
+        type: 'workspace-write',
+        writable_roots: [root],
+        network_access: false,
+      });
+      await expect(readFile(escape, 'utf8')).rejects.toThrow();
+      // /tmp is private inside the sandbox, the rest read-only: the write fails either way.
+      expect(result.output).toMatch(/Read-only file system|No such file or directory/);
+    } else {
+      expect(realNotices).toHaveLength(1);
+      expect(realNotices[0]).toMatch(/^bubblewrap .*shell commands run without/);
+      expect(await readFile(escape, 'utf8')).toBe('out\n');
+    }
+    // A command the person approved runs outside the sandbox.
+    const approved = call('shell', { command: `echo approved > ${escape}` });
+    expect((await tools.decide(call('shell', { command: `sudo ls` }))).kind).toBe('ask');
+    await tools.run(approved, {});
+    expect(await readFile(escape, 'utf8')).toBe('approved\n');
   });
 
   it('shell runs in workdir, and a workdir outside the workspace asks', async () => {
