@@ -5,6 +5,10 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { SessionEvent } from '../core/session-events.js';
 import { type Io, useColor } from './io.js';
+import { createMarkdownStream } from './markdown.js';
+import { startSpinner as startLineSpinner } from './spinner.js';
+import { sanitizeForTerminal } from './sanitize.js';
+import { diffPreview, summarizeToolCall } from './tool-summary.js';
 
 export interface TurnRenderer {
   handle(event: SessionEvent): void;
@@ -37,6 +41,11 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
     };
   }
   const color = stderrChalk(io);
+  // Markdown on a colour terminal; plain text (sanitised) in pipes and with NO_COLOR.
+  const markdown =
+    io.stdout.isTTY === true && useColor(io.stdout, io.env)
+      ? createMarkdownStream((text) => io.stdout.write(text))
+      : undefined;
   let spinner = options.spinner;
   let atLineStart = true;
   let wroteText = false;
@@ -55,9 +64,12 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
       switch (event.type) {
         case 'text-delta':
           stopSpinner();
-          io.stdout.write(event.text);
-          wroteText = true;
-          atLineStart = event.text.endsWith('\n');
+          if (markdown) markdown.push(event.text);
+          else {
+            io.stdout.write(sanitizeForTerminal(event.text));
+            wroteText = true;
+            atLineStart = event.text.endsWith('\n');
+          }
           return;
         case 'reasoning-delta':
           return;
@@ -65,6 +77,7 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
           note(color.yellow(`warning: ${event.message}`));
           return;
         case 'retry':
+          markdown?.end();
           if (event.discardedPartial && !atLineStart) {
             io.stdout.write('\n');
             atLineStart = true;
@@ -99,11 +112,17 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
           return;
         }
         case 'tool-call':
-          note(color.dim(`${event.approved ? '▶' : '✗'} ${event.call.name} ${event.call.arguments}`));
+          markdown?.end();
+          note(color.dim(`${event.approved ? '▶' : '✗'} ${summarizeToolCall(event.call)}`));
           return;
         case 'approval-requested':
           // The command asks the question; the spinner must not draw over it.
           stopSpinner();
+          markdown?.end();
+          for (const line of event.preview !== undefined
+            ? sanitizeForTerminal(event.preview).split('\n').slice(0, 20)
+            : diffPreview(event.call))
+            io.stderr.write(`  ${line}\n`);
           return;
         case 'turn-started':
         case 'state':
@@ -124,14 +143,17 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
     },
     end() {
       stopSpinner();
+      markdown?.end();
       if (wroteText && !atLineStart) io.stdout.write('\n');
     },
   };
 }
 
-/** A spinner on stderr, only when stderr is a terminal (ora is imported only then). */
-export async function startSpinner(io: Io, text: string): Promise<Spinner | undefined> {
-  if (io.stderr.isTTY !== true || !useColor(io.stderr, io.env)) return undefined;
-  const { default: ora } = await import('ora');
-  return ora({ text, stream: process.stderr, discardStdin: false }).start();
+/**
+ * A spinner on stderr, only when stderr is a colour terminal. Cody's own (a timer and one escape
+ * sequence): ora cost ~60 ms of import on every chat turn for the same effect (DECISIONS.md).
+ */
+export function startSpinner(io: Io, text: string): Promise<Spinner | undefined> {
+  if (io.stderr.isTTY !== true || !useColor(io.stderr, io.env)) return Promise.resolve(undefined);
+  return Promise.resolve(startLineSpinner(io.stderr, text));
 }

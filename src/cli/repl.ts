@@ -1,16 +1,32 @@
-/** The interactive chat: a prompt loop over one Session, with a few slash commands. */
-import { createInterface } from 'node:readline/promises';
+/**
+ * The interactive chat: a raw-mode prompt (multi-line editing, paste, history, completion) over one
+ * conversation, slash commands, and turns rendered by `repl-turn`. Opens the conversation before touching
+ * the terminal, so a start-up error is one line and an exit, never a hang; every exit restores the terminal.
+ */
 import { ExitCode } from '../core/errors.js';
+import { createRedactor } from '../core/redact.js';
 import { startConversation } from '../core/start-conversation.js';
-import { askApproval, createCliTools, toolNames } from './approval.js';
-import { createContext, openSession } from './context.js';
-import { type Io, readAll } from './io.js';
-import { createTurnRenderer, formatTokens, startSpinner, stderrChalk } from './render.js';
+import type { Session } from '../core/session.js';
+import { canAskOn, createCliTools, toolNames } from './approval.js';
+import { chooseConversation, type ChatOptions } from './commands/chat.js';
+import { createContext, ephemeralContext, openSession, type CommandContext } from './context.js';
+import { appendHistory, readHistory } from './history.js';
+import { type Io, readAll, useColor } from './io.js';
+import { stderrChalk } from './render.js';
+import { printRecap } from './repl-recap.js';
+import { runSlashCommand, type ReplState } from './repl-slash.js';
+import { attachMentions, completeInput, parseSlash } from './repl-input.js';
+import { runTurn } from './repl-turn.js';
 import { reportError } from './report-error.js';
+import { sanitizeForTerminal } from './sanitize.js';
+import { LineEditor } from './tty/line-editor.js';
+import { RawTerminal } from './tty/terminal.js';
+import { runBang } from './repl-bang.js';
 
-const HELP = `Commands: /status  /compact [focus]  /new  /id  /help  /exit (or Ctrl-D)\n`;
+/** How long a first Ctrl-C on an empty prompt waits for the second. */
+const DOUBLE_PRESS_MS = 2000;
 
-export async function runRepl(options: { conversation?: string }, io: Io): Promise<number> {
+export async function runRepl(options: ChatOptions, io: Io): Promise<number> {
   if (io.stdin.isTTY !== true) {
     // Not a terminal: behave like `cody chat` with the message on stdin.
     const text = await readAll(io.stdin);
@@ -19,100 +35,184 @@ export async function runRepl(options: { conversation?: string }, io: Io): Promi
       return ExitCode.usage;
     }
     const { runChat } = await import('./commands/chat.js');
-    return runChat(
-      { words: [text], ...(options.conversation ? { conversation: options.conversation } : {}) },
-      io,
-    );
+    return runChat({ ...options, words: [text] }, io);
   }
-  const context = await createContext(io);
+  let context: CommandContext = await createContext(io);
+  const chosen = await chooseConversation(context, options);
+  if (options.ephemeral) context = await ephemeralContext(context, chosen);
+  try {
+    return await interactive(
+      context,
+      options,
+      io,
+      options.ephemeral ? await context.manager.getActiveId() : chosen,
+    );
+  } finally {
+    await context.dispose?.();
+  }
+}
+
+async function interactive(
+  initialContext: CommandContext,
+  options: ChatOptions,
+  io: Io,
+  chosen: string | undefined,
+): Promise<number> {
   const color = stderrChalk(io);
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
-  // Approval questions go through the same readline interface as the chat prompt.
-  const tools = createCliTools(io, context.config, {});
-  const toolsOption = { ...(tools ? { tools } : {}), canAsk: true };
-  let id = options.conversation
-    ? await context.manager.resolveId(options.conversation)
-    : await context.manager.getActiveId();
-  id ??= await startConversation(context.manager, context.config, {
-    cwd: io.cwd,
-    tools: toolNames(context.config),
-  });
-  let session = await openSession(context, id, { ...toolsOption });
+  const tools = createCliTools(io, initialContext.config, { autoApprove: options.autoApprove === true });
+  const open = async (context: CommandContext, id: string): Promise<Session> =>
+    openSession(context, id, { ...(tools ? { tools } : {}), canAsk: canAskOn(io) });
+  const id =
+    chosen ??
+    (await startConversation(initialContext.manager, initialContext.config, {
+      cwd: io.cwd,
+      tools: toolNames(initialContext.config),
+    }));
+  // Opened before the terminal goes raw: a corrupt rollout is reported and Cody exits.
+  const session = await open(initialContext, id);
+  const state: ReplState = { context: initialContext, session, open, lastToolOutput: undefined };
+  const redact = createRedactor(initialContext.config.redact ?? []);
+  const history = options.ephemeral ? [] : readHistory(initialContext.paths.home);
+  const terminal = new RawTerminal(process.stdin, process.stderr);
+  const stdout = io.stdout;
   const status = session.status();
-  io.stderr.write(color.dim(`Cody · ${status.provider}/${status.model} · conversation ${id}\n${HELP}`));
-  let abort: AbortController | undefined;
-  prompt.on('SIGINT', () => {
-    if (abort) abort.abort(new Error('interrupted'));
-    else prompt.close();
-  });
+  io.stderr.write(
+    color.dim(
+      `Cody · ${status.provider}/${status.model} · conversation ${session.id} · /help for commands\n`,
+    ),
+  );
+  if (chosen !== undefined) await printRecap(io, state.context, session.id, color);
+
+  const queue: string[] = [];
+  const firstPrompt = options.words.join(' ').trim();
+  if (firstPrompt !== '') queue.push(firstPrompt);
+  let draft = '';
+  let exitCode: number = ExitCode.ok;
+  terminal.start();
   try {
     for (;;) {
-      let line: string;
-      try {
-        line = await prompt.question(color.bold('you › '));
-      } catch {
-        break;
+      let text: string;
+      const next = queue.shift();
+      if (next !== undefined) {
+        text = next;
+        io.stderr.write(`${color.bold('› ')}${sanitizeForTerminal(text).replace(/\n/g, '\r\n  ')}\r\n`);
+      } else {
+        const result = await prompt(terminal, color, history, io.cwd, draft);
+        draft = '';
+        if (result.kind === 'exit') {
+          exitCode = result.code;
+          break;
+        }
+        text = result.text;
       }
-      const text = line.trim();
-      if (text === '') continue;
-      if (text === '/exit' || text === '/quit') break;
-      if (text === '/help') {
-        io.stderr.write(HELP);
-        continue;
+      if (text.trim() === '') continue;
+      if (!options.ephemeral) {
+        history.push(text);
+        appendHistory(
+          state.context.paths.home,
+          { text, conversationId: state.session.id, time: new Date().toISOString() },
+          redact,
+        );
       }
-      if (text === '/id') {
-        io.stderr.write(`${session.id}\n`);
-        continue;
-      }
-      if (text === '/status') {
-        const current = session.status();
+      const slash = parseSlash(text);
+      if (slash?.kind === 'unknown') {
         io.stderr.write(
-          `${current.provider}/${current.model} · ${formatTokens(current.contextTokens)} of ${formatTokens(current.contextWindow)} tokens · ${current.compactions} compactions\n`,
+          color.yellow(
+            `Unknown command ${slash.name}.${slash.suggestion ? ` Did you mean ${slash.suggestion}?` : ''} (/help lists them; nothing was sent)\n`,
+          ),
         );
         continue;
       }
-      if (text === '/new') {
-        const newId = await startConversation(context.manager, context.config, {
-          cwd: io.cwd,
-          tools: toolNames(context.config),
-        });
-        session = await openSession(context, newId, { ...toolsOption });
-        io.stderr.write(color.dim(`Started conversation ${newId}\n`));
+      if (slash?.kind === 'command') {
+        if (slash.name === '/exit') break;
+        try {
+          const message = await runSlashCommand(slash.name, slash.argument, state, { io, terminal, color });
+          if (message !== undefined) queue.unshift(message);
+        } catch (error) {
+          reportError(
+            error,
+            { ...io, stderr: { write: (chunk: string) => terminal.write(chunk.replace(/\n/g, '\r\n')) } },
+            false,
+          );
+        }
         continue;
       }
-      abort = new AbortController();
-      const renderer = createTurnRenderer(io, {});
-      try {
-        if (text.startsWith('/compact')) {
-          const focus = text.slice('/compact'.length).trim();
-          const generator = session.compact(focus || undefined, abort.signal);
-          for (let step = await generator.next(); step.done !== true; step = await generator.next())
-            renderer.handle(step.value);
-        } else {
-          const spinner = await startSpinner(io, 'Thinking…');
-          const turnRenderer = createTurnRenderer(io, spinner ? { spinner } : {});
-          try {
-            for await (const event of session.submit(line, { signal: abort.signal })) {
-              turnRenderer.handle(event);
-              if (event.type === 'approval-requested')
-                session.respond(
-                  event.id,
-                  await askApproval(io, event, (question) => prompt.question(question)),
-                );
-            }
-          } finally {
-            turnRenderer.end();
-          }
-        }
-      } catch (error) {
-        reportError(error, io, false);
-      } finally {
-        renderer.end();
-        abort = undefined;
+      if (text.startsWith('!')) {
+        const handOver = await runBang(text.slice(1), io.cwd, terminal, color);
+        if (handOver !== undefined) queue.unshift(handOver);
+        continue;
       }
+      const { message, notes } = attachMentions(text, io.cwd);
+      for (const note of notes) io.stderr.write(color.dim(`${note}\r\n`));
+      const current = state.session;
+      const outcome = await runTurn(
+        { terminal, stdout, color, markdown: useColor(stdout, io.env) && stdout.isTTY === true },
+        current,
+        (signal) => current.submit(message, { signal }),
+        current.status().model,
+      );
+      if (outcome.lastToolOutput !== undefined) state.lastToolOutput = outcome.lastToolOutput;
+      if (outcome.status === 'failed') {
+        reportError(
+          outcome.error,
+          { ...io, stderr: { write: (chunk: string) => terminal.write(chunk.replace(/\n/g, '\r\n')) } },
+          false,
+        );
+      }
+      queue.push(...outcome.queued);
+      draft = outcome.draft;
     }
   } finally {
-    prompt.close();
+    terminal.stop();
   }
-  return ExitCode.ok;
+  return exitCode;
+}
+
+type PromptResult = { kind: 'line'; text: string } | { kind: 'exit'; code: number };
+
+/** One prompt: resolves with the submitted text, or an exit (Ctrl-D, or Ctrl-C twice on an empty prompt). */
+function prompt(
+  terminal: RawTerminal,
+  color: ReturnType<typeof stderrChalk>,
+  history: readonly string[],
+  cwd: string,
+  initial: string,
+): Promise<PromptResult> {
+  return new Promise((resolve) => {
+    const editor = new LineEditor(
+      { write: (text) => terminal.write(text), columns: () => terminal.columns() },
+      {
+        prompt: color.bold('› '),
+        promptWidth: 2,
+        history,
+        complete: (buffer, cursor) => completeInput(buffer, cursor, cwd),
+      },
+      initial,
+    );
+    let armedUntil = 0;
+    editor.render();
+    terminal.onResizeEvent(() => editor.render());
+    terminal.listen((key) => {
+      const result = editor.handle(key);
+      if (!result) return;
+      if (result.kind === 'ctrl-c-empty') {
+        if (Date.now() < armedUntil) {
+          editor.setHint(undefined);
+          editor.finish();
+          return done({ kind: 'exit', code: ExitCode.interrupted });
+        }
+        armedUntil = Date.now() + DOUBLE_PRESS_MS;
+        editor.setHint('Press Ctrl-C again to exit (or Ctrl-D)');
+        return;
+      }
+      editor.finish();
+      if (result.kind === 'eof') return done({ kind: 'exit', code: ExitCode.ok });
+      done({ kind: 'line', text: result.text });
+    });
+    const done = (value: PromptResult): void => {
+      terminal.listen(undefined);
+      terminal.onResizeEvent(undefined);
+      resolve(value);
+    };
+  });
 }

@@ -1,0 +1,128 @@
+/**
+ * What the REPL does with a line before it becomes a message: slash commands (matched exactly; unknown
+ * ones answered with a suggestion, never sent), Tab completion of commands and paths, `@path` mentions
+ * that attach a file's content, and `!command` lines the person runs themselves.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, dirname, resolve } from 'node:path';
+import type { Completion } from './tty/line-editor.js';
+import { closestMatch } from './suggest.js';
+
+export const SLASH_COMMANDS: ReadonlyArray<[string, string]> = [
+  ['/help', 'this list'],
+  ['/status', 'provider, model, context used, compactions'],
+  ['/model', '/model NAME: switch the model for this conversation'],
+  ['/provider', '/provider NAME [API]: switch provider (openai, anthropic, google) for this conversation'],
+  ['/resume', 'pick a recent conversation (type to search)'],
+  ['/new', 'start a new conversation'],
+  ['/compact', '/compact [focus]: summarise older history now'],
+  ['/export', '/export [md|json|html] [FILE]: write this conversation out'],
+  ['/expand', 'show the last tool output in full'],
+  ['/clear', 'clear the screen and start a new conversation'],
+  ['/id', 'print this conversation’s id'],
+  ['/exit', 'leave (also Ctrl-D)'],
+];
+
+export type SlashParse =
+  | { kind: 'command'; name: string; argument: string }
+  | { kind: 'unknown'; name: string; suggestion: string | undefined };
+
+/** `/name rest`; undefined when the line is not a slash command (e.g. a path like /etc/hosts with a space). */
+export function parseSlash(line: string): SlashParse | undefined {
+  const match = /^\/(\S*)(?:\s+([\s\S]*))?$/.exec(line.trim());
+  if (!match) return undefined;
+  const name = `/${match[1] ?? ''}`;
+  if (SLASH_COMMANDS.some(([command]) => command === name) || name === '/quit')
+    return { kind: 'command', name: name === '/quit' ? '/exit' : name, argument: (match[2] ?? '').trim() };
+  // A path ("/tmp/x is empty, why?") is a message, not a command.
+  if (name.slice(1).includes('/')) return undefined;
+  const names = SLASH_COMMANDS.map(([command]) => command.slice(1));
+  const close = closestMatch(name.slice(1), names);
+  return { kind: 'unknown', name, suggestion: close === undefined ? undefined : `/${close}` };
+}
+
+export function helpText(): string {
+  const width = Math.max(...SLASH_COMMANDS.map(([name]) => name.length));
+  const lines = SLASH_COMMANDS.map(([name, text]) => `  ${name.padEnd(width)}  ${text}`);
+  return [
+    'Commands:',
+    ...lines,
+    'Keys: Enter sends · Shift+Enter, Alt+Enter, Ctrl+J or a trailing \\ for a new line · ↑/↓ history · Ctrl-R search',
+    '      Tab completes commands and paths · @path attaches a file · !cmd runs a shell command',
+    '      Esc or Ctrl-C stops a reply · Ctrl-C clears the prompt; twice on an empty prompt quits',
+    '',
+  ].join('\n');
+}
+
+/** Tab: slash commands at the start of the line, otherwise the path under the cursor (after an @ too). */
+export function completeInput(buffer: string, cursor: number, cwd: string): Completion | undefined {
+  const before = buffer.slice(0, cursor);
+  if (/^\/\S*$/.test(before)) {
+    return {
+      start: 0,
+      options: SLASH_COMMANDS.map(([name]) => name).filter((name) => name.startsWith(before)),
+    };
+  }
+  const word = /(?:^|\s)@?([^\s@]*)$/.exec(before);
+  if (!word) return undefined;
+  const typed = word[1] ?? '';
+  const start = cursor - typed.length;
+  const directoryPart = typed.endsWith('/')
+    ? typed
+    : dirname(typed) === '.' && !typed.startsWith('./')
+      ? ''
+      : `${dirname(typed)}/`;
+  const namePart = typed.endsWith('/') ? '' : basename(typed);
+  let entries: string[];
+  try {
+    entries = readdirSync(resolve(cwd, directoryPart || '.'), { withFileTypes: true })
+      .filter(
+        (entry) =>
+          entry.name.startsWith(namePart) && (namePart.startsWith('.') || !entry.name.startsWith('.')),
+      )
+      .map((entry) => `${directoryPart}${entry.name}${entry.isDirectory() ? '/' : ''}`)
+      .sort();
+  } catch {
+    return undefined;
+  }
+  return { start, options: entries };
+}
+
+/** Largest file an @mention attaches. */
+export const MENTION_MAX_BYTES = 100 * 1024;
+
+/**
+ * Appends the content of each `@path` that names a readable file (at most `MENTION_MAX_BYTES` each);
+ * returns the message and one note per mention for the person.
+ */
+export function attachMentions(text: string, cwd: string): { message: string; notes: string[] } {
+  const notes: string[] = [];
+  const blocks: string[] = [];
+  const seen = new Set<string>();
+  for (const match of text.matchAll(/(?:^|\s)@([^\s@]+)/g)) {
+    const path = (match[1] ?? '').replace(/[.,;:!?)]+$/, '');
+    if (seen.has(path)) continue;
+    seen.add(path);
+    const full = resolve(cwd, path);
+    let size: number;
+    try {
+      const info = statSync(full);
+      if (!info.isFile()) continue;
+      size = info.size;
+    } catch {
+      continue;
+    }
+    if (size > MENTION_MAX_BYTES) {
+      notes.push(
+        `@${path} not attached: ${Math.round(size / 1024)} KiB is over the ${MENTION_MAX_BYTES / 1024} KiB limit`,
+      );
+      continue;
+    }
+    const content = readFileSync(full, 'utf8');
+    const longest = Math.max(2, ...Array.from(content.matchAll(/`+/g), (run) => run[0].length));
+    const fence = '`'.repeat(longest + 1);
+    blocks.push(`${path}:\n${fence}\n${content.replace(/\n$/, '')}\n${fence}`);
+    notes.push(`attached @${path} (${size} bytes)`);
+  }
+  return { message: blocks.length === 0 ? text : `${text}\n\n${blocks.join('\n\n')}`, notes };
+}

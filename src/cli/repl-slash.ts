@@ -1,0 +1,223 @@
+/** The REPL's slash commands (parsed by `repl-input`). */
+import { writeFile } from 'node:fs/promises';
+import { resolve as resolvePath } from 'node:path';
+import type { ChalkInstance } from 'chalk';
+import { applyProviderChoice } from '../core/provider-choice.js';
+import { generateTitle, readTitles } from '../core/conversation-titles.js';
+import { createRedactor, redactDeep } from '../core/redact.js';
+import { startConversation } from '../core/start-conversation.js';
+import type { Session } from '../core/session.js';
+import { readTranscript } from '../core/transcript.js';
+import { toolNames } from './approval.js';
+import { relativeTime } from './commands/list.js';
+import { toHtml, toMarkdown } from './commands/export.js';
+import type { CommandContext } from './context.js';
+import type { Io } from './io.js';
+import { formatTokens } from './render.js';
+import { helpText } from './repl-input.js';
+import { sanitizeForTerminal } from './sanitize.js';
+import { LineEditor } from './tty/line-editor.js';
+import type { RawTerminal } from './tty/terminal.js';
+import { runTurn } from './repl-turn.js';
+
+export interface ReplState {
+  context: CommandContext;
+  session: Session;
+  open: (context: CommandContext, id: string) => Promise<Session>;
+  lastToolOutput: string | undefined;
+}
+
+interface Ui {
+  io: Io;
+  terminal: RawTerminal;
+  color: ChalkInstance;
+}
+
+/** Runs a command; returns a message to send next, if the command produces one. */
+export async function runSlashCommand(
+  name: string,
+  argument: string,
+  state: ReplState,
+  ui: Ui,
+): Promise<string | undefined> {
+  const say = (text: string): void => ui.terminal.write(text.replace(/\n/g, '\r\n'));
+  switch (name) {
+    case '/help':
+      say(helpText());
+      return undefined;
+    case '/id':
+      say(`${state.session.id}\n`);
+      return undefined;
+    case '/status': {
+      const status = state.session.status();
+      const percent = Math.round((status.contextTokens / status.contextWindow) * 100);
+      say(
+        `${status.provider} (${state.session.selection().api}) · ${status.model} · ${formatTokens(status.contextTokens)} of ${formatTokens(status.contextWindow)} tokens (${percent}%) · ${status.compactions} compactions · conversation ${status.id}\n`,
+      );
+      return undefined;
+    }
+    case '/model':
+    case '/provider': {
+      if (argument === '') {
+        const selection = state.session.selection();
+        say(`${selection.provider} (${selection.api}) · ${selection.model}. Switch with ${name} NAME.\n`);
+        return undefined;
+      }
+      const [first, second] = argument.split(/\s+/);
+      const choice =
+        name === '/model'
+          ? { provider: state.session.selection().provider, model: first ?? '' }
+          : { provider: first ?? '', ...(second !== undefined ? { api: second } : {}) };
+      // For this conversation in this session only: config.json keeps its default.
+      const config = applyProviderChoice(state.context.config, choice);
+      state.context = { ...state.context, config };
+      state.session = await state.open(state.context, state.session.id);
+      const selection = state.session.selection();
+      say(
+        ui.color.green(
+          `✓ Now ${selection.provider} (${selection.api}) · ${selection.model} for this conversation\n`,
+        ),
+      );
+      return undefined;
+    }
+    case '/new':
+    case '/clear': {
+      const id = await startConversation(state.context.manager, state.context.config, {
+        cwd: ui.io.cwd,
+        tools: toolNames(state.context.config),
+      });
+      state.session = await state.open(state.context, id);
+      if (name === '/clear') say('\u001b[2J\u001b[3J\u001b[H');
+      say(ui.color.dim(`Started conversation ${id}\n`));
+      return undefined;
+    }
+    case '/resume': {
+      const id = await pickConversation(state, ui, argument);
+      if (id === undefined) return undefined;
+      state.session = await state.open(state.context, id);
+      await state.context.manager.setActive(id);
+      say(ui.color.green(`✓ Resumed ${id}\n`));
+      const { printRecap } = await import('./repl-recap.js');
+      await printRecap(
+        { ...ui.io, stderr: { write: (text: string) => say(text) } },
+        state.context,
+        id,
+        ui.color,
+      );
+      return undefined;
+    }
+    case '/compact': {
+      const session = state.session;
+      const outcome = await runTurn(
+        { terminal: ui.terminal, stdout: ui.io.stdout, color: ui.color, markdown: false },
+        session,
+        (signal) => compactEvents(session, argument === '' ? undefined : argument, signal),
+        session.status().model,
+      );
+      if (outcome.status === 'failed') throw outcome.error;
+      return undefined;
+    }
+    case '/export': {
+      const [format = 'md', file] = argument.split(/\s+/).filter((word) => word !== '');
+      if (format !== 'md' && format !== 'json' && format !== 'html') {
+        say('Usage: /export [md|json|html] [FILE]\n');
+        return undefined;
+      }
+      const id = state.session.id;
+      const transcript = redactDeep(
+        await readTranscript(state.context.manager.rolloutPath(id)),
+        createRedactor(state.context.config.redact ?? []),
+      );
+      const title = readTitles(state.context.paths.home).get(id);
+      const text =
+        format === 'json'
+          ? `${JSON.stringify({ id, meta: transcript.meta, entries: transcript.entries }, null, 2)}\n`
+          : format === 'md'
+            ? toMarkdown(id, title, transcript)
+            : toHtml(id, title, transcript);
+      const target = resolvePath(ui.io.cwd, file ?? `cody-${id.slice(0, 8)}.${format}`);
+      await writeFile(target, text, { mode: 0o600, flag: 'wx' }).catch(async (error: unknown) => {
+        if ((error as { code?: unknown }).code === 'EEXIST')
+          throw new Error(`${target} exists; give another file name.`);
+        throw error;
+      });
+      say(ui.color.green(`✓ Exported (redacted) to ${target}\n`));
+      return undefined;
+    }
+    case '/expand':
+      say(
+        state.lastToolOutput === undefined
+          ? 'No tool output yet.\n'
+          : `${sanitizeForTerminal(state.lastToolOutput)}\n`,
+      );
+      return undefined;
+    default:
+      say(`${name} is not available.\n`);
+      return undefined;
+  }
+}
+
+async function* compactEvents(session: Session, focus: string | undefined, signal: AbortSignal) {
+  const generator = session.compact(focus, signal);
+  for (let step = await generator.next(); step.done !== true; step = await generator.next()) yield step.value;
+}
+
+/** A searchable list of recent conversations: type to filter, ↑/↓ to move, Enter to open, Esc to cancel. */
+async function pickConversation(state: ReplState, ui: Ui, initialQuery: string): Promise<string | undefined> {
+  const all = await state.context.manager.listConversations({ limit: 200 });
+  const titles = readTitles(state.context.paths.home);
+  const rows = all.map((conversation) => ({
+    id: conversation.id,
+    label: sanitizeForTerminal(
+      `${conversation.id.slice(0, 8)}  ${relativeTime(conversation.updatedAt, Date.now()).padEnd(9)}  ${
+        titles.get(conversation.id) ?? generateTitle(conversation.preview) ?? '(no messages)'
+      }`,
+    ),
+  }));
+  if (rows.length === 0) {
+    ui.terminal.write('No saved conversations.\r\n');
+    return undefined;
+  }
+  const query = new LineEditor(
+    { write: () => undefined, columns: () => ui.terminal.columns() },
+    { prompt: '', promptWidth: 0, history: [] },
+    initialQuery,
+  );
+  let selected = 0;
+  let drawn = 0;
+  const visible = (): typeof rows =>
+    rows.filter((row) => row.label.toLowerCase().includes(query.buffer.toLowerCase())).slice(0, 10);
+  const draw = (): void => {
+    const columns = ui.terminal.columns();
+    const shown = visible();
+    let out = `${drawn > 0 ? `\u001b[${drawn}A` : ''}\r\u001b[J`;
+    out += `${ui.color.bold('Resume:')} ${query.buffer}${ui.color.dim('  (type to search, ↑/↓, Enter, Esc)')}`;
+    shown.forEach((row, index) => {
+      const text = row.label.length > columns - 3 ? `${row.label.slice(0, columns - 4)}…` : row.label;
+      out += `\r\n${index === selected ? ui.color.inverse(`› ${text}`) : `  ${text}`}`;
+    });
+    if (shown.length === 0) out += `\r\n${ui.color.dim('  no match')}`;
+    drawn = Math.max(1, shown.length);
+    ui.terminal.write(out);
+  };
+  draw();
+  return new Promise((resolve) => {
+    const finish = (id: string | undefined): void => {
+      ui.terminal.listen(undefined);
+      ui.terminal.write(`${drawn > 0 ? `\u001b[${drawn}A` : ''}\r\u001b[J`);
+      resolve(id);
+    };
+    ui.terminal.listen((key) => {
+      const shown = visible();
+      if (key.name === 'escape' || key.name === 'ctrl-c') return finish(undefined);
+      if (key.name === 'enter') return finish(shown[selected]?.id);
+      if (key.name === 'up') selected = Math.max(0, selected - 1);
+      else if (key.name === 'down') selected = Math.min(Math.max(0, shown.length - 1), selected + 1);
+      else {
+        query.handle(key);
+        selected = 0;
+      }
+      draw();
+    });
+  });
+}

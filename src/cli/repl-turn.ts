@@ -1,0 +1,264 @@
+/**
+ * One turn in the REPL: the spinner until the first text, the reply rendered as Markdown line by line,
+ * tool calls as one-line summaries with folded output, approval questions always visible (the spinner
+ * stopped first), Esc / Ctrl-C to stop the turn, and keys typed meanwhile kept as the next message.
+ */
+import type { Session } from '../core/session.js';
+import type { ApprovalDecision, SessionEvent } from '../core/session-events.js';
+import type { ChalkInstance } from 'chalk';
+import { formatTokens } from './render.js';
+import { createMarkdownStream, type MarkdownStream } from './markdown.js';
+import { costOf, formatCost } from './prices.js';
+import { sanitizeForTerminal } from './sanitize.js';
+import { startSpinner, type Spinner } from './spinner.js';
+import { diffPreview, foldOutput, summarizeToolCall } from './tool-summary.js';
+import type { Key } from './tty/keys.js';
+import { LineEditor } from './tty/line-editor.js';
+import type { RawTerminal } from './tty/terminal.js';
+
+export interface TurnUi {
+  terminal: RawTerminal;
+  stdout: { write(text: string): unknown };
+  color: ChalkInstance;
+  /** Render Markdown (a colour terminal); otherwise the text is written as it comes. */
+  markdown: boolean;
+}
+
+export interface TurnOutcome {
+  status: 'completed' | 'interrupted' | 'failed';
+  error?: unknown;
+  /** Messages typed during the turn (and a denial's reason), in order. */
+  queued: string[];
+  /** Text typed but not sent, for the next prompt. */
+  draft: string;
+  lastToolOutput?: string;
+}
+
+type Run = (signal: AbortSignal) => AsyncIterable<SessionEvent>;
+
+export async function runTurn(
+  ui: TurnUi,
+  session: Pick<Session, 'respond'>,
+  run: Run,
+  model: string,
+): Promise<TurnOutcome> {
+  const { terminal, color } = ui;
+  const err = (text: string): void => terminal.write(text.replace(/\n/g, '\r\n'));
+  const abort = new AbortController();
+  const queued: string[] = [];
+  /** Queued messages already announced on screen. */
+  const announced = new Set<string>();
+  const typeAhead = new LineEditor(
+    { write: () => undefined, columns: () => terminal.columns() },
+    { prompt: '', promptWidth: 0, history: [] },
+  );
+  let spinner: Spinner | undefined = startSpinner(terminal, color.dim('Thinking… (Esc to stop)'));
+  const stopSpinner = (): void => {
+    spinner?.stop();
+    spinner = undefined;
+  };
+  let reply: MarkdownStream | undefined;
+  let atLineStart = true;
+  const out = (text: string): void => {
+    ui.stdout.write(text.replace(/\n/g, '\r\n'));
+    if (text !== '') atLineStart = text.endsWith('\n');
+  };
+  const endReply = (): void => {
+    reply?.end();
+    reply = undefined;
+    if (!atLineStart) out('\n');
+  };
+  let approval: ((key: Key) => void) | undefined;
+  const interrupt = (): void => {
+    if (!abort.signal.aborted) abort.abort(new Error('interrupted'));
+  };
+  terminal.listen((key) => {
+    if (approval) return approval(key);
+    if (key.name === 'escape' || key.name === 'ctrl-c') return interrupt();
+    const result = typeAhead.handle(key);
+    if (result?.kind === 'submit' && result.text.trim() !== '') {
+      queued.push(result.text);
+      typeAhead.buffer = '';
+      typeAhead.cursor = 0;
+      if (atLineStart) {
+        announced.add(result.text);
+        // Over the spinner's line, if it is drawing; it draws again on the next one.
+        err(`\r\u001b[2K${color.dim('⏎ queued:')}`);
+        err(color.dim(` ${sanitizeForTerminal(result.text.split('\n')[0] ?? '')}\n`));
+      }
+    }
+  });
+
+  const ask = (event: Extract<SessionEvent, { type: 'approval-requested' }>): Promise<ApprovalDecision> => {
+    stopSpinner();
+    endReply();
+    err(
+      `${color.yellow('?')} ${color.bold(`Allow ${summarizeToolCall(event.call)}`)}${event.reason ? color.dim(` — ${sanitizeForTerminal(event.reason)}`) : ''}\n`,
+    );
+    const preview =
+      event.preview !== undefined
+        ? sanitizeForTerminal(event.preview).split('\n').slice(0, 20)
+        : diffPreview(event.call);
+    for (const line of preview)
+      err(`  ${line.startsWith('+') ? color.green(line) : line.startsWith('-') ? color.red(line) : line}\n`);
+    err(
+      color.dim(
+        '  [y] yes, once   [a] always for this command   [n] no, and tell the model why   [Esc] stop the turn\n',
+      ),
+    );
+    return new Promise((resolve) => {
+      approval = (key) => {
+        const letter = key.name === 'text' ? key.text.toLowerCase() : '';
+        if (letter === 'y' || key.name === 'enter') return done('approve', 'yes');
+        if (letter === 'a') return done('approve-session', 'always for this command');
+        if (key.name === 'escape' || key.name === 'ctrl-c') {
+          done('abort', 'stopped');
+          return interrupt();
+        }
+        if (letter === 'n') {
+          err(`${color.bold('Why not?')} ${color.dim('(Enter to skip)')} `);
+          const reason = new LineEditor(
+            { write: (text) => terminal.write(text), columns: () => terminal.columns() },
+            { prompt: '', promptWidth: 0, history: [] },
+          );
+          approval = (next) => {
+            if (next.name === 'escape' || next.name === 'ctrl-c') {
+              done('abort', 'stopped');
+              return interrupt();
+            }
+            const result = reason.handle(next);
+            if (result?.kind === 'submit') {
+              err('\n');
+              if (result.text.trim() !== '')
+                queued.unshift(`I declined \`${summarizeToolCall(event.call)}\`: ${result.text.trim()}`);
+              done('deny', result.text.trim() === '' ? 'no' : 'no (your reason is sent next)');
+            }
+          };
+        }
+        return undefined;
+      };
+      const done = (decision: ApprovalDecision, label: string): void => {
+        approval = undefined;
+        err(color.dim(`  → ${label}\n`));
+        resolve(decision);
+      };
+    });
+  };
+
+  let usageIn = 0;
+  let usageCached = 0;
+  let usageOut = 0;
+  let context: { tokens: number; window: number } | undefined;
+  let lastToolOutput: string | undefined;
+  let failed: unknown;
+  let status: TurnOutcome['status'] = 'completed';
+  try {
+    for await (const event of run(abort.signal)) {
+      switch (event.type) {
+        case 'text-delta':
+          stopSpinner();
+          if (ui.markdown) {
+            reply ??= createMarkdownStream((text) => out(text));
+            reply.push(event.text);
+          } else out(sanitizeForTerminal(event.text));
+          break;
+        case 'retry':
+          stopSpinner();
+          endReply();
+          err(
+            color.yellow(
+              `Retrying (${event.attempt}/${event.maxRetries}) in ${(event.delayMs / 1000).toFixed(1)} s: ${sanitizeForTerminal(event.reason)}${event.discardedPartial ? ' — the partial reply above is void' : ''}\n`,
+            ),
+          );
+          break;
+        case 'warning':
+          stopSpinner();
+          endReply();
+          err(color.yellow(`warning: ${sanitizeForTerminal(event.message)}\n`));
+          break;
+        case 'compaction-started':
+          stopSpinner();
+          endReply();
+          err(color.cyan(`Compacting conversation (${event.trigger})…`));
+          break;
+        case 'compaction-finished':
+          err(
+            color.cyan(
+              event.status === 'compacted'
+                ? ` ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens\n`
+                : ` ${event.status}\n`,
+            ),
+          );
+          break;
+        case 'approval-requested':
+          session.respond(event.id, await ask(event));
+          break;
+        case 'tool-call':
+          stopSpinner();
+          endReply();
+          err(`${event.approved ? color.cyan('⏺') : color.red('✗')} ${summarizeToolCall(event.call)}\n`);
+          break;
+        case 'item-recorded':
+          if (event.item.type === 'function_call_output') {
+            const text =
+              typeof event.item.output === 'string'
+                ? event.item.output
+                : event.item.output
+                    .map((part) => (part.type === 'input_image' ? '[image]' : part.text))
+                    .join('\n');
+            lastToolOutput = text;
+            const folded = foldOutput(text);
+            for (const line of folded.lines) err(color.dim(`  │ ${line}\n`));
+            if (folded.hidden > 0) err(color.dim(`  │ … ${folded.hidden} more lines (/expand shows them)\n`));
+            spinner ??= startSpinner(terminal, color.dim('Working… (Esc to stop)'));
+          }
+          break;
+        case 'usage':
+          usageIn += event.usage.inputTokens ?? 0;
+          usageCached += event.usage.cachedInputTokens ?? 0;
+          usageOut += event.usage.outputTokens ?? 0;
+          context = { tokens: event.contextTokens, window: event.contextWindow };
+          break;
+        case 'turn-complete':
+          if (event.status === 'interrupted') status = 'interrupted';
+          break;
+        case 'turn-failed':
+          failed = new Error(event.error.message);
+          status = event.error.kind === 'interrupted' ? 'interrupted' : 'failed';
+          break;
+        default:
+          break;
+      }
+    }
+  } catch (error) {
+    failed = error;
+    status =
+      abort.signal.aborted || (error as { kind?: unknown }).kind === 'interrupted' ? 'interrupted' : 'failed';
+  } finally {
+    stopSpinner();
+    endReply();
+    terminal.listen(undefined);
+  }
+  if (status === 'interrupted')
+    err(color.yellow('⏹ Interrupted — the partial reply is kept in the conversation.\n'));
+  const parts = [model];
+  if (context) parts.push(`${Math.round((context.tokens / context.window) * 100)}% context`);
+  if (usageIn + usageOut > 0) parts.push(`${formatTokens(usageIn)} in · ${formatTokens(usageOut)} out`);
+  const cost = costOf(model, {
+    inputTokens: usageIn,
+    cachedInputTokens: usageCached,
+    outputTokens: usageOut,
+  });
+  if (cost !== undefined && usageIn + usageOut > 0) parts.push(formatCost(cost));
+  if (status !== 'failed') err(color.dim(`${parts.join(' · ')}\n`));
+  if (queued.length > 0)
+    for (const text of queued.filter((entry) => !announced.has(entry)))
+      err(color.dim(`⏎ queued: ${sanitizeForTerminal(text.split('\n')[0] ?? '')}\n`));
+  return {
+    status,
+    ...(status === 'failed' ? { error: failed } : {}),
+    queued,
+    draft: typeAhead.buffer,
+    ...(lastToolOutput !== undefined ? { lastToolOutput } : {}),
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Tool calls as a person wants to read them: one line (the command, the file), a small diff for edits,
+ * never the raw JSON of a whole file; tool output folded to a few lines.
+ */
+import type { FunctionCallItem } from '../protocol/index.js';
+import { sanitizeForTerminal } from './sanitize.js';
+
+function argsOf(call: FunctionCallItem): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(call.arguments);
+    return typeof parsed === 'object' && parsed !== null ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+function oneLine(text: string, max = 160): string {
+  const flat = sanitizeForTerminal(text.replace(/\s*\n\s*/g, ' ⏎ '));
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}
+
+const lineCount = (text: string): number => (text === '' ? 0 : text.split('\n').length);
+
+/** "$ npm test", "read src/a.ts", "edit src/a.ts (+3 −1)", or the name and its short arguments. */
+export function summarizeToolCall(call: FunctionCallItem): string {
+  const args = argsOf(call);
+  const text = (key: string): string => (typeof args[key] === 'string' ? (args[key] as string) : '');
+  switch (call.name) {
+    case 'shell':
+      return `$ ${oneLine(text('command') || (Array.isArray(args.command) ? args.command.join(' ') : ''))}`;
+    case 'read_file':
+      return `read ${oneLine(text('path'))}`;
+    case 'list_directory':
+      return `list ${oneLine(text('path') || '.')}`;
+    case 'write_file':
+      return `write ${oneLine(text('path'))} (${lineCount(text('content'))} lines)`;
+    case 'edit_file':
+      return `edit ${oneLine(text('path'))} (+${lineCount(text('new_text'))} −${lineCount(text('old_text'))})`;
+    case 'apply_patch':
+      return `patch ${oneLine((text('input') || text('patch')).match(/\*\*\* (?:Update|Add|Delete) File: .*/g)?.join(', ') ?? '')}`;
+    case 'grep':
+      return `grep ${oneLine(text('pattern'))}${text('path') ? ` in ${oneLine(text('path'))}` : ''}`;
+    case 'glob':
+      return `glob ${oneLine(text('pattern'))}`;
+    default: {
+      const shown = Object.entries(args)
+        .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+        .join(' ');
+      return `${call.name} ${oneLine(shown, 120)}`;
+    }
+  }
+}
+
+/** For an edit: the lines it removes and adds, as a small unified-style diff (at most `max` lines). */
+export function diffPreview(call: FunctionCallItem, max = 20): string[] {
+  const args = argsOf(call);
+  const lines: string[] = [];
+  if (call.name === 'edit_file' && typeof args.old_text === 'string' && typeof args.new_text === 'string') {
+    for (const line of args.old_text.split('\n')) lines.push(`- ${line}`);
+    for (const line of args.new_text.split('\n')) lines.push(`+ ${line}`);
+  } else if (call.name === 'write_file' && typeof args.content === 'string') {
+    for (const line of args.content.split('\n')) lines.push(`+ ${line}`);
+  } else {
+    return [];
+  }
+  const shown = lines.slice(0, max).map((line) => sanitizeForTerminal(line));
+  if (lines.length > max) shown.push(`… ${lines.length - max} more lines`);
+  return shown;
+}
+
+/** The first few lines of a tool's output, and how many were left out. */
+export function foldOutput(output: string, keep = 4): { lines: string[]; hidden: number } {
+  const all = sanitizeForTerminal(output.replace(/\n+$/, '')).split('\n');
+  if (all.length <= keep + 1) return { lines: all, hidden: 0 };
+  return { lines: all.slice(0, keep), hidden: all.length - keep };
+}

@@ -1,0 +1,212 @@
+/**
+ * The REPL in a real pseudo-terminal (tmux), against the fake provider: what a person sees and what
+ * reaches the model when they paste, type ahead, interrupt, approve, resize and mistype.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../e2e/harness.js';
+import { startTmux, type TmuxSession } from './tmux.js';
+
+interface ChatBody {
+  messages: Array<{ role: string; content: unknown }>;
+}
+
+function lastUserText(harness: Harness, index = -1): string {
+  const body = harness.server.modelRequests('openai-chat').at(index)?.body as ChatBody | undefined;
+  const user = body?.messages.filter((message) => message.role === 'user').at(-1);
+  return typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content);
+}
+
+describe('the REPL in a terminal (tmux)', () => {
+  let harness: Harness;
+  let tmux: TmuxSession | undefined;
+  const start = async (args: string[] = [], extra: Record<string, string> = {}): Promise<TmuxSession> => {
+    const env: Record<string, string> = { ...harness.env, TERM: 'xterm-256color', ...extra };
+    delete env.NO_COLOR;
+    tmux = await startTmux({ args, env, cwd: harness.home });
+    return tmux;
+  };
+  beforeEach(async () => {
+    harness = await createHarness({ chunkDelayMs: 30 });
+  });
+  afterEach(async () => {
+    await tmux?.kill();
+    tmux = undefined;
+    await harness.close();
+  });
+
+  it('keeps a multi-line paste whole, renders Markdown and shows the status line', async () => {
+    const term = await start();
+    await term.waitFor('›');
+    harness.server.enqueue({
+      type: 'reply',
+      text: '# Heading\n\n- **first** item\n- second item\n',
+      usage: { inputTokens: 1200, outputTokens: 30 },
+    });
+    await term.paste('line one\nline two\nline three');
+    await term.send('Enter');
+    const screen = await term.waitFor(/gpt-4\.1-mini · \d+% context · 1\.2k in · 30 out · \$0\.\d+/);
+    expect(lastUserText(harness)).toBe('line one\nline two\nline three');
+    expect(screen).toContain('• first item');
+    expect(screen).not.toContain('# Heading');
+    expect(screen).not.toContain('**first**');
+  });
+
+  it('queues text typed while a reply streams as the next message instead of mixing it in', async () => {
+    const term = await start();
+    await term.waitFor('›');
+    harness.server.enqueue({ type: 'reply', text: `${'slow words '.repeat(40)}\n` });
+    await term.send('first', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('slow words');
+    await term.send('typed ahead', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('echo: typed ahead', 15_000);
+    const screen = await term.screen();
+    expect(screen).toContain('queued: typed ahead');
+    expect(harness.server.modelRequests('openai-chat')).toHaveLength(2);
+    expect(lastUserText(harness)).toBe('typed ahead');
+    // The first reply was not interleaved with the typed keys.
+    expect(screen).not.toMatch(/slow wordstyped/);
+  });
+
+  it('answers unknown slash commands with a suggestion and sends nothing; Tab completes commands', async () => {
+    const term = await start();
+    await term.waitFor('›');
+    await term.send('/stauts', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('Unknown command /stauts. Did you mean /status?');
+    await term.send('/compactx', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('Unknown command /compactx. Did you mean /compact?');
+    await term.send('/sta', { literal: true });
+    await term.send('Tab');
+    await term.send('Enter');
+    await term.waitFor(/openai \(openai-chat\) · gpt-4\.1-mini · .* tokens/);
+    expect(harness.server.modelRequests()).toHaveLength(0);
+  });
+
+  it('Ctrl-C clears a typed line, asks for a second press on an empty prompt, then exits 130', async () => {
+    const term = await start();
+    await term.waitFor('›');
+    await term.send('half a line', { literal: true });
+    await term.send('C-c');
+    let screen = await term.screen();
+    expect(screen).not.toContain('half a line');
+    await term.send('C-c');
+    screen = await term.waitFor('Press Ctrl-C again to exit');
+    await term.send('C-c');
+    expect(await term.waitForExit()).toBe(130);
+  });
+
+  it('shows the approval question with the spinner stopped; Esc there stops the turn and keeps the message', async () => {
+    const term = await start();
+    await term.waitFor('›');
+    harness.server.enqueue({
+      type: 'reply',
+      toolCalls: [{ name: 'shell', arguments: { command: 'echo approved-run' } }],
+    });
+    await term.send('run it', { literal: true });
+    await term.send('Enter');
+    const screen = await term.waitFor('[y] yes, once');
+    expect(screen).toContain('Allow $ echo approved-run');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Still visible: nothing (no spinner) drew over it.
+    expect(await term.screen()).toContain('Allow $ echo approved-run');
+    await term.send('Escape');
+    await term.waitFor('Interrupted');
+    await term.waitFor(/›\s*$/m);
+    const rollout = await harness.rollout(
+      JSON.parse((await harness.cody(['list', '--json'])).stdout)[0].id as string,
+    );
+    expect(rollout.join('\n')).toContain('run it');
+  });
+
+  it('approves once with y and shows the command output folded', async () => {
+    const term = await start();
+    await term.waitFor('›');
+    harness.server.enqueue(
+      { type: 'reply', toolCalls: [{ name: 'shell', arguments: { command: 'seq 1 20' } }] },
+      { type: 'reply', text: 'done\n' },
+    );
+    await term.send('count', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('[y] yes, once');
+    await term.send('y', { literal: true });
+    const screen = await term.waitFor('done');
+    expect(screen).toContain('$ seq 1 20');
+    expect(screen).toMatch(/more lines \(\/expand shows them\)/);
+  });
+
+  it('a resize while a reply streams does not draw the prompt over it', async () => {
+    const term = await start();
+    await term.waitFor('›');
+    harness.server.enqueue({ type: 'reply', text: `${'resize test words '.repeat(30)}\nlast line\n` });
+    await term.send('go', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('resize test');
+    await term.resize(60, 30);
+    await term.resize(100, 30);
+    const screen = await term.waitFor('last line');
+    const replyLines = screen.split('\n').filter((line) => line.includes('resize test'));
+    for (const line of replyLines) expect(line).not.toContain('›');
+  });
+
+  it('exits with one error line, not a hang, when the active conversation is corrupt', async () => {
+    const id = (await harness.cody(['new'])).stdout.trim();
+    await writeFile(
+      join(harness.env.CODY_HOME ?? '', 'conversations', `${id}.jsonl`),
+      '{"not json\n{"x":1}\n',
+    );
+    const term = await start();
+    const status = await term.waitForExit();
+    expect(status).not.toBe(0);
+    expect(await term.screen()).toMatch(/cody: Corrupt rollout .*not valid JSON/);
+  });
+
+  it('keeps history across sessions in history.jsonl (0600), found again with Ctrl-R; recaps on reopen', async () => {
+    let term = await start();
+    await term.waitFor('›');
+    await term.send('alpha question', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('echo: alpha question');
+    await term.send('C-d');
+    expect(await term.waitForExit()).toBe(0);
+    await tmux?.kill();
+    term = await start();
+    await term.waitFor('recap');
+    expect(await term.screen()).toContain('alpha question');
+    await term.send('C-r');
+    await term.send('alp', { literal: true });
+    await term.waitFor("(reverse-i-search)`alp': alpha question");
+    await term.send('Enter');
+    await term.send('Enter');
+    await term.waitFor(/echo: alpha question[\s\S]*echo: alpha question/);
+    const { statSync, readFileSync } = await import('node:fs');
+    const file = join(harness.env.CODY_HOME ?? '', 'history.jsonl');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const lines = readFileSync(file, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines[0]).toMatchObject({
+      text: 'alpha question',
+      conversationId: expect.any(String),
+      time: expect.any(String),
+    });
+  });
+
+  it('attaches @path mentions and completes paths with Tab', async () => {
+    await mkdir(join(harness.home, 'docs'));
+    await writeFile(join(harness.home, 'docs', 'notes.txt'), 'the secret number is 42\n');
+    const term = await start();
+    await term.waitFor('›');
+    await term.send('explain @docs/no', { literal: true });
+    await term.send('Tab');
+    await term.send('Enter');
+    await term.waitFor('attached @docs/notes.txt');
+    await term.waitFor('echo:');
+    expect(lastUserText(harness)).toContain('docs/notes.txt:\n```\nthe secret number is 42\n```');
+  });
+});

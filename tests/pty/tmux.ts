@@ -1,0 +1,115 @@
+/**
+ * Drives `bin/cody` in a real pseudo-terminal through tmux (a private server per test: its own socket),
+ * so tests see exactly what a person sees: send keys, capture the screen, resize the window.
+ */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { CODY_BIN } from '../e2e/harness.js';
+
+const run = promisify(execFile);
+
+export interface TmuxSession {
+  /** Keys as tmux names them ('Enter', 'C-c', 'Escape', 'Tab') or literal text with `literal`. */
+  send(keys: string, options?: { literal?: boolean }): Promise<void>;
+  /** Text as if pasted by a terminal that supports bracketed paste. */
+  paste(text: string): Promise<void>;
+  screen(): Promise<string>;
+  /** Waits until the screen matches; throws with the screen when it does not in time. */
+  waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<string>;
+  resize(columns: number, rows: number): Promise<void>;
+  /** The exit status of cody once it has ended (the pane stays open), or undefined while it runs. */
+  exitStatus(): Promise<number | undefined>;
+  waitForExit(timeoutMs?: number): Promise<number>;
+  kill(): Promise<void>;
+}
+
+let counter = 0;
+
+export async function startTmux(options: {
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  columns?: number;
+  rows?: number;
+}): Promise<TmuxSession> {
+  counter += 1;
+  const socket = `cody-test-${process.pid}-${counter}`;
+  const tmux = async (...args: string[]): Promise<string> =>
+    (await run('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' })).stdout;
+  const envArgs = Object.entries(options.env).map(([key, value]) => `${key}=${value}`);
+  const command = ['env', '-i', ...envArgs, process.execPath, CODY_BIN, ...options.args]
+    .map((word) => `'${word.replace(/'/g, "'\\''")}'`)
+    .join(' ');
+  // Options first, in the same command, so a cody that exits at once still leaves its status behind.
+  await tmux(
+    'start-server',
+    ';',
+    'set-option',
+    '-g',
+    'remain-on-exit',
+    'on',
+    ';',
+    'set-option',
+    '-g',
+    'escape-time',
+    '0',
+    ';',
+    'new-session',
+    '-d',
+    '-s',
+    'main',
+    '-x',
+    String(options.columns ?? 120),
+    '-y',
+    String(options.rows ?? 40),
+    '-c',
+    options.cwd,
+    command,
+  );
+  const screen = async (): Promise<string> => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'main');
+  const exitStatus = async (): Promise<number | undefined> => {
+    const [dead, status] = (
+      await tmux('display-message', '-p', '-t', 'main', '#{pane_dead} #{pane_dead_status}')
+    )
+      .trim()
+      .split(' ');
+    return dead === '1' ? Number(status) : undefined;
+  };
+  const session: TmuxSession = {
+    send: async (keys, sendOptions = {}) => {
+      await tmux('send-keys', '-t', 'main', ...(sendOptions.literal ? ['-l', keys] : [keys]));
+    },
+    paste: async (text) => {
+      await tmux('set-buffer', '-b', 'p', text);
+      await tmux('paste-buffer', '-p', '-b', 'p', '-t', 'main');
+    },
+    screen,
+    waitFor: async (pattern, timeoutMs = 10_000) => {
+      const deadline = Date.now() + timeoutMs;
+      let last = '';
+      while (Date.now() < deadline) {
+        last = await screen();
+        if (typeof pattern === 'string' ? last.includes(pattern) : pattern.test(last)) return last;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`screen never showed ${String(pattern)}; it shows:\n${last}`);
+    },
+    resize: async (columns, rows) => {
+      await tmux('resize-window', '-t', 'main', '-x', String(columns), '-y', String(rows));
+    },
+    exitStatus,
+    waitForExit: async (timeoutMs = 10_000) => {
+      const deadline = Date.now() + timeoutMs;
+      while (Date.now() < deadline) {
+        const status = await exitStatus();
+        if (status !== undefined) return status;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`cody did not exit; the screen shows:\n${await screen()}`);
+    },
+    kill: async () => {
+      await tmux('kill-server').catch(() => undefined);
+    },
+  };
+  return session;
+}
