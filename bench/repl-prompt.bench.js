@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout } from 'node:timers';
 import { compare, printTable, timeProcess } from './lib.js';
 
 const roundsIndex = process.argv.indexOf('--rounds');
