@@ -13,6 +13,7 @@ import { relativeTime } from './commands/list.js';
 import { toHtml, toMarkdown } from './commands/export.js';
 import type { CommandContext } from './context.js';
 import type { Io } from './io.js';
+import { unknownModelWarning } from './known-models.js';
 import { formatTokens } from './render.js';
 import { helpText } from './repl-input.js';
 import { sanitizeForTerminal } from './sanitize.js';

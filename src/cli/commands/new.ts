@@ -1,10 +1,11 @@
-import { saveConfig } from '../../core/config.js';
+import { resolveSelection, saveConfig } from '../../core/config.js';
 import { ExitCode } from '../../core/errors.js';
 import { applyProviderChoice } from '../../core/provider-choice.js';
 import { startConversation } from '../../core/start-conversation.js';
 import { toolNames } from '../approval.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
+import { unknownModelWarning } from '../known-models.js';
 
 export interface NewOptions {
   provider?: string;
@@ -20,6 +21,9 @@ export async function runNew(options: NewOptions, io: Io): Promise<number> {
     // The choice becomes the current selection, exactly as `cody set-provider` would make it.
     config = applyProviderChoice(config, options);
     await saveConfig(context.paths.configFile, config);
+    const selection = resolveSelection(config);
+    const warning = unknownModelWarning(selection.provider, selection.model, selection.baseUrl !== undefined);
+    if (warning !== undefined) io.stderr.write(`warning: ${warning}\n`);
   }
   const id = await startConversation(context.manager, config, { cwd: io.cwd, tools: toolNames(config) });
   io.stdout.write(`${id}\n`);

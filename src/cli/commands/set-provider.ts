@@ -7,6 +7,7 @@ import { claudeCredentialsFile } from '../../core/auth/claude-signin.js';
 import { codexAuthFile } from '../../core/auth/codex-signin.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
+import { unknownModelWarning } from '../known-models.js';
 
 export interface SetProviderOptions {
   provider: string;
@@ -38,6 +39,8 @@ export async function runSetProvider(options: SetProviderOptions, io: Io): Promi
       );
     }
   }
+  const typo = unknownModelWarning(selection.provider, selection.model, selection.baseUrl !== undefined);
+  if (typo !== undefined) io.stderr.write(`warning: ${typo}\n`);
   if (!isKnownModel(selection.model) && limits.source === 'default') {
     io.stderr.write(
       `warning: '${selection.model}' is not in Cody's model catalogue; assuming a ${limits.contextWindow}-token context window. Set models.${selection.model}.contextWindow in ${context.paths.configFile} if it is larger.\n`,

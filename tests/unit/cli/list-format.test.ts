@@ -84,3 +84,16 @@ describe('generated titles', () => {
     expect(long.endsWith('…')).toBe(true);
   });
 });
+
+describe('model typos', () => {
+  it('suggests the known model a typo resembles, and stays quiet for known ids and snapshots', async () => {
+    const { unknownModelWarning } = await import('../../../src/cli/known-models.js');
+    expect(unknownModelWarning('openai', 'gpt-4o-mni', false)).toMatch(/did you mean 'gpt-4o-mini'/);
+    expect(unknownModelWarning('anthropic', 'claude-nonexistent-9', false)).toMatch(
+      /'claude-nonexistent-9' is not a known anthropic model/,
+    );
+    expect(unknownModelWarning('openai', 'gpt-4o-mini', false)).toBeUndefined();
+    expect(unknownModelWarning('openai', 'gpt-4o-2024-08-06', false)).toBeUndefined();
+    expect(unknownModelWarning('openai', 'llama3.1:8b', true)).toBeUndefined();
+  });
+});
