@@ -49,10 +49,24 @@ export class ProviderError extends Error {
     this.api = options.api;
     this.kind = options.kind;
     this.statusCode = options.statusCode;
-    this.isRetryable = options.isRetryable ?? RETRYABLE_BY_DEFAULT.has(options.kind);
+    this.isRetryable =
+      options.isRetryable ??
+      (RETRYABLE_BY_DEFAULT.has(options.kind) && !(options.kind === 'network' && refused(options.cause)));
     this.retryAfterMs = options.retryAfterMs;
     this.code = options.code;
   }
+}
+
+/**
+ * A refused connection (nothing listens at that address) fails at once: retrying for seconds only delays
+ * the message that the server is not running.
+ */
+function refused(cause: unknown): boolean {
+  for (let current = cause, depth = 0; current instanceof Error && depth < 5; depth += 1) {
+    if ((current as { code?: unknown }).code === 'ECONNREFUSED') return true;
+    current = current.cause;
+  }
+  return false;
 }
 
 /** Raised by a client when no API key is configured; names the environment variable to set. */

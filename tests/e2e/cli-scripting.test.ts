@@ -250,4 +250,20 @@ describe('cody CLI scripting (e2e)', () => {
     );
     expect((await harness.cody(['completion', 'tcsh'])).code).toBe(2);
   });
+
+  it('a refused connection fails at once and names the address', async () => {
+    const { createServer } = await import('node:net');
+    const port = await new Promise<number>((resolve) => {
+      const server = createServer().listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+      });
+    });
+    const run = await harness.cody(['chat', 'hi'], {
+      env: { OPENAI_BASE_URL: `http://127.0.0.1:${port}/v1` },
+    });
+    expect(run.code).toBe(5);
+    expect(run.stderr).not.toContain('Retrying');
+    expect(run.stderr).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
+  });
 });

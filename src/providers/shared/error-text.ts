@@ -15,10 +15,16 @@ export function failureEvents(error: ProviderError): StreamEvent[] {
 /** An error's message with its cause's, when the cause adds something (`fetch failed (ECONNREFUSED …)`). */
 export function describeCause(error: unknown): string {
   if (!(error instanceof Error)) return String(error);
-  const cause: unknown = error.cause;
-  return cause instanceof Error && cause.message !== '' && cause.message !== error.message
-    ? `${error.message} (${cause.message})`
-    : error.message;
+  // The whole cause chain: "Connection error. (fetch failed: connect ECONNREFUSED 127.0.0.1:9)" names the
+  // address that refused, where the first cause alone ("fetch failed") names nothing.
+  const causes: string[] = [];
+  let cause: unknown = error.cause;
+  while (cause instanceof Error && causes.length < 4) {
+    if (cause.message !== '' && cause.message !== error.message && !causes.includes(cause.message))
+      causes.push(cause.message);
+    cause = cause.cause;
+  }
+  return causes.length > 0 ? `${error.message} (${causes.join(': ')})` : error.message;
 }
 
 /** Removes the API key from text that may reach a terminal or a rollout (servers echo bad keys). */
