@@ -22,6 +22,8 @@ export interface TurnUi {
   color: ChalkInstance;
   /** Render Markdown (a colour terminal); otherwise the text is written as it comes. */
   markdown: boolean;
+  /** `cody chat` on a terminal: nothing is sent after this turn, so typed-ahead text is not queued. */
+  oneShot?: boolean;
 }
 
 export interface TurnOutcome {
@@ -60,7 +62,8 @@ export async function runTurn(
   let reply: MarkdownStream | undefined;
   let atLineStart = true;
   const out = (text: string): void => {
-    ui.stdout.write(text.replace(/\n/g, '\r\n'));
+    // The terminal driver turns \n into \r\n even in raw mode (ONLCR stays on); a file gets plain \n.
+    ui.stdout.write(text);
     if (text !== '') atLineStart = text.endsWith('\n');
   };
   const endReply = (): void => {
@@ -80,7 +83,7 @@ export async function runTurn(
       queued.push(result.text);
       typeAhead.buffer = '';
       typeAhead.cursor = 0;
-      if (atLineStart) {
+      if (atLineStart && ui.oneShot !== true) {
         announced.add(result.text);
         // Over the spinner's line, if it is drawing; it draws again on the next one.
         err(`\r\u001b[2K${color.dim('⏎ queued:')}`);
@@ -251,9 +254,16 @@ export async function runTurn(
   });
   if (cost !== undefined && usageIn + usageOut > 0) parts.push(formatCost(cost));
   if (status !== 'failed') err(color.dim(`${parts.join(' · ')}\n`));
-  if (queued.length > 0)
-    for (const text of queued.filter((entry) => !announced.has(entry)))
-      err(color.dim(`⏎ queued: ${sanitizeForTerminal(text.split('\n')[0] ?? '')}\n`));
+  for (const text of queued.filter((entry) => !announced.has(entry))) {
+    const first = sanitizeForTerminal(text.split('\n')[0] ?? '');
+    err(
+      color.dim(
+        ui.oneShot === true
+          ? `not sent (cody chat sends one message; continue with cody chat -c): ${first}\n`
+          : `⏎ queued: ${first}\n`,
+      ),
+    );
+  }
   return {
     status,
     ...(status === 'failed' ? { error: failed } : {}),

@@ -209,4 +209,40 @@ describe('the REPL in a terminal (tmux)', () => {
     await term.waitFor('echo:');
     expect(lastUserText(harness)).toContain('docs/notes.txt:\n```\nthe secret number is 42\n```');
   });
+
+  it('cody chat on a terminal: the approval question is visible; Ctrl-C there stops the turn, exit 130, message kept', async () => {
+    harness.server.enqueue({
+      type: 'reply',
+      toolCalls: [{ name: 'shell', arguments: { command: 'echo from-chat' } }],
+    });
+    const term = await start(['chat', 'please run it']);
+    await term.waitFor('[y] yes, once');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await term.screen()).toContain('Allow $ echo from-chat');
+    await term.send('C-c');
+    expect(await term.waitForExit()).toBe(130);
+    expect(await term.screen()).toContain('Interrupted');
+    const [listed] = JSON.parse((await harness.cody(['list', '--json'])).stdout) as Array<{ id: string }>;
+    expect((await harness.rollout(listed?.id ?? '')).join('\n')).toContain('please run it');
+  });
+
+  it('cody "question" opens the REPL with that first message; /resume picks a conversation by search', async () => {
+    await harness.cody(['chat', 'about zebras']);
+    await harness.cody(['new']);
+    const term = await start(['what about lions']);
+    await term.waitFor('echo: what about lions');
+    await term.send('/resume', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('Resume:');
+    await term.send('zebra', { literal: true });
+    await term.waitFor(/› \S+ +\S.*About zebras/);
+    await term.send('Enter');
+    await term.waitFor('✓ Resumed');
+    await term.send('again', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('echo: again');
+    const body = JSON.stringify(harness.server.modelRequests('openai-chat').at(-1)?.body);
+    expect(body).toContain('about zebras');
+    expect(body).not.toContain('what about lions');
+  });
 });

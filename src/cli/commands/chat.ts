@@ -1,9 +1,10 @@
 import { ExitCode, UsageError } from '../../core/errors.js';
+import type { Session } from '../../core/session.js';
 import { startConversation } from '../../core/start-conversation.js';
 import { askApproval, canAskOn, createCliTools, declinedWithoutTerminal, toolNames } from '../approval.js';
 import { createContext, ephemeralContext, openSession, type CommandContext } from '../context.js';
 import { errorKindOf } from '../error-kind.js';
-import { type Io, readAll } from '../io.js';
+import { type Io, readAll, useColor } from '../io.js';
 import { createJsonWriter } from '../json-output.js';
 import { withStdinBlock } from '../message.js';
 import { createTurnRenderer, startSpinner, stderrChalk } from '../render.js';
@@ -125,6 +126,13 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
       );
     },
   });
+  if (canAsk && io.stderr.isTTY === true) {
+    try {
+      return await terminalTurn(io, session, message);
+    } finally {
+      await context.dispose?.();
+    }
+  }
   const abort = new AbortController();
   const onInterrupt = (): void => abort.abort(new Error('interrupted'));
   process.once('SIGINT', onInterrupt);
@@ -143,6 +151,38 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
     await context.dispose?.();
   }
   return ExitCode.ok;
+}
+
+/**
+ * On a terminal, the turn runs as in the REPL: the approval question always visible, Esc or Ctrl-C stop
+ * the turn (exit 130), Markdown when stdout is the terminal too.
+ */
+async function terminalTurn(io: Io, session: Session, message: string): Promise<number> {
+  const [{ runTurn }, { RawTerminal }] = await Promise.all([
+    import('../repl-turn.js'),
+    import('../tty/terminal.js'),
+  ]);
+  const terminal = new RawTerminal(process.stdin, process.stderr);
+  terminal.start();
+  let outcome;
+  try {
+    outcome = await runTurn(
+      {
+        terminal,
+        stdout: io.stdout,
+        color: stderrChalk(io),
+        markdown: io.stdout.isTTY === true && useColor(io.stdout, io.env),
+        oneShot: true,
+      },
+      session,
+      (signal) => session.submit(message, { signal }),
+      session.status().model,
+    );
+  } finally {
+    terminal.stop();
+  }
+  if (outcome.status === 'failed') throw outcome.error;
+  return outcome.status === 'interrupted' ? ExitCode.interrupted : ExitCode.ok;
 }
 
 function withTools<T>(tools: T | undefined): { tools?: T } {
