@@ -74,6 +74,8 @@ export async function runSlashCommand(
       state.context = { ...state.context, config };
       state.session = await state.open(state.context, state.session.id);
       const selection = state.session.selection();
+      const typo = unknownModelWarning(selection.provider, selection.model, selection.baseUrl !== undefined);
+      if (typo !== undefined) say(ui.color.yellow(`warning: ${typo}\n`));
       say(
         ui.color.green(
           `✓ Now ${selection.provider} (${selection.api}) · ${selection.model} for this conversation\n`,
