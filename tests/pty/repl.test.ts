@@ -21,10 +21,14 @@ function lastUserText(harness: Harness, index = -1): string {
 describe('the REPL in a terminal (tmux)', () => {
   let harness: Harness;
   let tmux: TmuxSession | undefined;
-  const start = async (args: string[] = [], extra: Record<string, string> = {}): Promise<TmuxSession> => {
+  const start = async (
+    args: string[] = [],
+    extra: Record<string, string> = {},
+    reportAfter = false,
+  ): Promise<TmuxSession> => {
     const env: Record<string, string> = { ...harness.env, TERM: 'xterm-256color', ...extra };
     delete env.NO_COLOR;
-    tmux = await startTmux({ args, env, cwd: harness.home });
+    tmux = await startTmux({ args, env, cwd: harness.home, reportAfter });
     return tmux;
   };
   beforeEach(async () => {
@@ -87,8 +91,8 @@ describe('the REPL in a terminal (tmux)', () => {
     expect(harness.server.modelRequests()).toHaveLength(0);
   });
 
-  it('Ctrl-C clears a typed line, asks for a second press on an empty prompt, then exits 130', async () => {
-    const term = await start();
+  it('Ctrl-C clears a typed line, asks for a second press on an empty prompt, then exits 130, terminal clean', async () => {
+    const term = await start([], {}, true);
     await term.waitFor('›');
     await term.send('half a line', { literal: true });
     await term.send('C-c');
@@ -97,7 +101,11 @@ describe('the REPL in a terminal (tmux)', () => {
     await term.send('C-c');
     screen = await term.waitFor('Press Ctrl-C again to exit');
     await term.send('C-c');
-    expect(await term.waitForExit()).toBe(130);
+    screen = await term.waitFor(/EXIT=\d+/);
+    // The shell's next output starts on its own line, in cooked mode with echo, paste mode off.
+    expect(screen).toMatch(/^EXIT=130$/m);
+    expect(screen).toMatch(/(^|\s)icanon(\s|$)/m);
+    expect(screen).toMatch(/(^|\s)echo(\s|$)/m);
   });
 
   it('shows the approval question with the spinner stopped; Esc there stops the turn and keeps the message', async () => {

@@ -31,15 +31,20 @@ export async function startTmux(options: {
   cwd: string;
   columns?: number;
   rows?: number;
+  /** Afterwards print `EXIT=<status>` and the terminal's modes (`stty -a`), as a shell prompt would see them. */
+  reportAfter?: boolean;
 }): Promise<TmuxSession> {
   counter += 1;
   const socket = `cody-test-${process.pid}-${counter}`;
   const tmux = async (...args: string[]): Promise<string> =>
     (await run('tmux', ['-L', socket, '-f', '/dev/null', ...args], { encoding: 'utf8' })).stdout;
   const envArgs = Object.entries(options.env).map(([key, value]) => `${key}=${value}`);
-  const command = ['env', '-i', ...envArgs, process.execPath, CODY_BIN, ...options.args]
+  const quoted = ['env', '-i', ...envArgs, process.execPath, CODY_BIN, ...options.args]
     .map((word) => `'${word.replace(/'/g, "'\\''")}'`)
     .join(' ');
+  const command = options.reportAfter
+    ? `bash -c '${`${quoted}; echo "EXIT=$?"; stty -a`.replace(/'/g, "'\\''")}'`
+    : quoted;
   // Options first, in the same command, so a cody that exits at once still leaves its status behind.
   await tmux(
     'start-server',

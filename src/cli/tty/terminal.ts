@@ -34,6 +34,11 @@ export class RawTerminal {
   };
   private readonly onResize = (): void => this.resizeListener?.();
   private readonly restoreOnExit = (): void => this.stop();
+  /** SIGTERM/SIGHUP would end the process without 'exit' handlers: restore first, then end as the signal. */
+  private readonly restoreOnSignal = (signal: NodeJS.Signals): void => {
+    this.stop();
+    process.exit(signal === 'SIGHUP' ? 129 : 143);
+  };
 
   constructor(
     private readonly input: RawInput,
@@ -58,6 +63,8 @@ export class RawTerminal {
     this.output.on?.('resize', this.onResize);
     this.output.write('\u001b[?2004h');
     process.once('exit', this.restoreOnExit);
+    process.once('SIGTERM', this.restoreOnSignal);
+    process.once('SIGHUP', this.restoreOnSignal);
   }
 
   /** Keys go to `listener` until another one is set. */
@@ -78,5 +85,7 @@ export class RawTerminal {
     this.input.setRawMode?.(false);
     this.input.pause();
     process.removeListener('exit', this.restoreOnExit);
+    process.removeListener('SIGTERM', this.restoreOnSignal);
+    process.removeListener('SIGHUP', this.restoreOnSignal);
   }
 }
