@@ -229,6 +229,15 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     );
 
   program
+    .command('fork')
+    .description('start a new conversation from the history of another (up to user turn N with --at)')
+    .argument('<id>', 'conversation id or unique prefix')
+    .option('--at <n>', 'keep the history up to and including user turn n (1 = the first)')
+    .action((id: string, options: { at?: string }) =>
+      run(async (commandIo) => (await import('./commands/fork.js')).runFork({ ...options, id }, commandIo))(),
+    );
+
+  program
     .command('export')
     .description('write a conversation as Markdown, JSON or HTML to stdout')
     .argument('[id]', 'conversation id or unique prefix (default: the active one)')

@@ -15,6 +15,7 @@ export const SLASH_COMMANDS: ReadonlyArray<[string, string]> = [
   ['/provider', '/provider NAME [API]: switch provider (openai, anthropic, google) for this conversation'],
   ['/resume', 'pick a recent conversation (type to search)'],
   ['/new', 'start a new conversation'],
+  ['/fork', '/fork [N]: continue in a copy of this conversation (up to user turn N)'],
   ['/compact', '/compact [focus]: summarise older history now'],
   ['/export', '/export [md|json|html] [FILE]: write this conversation out'],
   ['/expand', 'show the last tool output in full'],

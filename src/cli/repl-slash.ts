@@ -2,6 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { ChalkInstance } from 'chalk';
+import { forkConversation } from '../core/conversation-fork.js';
 import { applyProviderChoice } from '../core/provider-choice.js';
 import { generateTitle, readTitles } from '../core/conversation-titles.js';
 import { createRedactor, redactDeep } from '../core/redact.js';
@@ -92,6 +93,22 @@ export async function runSlashCommand(
       state.session = await state.open(state.context, id);
       if (name === '/clear') say('\u001b[2J\u001b[3J\u001b[H');
       say(ui.color.dim(`Started conversation ${id}\n`));
+      return undefined;
+    }
+    case '/fork': {
+      const at = argument === '' ? undefined : Number(argument);
+      if (at !== undefined && (!Number.isInteger(at) || at < 1)) {
+        say('Usage: /fork [N] (N: keep the history up to user turn N)\n');
+        return undefined;
+      }
+      const from = state.session.id;
+      const id = await forkConversation(
+        state.context.manager,
+        from,
+        at !== undefined ? { atUserTurn: at } : {},
+      );
+      state.session = await state.open(state.context, id);
+      say(ui.color.green(`✓ Forked ${from.slice(0, 8)} into ${id}; you are now in the fork\n`));
       return undefined;
     }
     case '/resume': {

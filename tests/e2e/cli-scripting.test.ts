@@ -266,4 +266,32 @@ describe('cody CLI scripting (e2e)', () => {
     expect(run.stderr).not.toContain('Retrying');
     expect(run.stderr).toContain(`ECONNREFUSED 127.0.0.1:${port}`);
   });
+
+  it('cody fork --at N starts a new conversation with forked_from_id and the history up to user turn N', async () => {
+    const source = (await harness.cody(['new'])).stdout.trim();
+    await harness.cody(['chat', 'first question']);
+    await harness.cody(['chat', 'second question']);
+    const forked = await harness.cody(['fork', source.slice(0, 13), '--at', '1']);
+    expect(forked.code).toBe(0);
+    const id = forked.stdout.trim();
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(id).not.toBe(source);
+    const lines = await harness.rollout(id);
+    expect(JSON.parse(lines[0] ?? '{}')).toMatchObject({
+      type: 'session_meta',
+      payload: { id, forked_from_id: source },
+    });
+    expect(lines.join('\n')).toContain('first question');
+    expect(lines.join('\n')).not.toContain('second question');
+    // The fork is active; its next request carries only the first exchange.
+    await harness.cody(['chat', 'in the fork']);
+    const sent = JSON.stringify(harness.server.modelRequests('openai-chat').at(-1)?.body);
+    expect(sent).toContain('first question');
+    expect(sent).not.toContain('second question');
+    // The source is untouched; a whole fork copies everything; a turn past the end is a usage error.
+    expect((await harness.rollout(source)).join('\n')).toContain('second question');
+    const whole = (await harness.cody(['fork', source])).stdout.trim();
+    expect((await harness.rollout(whole)).join('\n')).toContain('second question');
+    expect((await harness.cody(['fork', source, '--at', '5'])).code).toBe(2);
+  });
 });
