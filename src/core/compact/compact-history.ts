@@ -8,6 +8,7 @@ import type { ModelClient, ProviderError, ResponseItem, ToolSpec } from '../../p
 import { backoffDelayMs, DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from '../retry.js';
 import { countItemsTokens, type TokenEstimator } from '../tokens/index.js';
 import { buildReplacementHistory } from './build-replacement-history.js';
+import { capOversizedItems } from './cap-oversized-items.js';
 import { buildSummaryRequest } from './build-summary-request.js';
 import { collectGhostSnapshots, collectInitialContext } from './collect-initial-context.js';
 import { keptMessagesBudget } from './kept-messages-budget.js';
@@ -141,7 +142,12 @@ async function summarise(options: CompactHistoryOptions, estimator: TokenEstimat
   const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
   const maxOutput =
     options.summaryMaxOutputTokens ?? summaryMaxOutputTokens(options.contextWindow, options.maxOutputTokens);
-  let history: ResponseItem[] = [...options.history];
+  const tools = options.tools ?? [];
+  // Every request must fit: one item larger than half the room is cut down to it before anything
+  // else, then the oldest items are trimmed rather than waiting for the provider to refuse.
+  const toolTokens = tools.length > 0 ? estimator.countText(JSON.stringify(tools)) : 0;
+  const room = options.contextWindow - maxOutput - toolTokens;
+  let history = capOversizedItems(options.history, Math.floor(room / 2), estimator);
   let trimmedItems = 0;
   const trimOldest = (): boolean => {
     const trimmed = trimOldestForRetry(history);
@@ -157,11 +163,7 @@ async function summarise(options: CompactHistoryOptions, estimator: TokenEstimat
     failed: true,
     error,
   });
-  const tools = options.tools ?? [];
 
-  // Every request must fit: trim before sending rather than wait for the provider to refuse.
-  const toolTokens = tools.length > 0 ? estimator.countText(JSON.stringify(tools)) : 0;
-  const room = options.contextWindow - maxOutput - toolTokens;
   while (countItemsTokens(buildSummaryRequest(history, options.focus), estimator) > room) {
     if (!trimOldest()) break;
   }

@@ -4,7 +4,8 @@
  * ~0.2 s and tens of MiB — so a process that stays far below the limit never loads it.
  */
 import type { WireApi } from '../../protocol/index.js';
-import { heuristicEstimator } from './heuristic-estimator.js';
+import { boundedExactCount } from './bounded-count.js';
+import { heuristicCountText, heuristicEstimator } from './heuristic-estimator.js';
 import { countItemTokens, type TokenEstimator } from './token-estimator.js';
 
 /** The exact encodings Cody can count with. */
@@ -47,9 +48,12 @@ async function loadCounter(encoding: ExactEncoding): Promise<(text: string) => n
   }
 }
 
-/** An estimator that counts text with `count` (an exact encoding). */
+/**
+ * An estimator that counts text with `count` (an exact encoding), bounded in time whatever the text:
+ * runs without a break are counted in slices and huge texts by the heuristic (see bounded-count).
+ */
 export function exactEstimator(kind: ExactEncoding, count: (text: string) => number): TokenEstimator {
-  const countText = (text: string): number => (text.length === 0 ? 0 : count(text));
+  const countText = (text: string): number => boundedExactCount(text, count, heuristicCountText);
   return { kind, countText, countItem: (item) => countItemTokens(item, countText) };
 }
 

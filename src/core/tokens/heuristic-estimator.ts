@@ -4,6 +4,7 @@
  * cheap and already exact in the number of pieces; each piece is then priced by its kind. Plain
  * characters / 4 undercounts indented JSON and shell output by 20–35%; pricing pieces does not.
  */
+import { sampledCount } from './bounded-count.js';
 import { countItemTokens, type TokenEstimator } from './token-estimator.js';
 
 /**
@@ -173,11 +174,11 @@ export function heuristicCountText(text: string): number {
   return Math.ceil(total * SAFETY_MARGIN);
 }
 
-/** The estimator used for every provider until (and unless) an exact OpenAI tokenizer is asked for. */
+/**
+ * The estimator used for every provider until (and unless) an exact OpenAI tokenizer is asked for.
+ * Texts of millions of characters are priced from samples (see bounded-count), bounding every count.
+ */
 export function heuristicEstimator(): TokenEstimator {
-  return {
-    kind: 'heuristic',
-    countText: heuristicCountText,
-    countItem: (item) => countItemTokens(item, heuristicCountText),
-  };
+  const countText = (text: string): number => sampledCount(text, heuristicCountText);
+  return { kind: 'heuristic', countText, countItem: (item) => countItemTokens(item, countText) };
 }
