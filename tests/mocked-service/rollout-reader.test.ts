@@ -192,6 +192,67 @@ describe('readRolloutForResume', () => {
     expect((error as Error).message).toContain(`${filePath}:5`);
   });
 
+  it('reads a file without compaction across many chunks, naming a corrupt line deep in it', async () => {
+    // ~3 MiB of turns: the backward reader crosses chunk boundaries inside lines and skips a blank line.
+    const turns: string[] = [];
+    for (let turn = 0; turn < 1500; turn += 1) {
+      turns.push(
+        itemLine(userMessage(`q${turn} ${'y'.repeat(1000)}`)),
+        itemLine(assistantMessage(`a${turn}`)),
+      );
+    }
+    await write(metaLine(), ...turns.slice(0, 1000), '\n', ...turns.slice(1000));
+    const resumed = await readRolloutForResume(filePath);
+    expect(resumed.history).toHaveLength(3000);
+    expect(resumed.history[0]).toEqual(userMessage(`q0 ${'y'.repeat(1000)}`));
+    expect(resumed.history.at(-1)).toEqual(assistantMessage('a1499'));
+    await write(metaLine(), ...turns.slice(0, 700), '{"timestamp": broken\n', ...turns.slice(700));
+    // Line 1 is the metadata, then 700 lines: the broken one is line 702.
+    await expect(readRolloutForResume(filePath)).rejects.toMatchObject({ line: 702 });
+  });
+
+  it('uses the last usable turn context, token count and turn_complete, and drops counts voided by a compaction', async () => {
+    const context = (model?: string): string =>
+      line('turn_context', { provider: 'openai', api: 'openai-chat', ...(model ? { model } : {}) });
+    const complete = (payload: Record<string, unknown>): string =>
+      line('event_msg', { type: 'turn_complete', turn_id: 't', ...payload });
+    await write(
+      metaLine(),
+      context('gpt-old'),
+      itemLine(userMessage('one')),
+      tokenCount(10, 1),
+      complete({ message_count: 2, first_user_message: 'one' }),
+      line('compacted', { message: 's', replacement_history: [userMessage('one')] }),
+      context('gpt-new'),
+      context(), // no model: unusable, the one before it counts
+      line('event_msg', { type: 'token_count', info: null }),
+      complete({ message_count: 'many' }), // malformed: skipped
+      complete({ message_count: 4 }),
+    );
+    const resumed = await readRolloutForResume(filePath);
+    expect(resumed.lastTurnContext?.model).toBe('gpt-new');
+    expect(resumed.lastTokenCount).toBeUndefined();
+    expect(resumed.messageCount).toBe(4);
+    expect(resumed.firstUserMessage).toBeUndefined();
+    await write(
+      metaLine(),
+      itemLine(userMessage('one')),
+      tokenCount(10, 1),
+      complete({ message_count: 2, first_user_message: 'one' }),
+      itemLine(userMessage('two')),
+      tokenCount(20, 2),
+      line('event_msg', { type: 'token_count', info: null }),
+      complete({ message_count: 4 }),
+    );
+    const later = await readRolloutForResume(filePath);
+    expect(later.lastTokenCount).toEqual({
+      usage: { inputTokens: 20, cachedInputTokens: 0, outputTokens: 2, reasoningTokens: 0, totalTokens: 22 },
+      historyLengthAtReport: 2,
+    });
+    expect(later.messageCount).toBe(4);
+    expect(later.firstUserMessage).toBe('one');
+  });
+
   it('finds a compacted line that spans several backward-read chunks', async () => {
     const big = userMessage('x'.repeat(3 * 1024 * 1024));
     await write(

@@ -1,29 +1,57 @@
 /**
- * Rebuilds a conversation's live history from its rollout. The newest `compacted` line holds the whole
- * live history, so the file is scanned backwards for it and only what follows is parsed (plus line 1 for
- * the metadata): resume cost grows with the live history, not with the file. Lines before that
- * compaction are not validated on this path; a corrupt line met after it triggers a full forward parse
- * so the error can name the right line number.
+ * Rebuilds a conversation's live history from its rollout in one pass over the bytes it needs. The file
+ * is read backwards in chunks and each line parsed once, newest first, until the newest `compacted` line
+ * that carries `replacement_history` (it holds the whole live history) or the start of the file; then
+ * the collected lines are replayed in order. Resume cost follows the live history, not the file, and a
+ * file without a compaction is read exactly once, never held whole in memory. Lines before that
+ * compaction are not read at all; a corrupt line after it stops with its `file:line`, and an incomplete
+ * last line (an interrupted write) is tolerated.
  */
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
-import { errorMessage, isErrno } from '../errors.js';
 import {
   CorruptRolloutError,
   EmptyConversationError,
+  errorMessage,
+  isErrno,
   StorageError,
   UnknownConversationError,
 } from '../errors.js';
-import { findLastCompactedLine, readBytes, readFirstLine } from './find-last-compacted-line.js';
+import { readBytes, readFirstLine } from './read-bytes.js';
 import {
   parseMetaLine,
   parseRolloutLine,
   type ParsedLine,
   type ResumedRollout,
   RolloutReplay,
+  withItem,
 } from './rollout-replay.js';
+import type { SessionMetaPayload } from './schema.js';
 
 export type { ResumedRollout } from './rollout-replay.js';
+
+/** Backward read size: the last few turns of a typical conversation, so a recent compaction costs one read. */
+const CHUNK_BYTES = 1 << 20;
+const NEWLINE = 0x0a;
+/** Line number handed to the replay while the real one is not known yet (see `relocate`). */
+const UNKNOWN_LINE = 0;
+
+interface CollectedLine {
+  parsed: ParsedLine;
+  /** Byte offset of the line's start, to name its line number should it turn out to be corrupt. */
+  offset: number;
+}
+
+interface LiveLines {
+  /** Oldest first: the compaction line (when `fromCompaction`) or line 2, through the last line. */
+  lines: CollectedLine[];
+  /** The first collected line is a compaction with the whole history; line 1 was not read. */
+  fromCompaction: boolean;
+  /** Line 1 when the scan reached the start of the file (undefined: torn, or not reached). */
+  first?: { text: string; terminated: boolean };
+  /** The last line is incomplete (an interrupted write). */
+  tornTail: boolean;
+}
 
 export async function readRolloutForResume(filePath: string): Promise<ResumedRollout> {
   const id = basename(filePath, '.jsonl');
@@ -36,21 +64,24 @@ export async function readRolloutForResume(filePath: string): Promise<ResumedRol
   }
   try {
     const { size } = await handle.stat();
-    const compacted = await findLastCompactedLine(handle, size);
-    if (compacted !== undefined) {
+    const live = await collectLiveLines(handle, size, filePath);
+    const replay = new RolloutReplay(filePath, await metaOf(handle, size, filePath, id, live));
+    const { lines } = live;
+    for (let index = 0; index < lines.length; index += 1) {
+      const line = lines[index]!;
+      // Let the raw payload go as soon as it is replayed: only the rebuilt history stays.
+      lines[index] = undefined as unknown as CollectedLine;
       try {
-        const meta = parseMetaLine(filePath, metaLineOf(filePath, await readFirstLine(handle, size)));
-        const replay = new RolloutReplay(filePath, meta);
-        replay.apply(compacted.line, 0);
-        const rest = (await readBytes(handle, compacted.end, size)).toString('utf8');
-        replayText(filePath, replay, rest, undefined);
-        return replay.state;
+        replay.apply(line.parsed, UNKNOWN_LINE);
       } catch (error) {
-        if (!(error instanceof CorruptRolloutError)) throw error;
-        // Fall through: the full parse below names the right line.
+        if (error instanceof CorruptRolloutError && error.line === UNKNOWN_LINE) {
+          throw await relocate(handle, filePath, error, line.offset);
+        }
+        throw error;
       }
     }
-    return replayWhole(filePath, id, (await readBytes(handle, 0, size)).toString('utf8'));
+    if (live.tornTail) replay.markTorn();
+    return replay.finish();
   } catch (error) {
     if (error instanceof CorruptRolloutError || error instanceof EmptyConversationError) throw error;
     if (error instanceof StorageError) throw error;
@@ -60,51 +91,128 @@ export async function readRolloutForResume(filePath: string): Promise<ResumedRol
   }
 }
 
-function metaLineOf(filePath: string, text: string): ParsedLine {
-  const line = parseRolloutLine(filePath, text, 1, false);
-  if (line === undefined) throw new CorruptRolloutError(filePath, 1, 'the first line is incomplete');
-  return line;
-}
-
-/** Parses the whole file from line 1. */
-function replayWhole(filePath: string, id: string, text: string): ResumedRollout {
-  const firstNewline = text.indexOf('\n');
-  const first = firstNewline < 0 ? text : text.slice(0, firstNewline);
-  const rest = firstNewline < 0 ? '' : text.slice(firstNewline + 1);
-  if (first.trim() === '') {
-    if (rest.trim() === '') throw new EmptyConversationError(id);
+/** The session metadata: from line 1 as the scan met it, or read from the head after a compaction. */
+async function metaOf(
+  handle: FileHandle,
+  size: number,
+  filePath: string,
+  id: string,
+  live: LiveLines,
+): Promise<SessionMetaPayload> {
+  if (live.fromCompaction) {
+    const line = parseRolloutLine(filePath, await readFirstLine(handle, size), 1, false);
+    if (line === undefined) throw new CorruptRolloutError(filePath, 1, 'the first line is incomplete');
+    return parseMetaLine(filePath, line);
+  }
+  const first = live.first;
+  if (first === undefined || first.text.trim() === '') {
+    if (live.lines.length === 0 && !live.tornTail) throw new EmptyConversationError(id);
     throw new CorruptRolloutError(filePath, 1, 'the first line is empty (it should be session_meta)');
   }
-  const metaLine = parseRolloutLine(filePath, first, 1, firstNewline < 0);
+  const metaLine = parseRolloutLine(filePath, first.text, 1, !first.terminated);
   // Only a torn first line, from a creation that was interrupted: nothing was ever recorded.
   if (metaLine === undefined) throw new EmptyConversationError(id);
-  const replay = new RolloutReplay(filePath, parseMetaLine(filePath, metaLine));
-  replayText(filePath, replay, rest, 2);
-  return replay.state;
+  return parseMetaLine(filePath, metaLine);
 }
 
 /**
- * Applies each line of `text` (the file from some line to its end). `firstLineNumber` is undefined on
- * the backward-scan path, where errors carry line 0 and make the caller re-read from the start.
+ * Reads backwards from the end, parsing every line once (the envelope only: payloads are checked when the
+ * replay uses them), until the newest compaction with a replacement history or the start of the file.
  */
-function replayText(
-  filePath: string,
-  replay: RolloutReplay,
-  text: string,
-  firstLineNumber: number | undefined,
-): void {
-  const endsWithNewline = text.endsWith('\n');
-  let start = 0;
-  for (let index = 0; start < text.length; index += 1) {
-    const newline = text.indexOf('\n', start);
-    const end = newline < 0 ? text.length : newline;
-    const line = text.slice(start, end);
-    start = end + 1;
-    if (line.trim() === '') continue;
-    const lineNumber = firstLineNumber === undefined ? 0 : firstLineNumber + index;
-    const isUnterminatedLast = newline < 0 && !endsWithNewline;
-    const parsed = parseRolloutLine(filePath, line, lineNumber, isUnterminatedLast);
-    if (parsed === undefined) replay.markTorn();
-    else replay.apply(parsed, lineNumber);
+async function collectLiveLines(handle: FileHandle, size: number, filePath: string): Promise<LiveLines> {
+  const newestFirst: CollectedLine[] = [];
+  let tornTail = false;
+  /** The start of a line that began before the chunk just read, carried into the next (earlier) one. */
+  let carry: Buffer | undefined;
+  /** The next line met is the one after the file's last newline (empty when the file ends with one). */
+  let isLastLine = true;
+  for (let end = size; end > 0;) {
+    const start = Math.max(0, end - CHUNK_BYTES);
+    const read = await readBytes(handle, start, end);
+    const chunk = carry ? Buffer.concat([read, carry]) : read;
+    carry = undefined;
+    let lineEnd = chunk.length;
+    for (;;) {
+      const newline = lineEnd > 0 ? chunk.lastIndexOf(NEWLINE, lineEnd - 1) : -1;
+      if (newline < 0 && start > 0) {
+        carry = chunk.subarray(0, lineEnd);
+        break;
+      }
+      const unterminated = isLastLine;
+      isLastLine = false;
+      if (newline < 0) {
+        const first = { text: chunk.toString('utf8', 0, lineEnd), terminated: !unterminated };
+        return collected(newestFirst, false, first, tornTail);
+      }
+      const from = newline + 1;
+      if (!isBlank(chunk, from, lineEnd)) {
+        let parsed: ParsedLine | undefined;
+        try {
+          parsed = parseRolloutLine(
+            filePath,
+            chunk.toString('utf8', from, lineEnd),
+            UNKNOWN_LINE,
+            unterminated,
+          );
+        } catch (error) {
+          if (error instanceof CorruptRolloutError)
+            throw await relocate(handle, filePath, error, start + from);
+          throw error;
+        }
+        if (parsed === undefined) tornTail = true;
+        else {
+          newestFirst.push({ parsed: withItem(parsed), offset: start + from });
+          if (isFullCompaction(parsed)) return collected(newestFirst, true, undefined, tornTail);
+        }
+      }
+      lineEnd = newline;
+    }
+    end = start;
   }
+  return collected(newestFirst, false, undefined, tornTail);
+}
+
+function collected(
+  newestFirst: CollectedLine[],
+  fromCompaction: boolean,
+  first: LiveLines['first'],
+  tornTail: boolean,
+): LiveLines {
+  return { lines: newestFirst.reverse(), fromCompaction, ...(first ? { first } : {}), tornTail };
+}
+
+/** The compaction that holds the whole live history (a legacy one without it needs what came before). */
+function isFullCompaction(line: ParsedLine): boolean {
+  if (line.type !== 'compacted') return false;
+  const payload = line.payload;
+  return (
+    typeof payload === 'object' &&
+    payload !== null &&
+    Array.isArray((payload as Record<string, unknown>).replacement_history)
+  );
+}
+
+function isBlank(chunk: Buffer, from: number, to: number): boolean {
+  for (let index = from; index < to; index += 1) {
+    const byte = chunk[index];
+    if (byte !== 0x20 && byte !== 0x09 && byte !== 0x0d) return false;
+  }
+  return true;
+}
+
+/** The same error naming the line that starts at `offset`: its newlines are counted only on this path. */
+async function relocate(
+  handle: FileHandle,
+  filePath: string,
+  error: CorruptRolloutError,
+  offset: number,
+): Promise<CorruptRolloutError> {
+  let line = 1;
+  for (let start = 0; start < offset; start += CHUNK_BYTES) {
+    const bytes = await readBytes(handle, start, Math.min(offset, start + CHUNK_BYTES));
+    for (let index = bytes.indexOf(NEWLINE); index >= 0; index = bytes.indexOf(NEWLINE, index + 1)) line += 1;
+  }
+  const prefix = `Corrupt rollout ${filePath}:${UNKNOWN_LINE}: `;
+  const reason = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  return new CorruptRolloutError(filePath, line, reason);
 }

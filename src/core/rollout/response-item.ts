@@ -26,12 +26,7 @@ const originField = z
 const idField = z.string().optional().catch(undefined);
 const providerDataField = z
   .record(z.string(), z.unknown())
-  .transform((record) => {
-    const entries = Object.entries(record).filter((entry): entry is [string, string] => {
-      return typeof entry[1] === 'string';
-    });
-    return entries.length > 0 ? Object.fromEntries(entries) : undefined;
-  })
+  .transform((record) => stringEntries(record))
   .optional()
   .catch(undefined);
 
@@ -42,37 +37,6 @@ const partSchema = z
     refusal: z.string().optional(),
     image_url: z.union([z.string(), z.object({ url: z.string() }).passthrough()]).optional(),
     detail: z.enum(['auto', 'low', 'high']).optional().catch(undefined),
-  })
-  .passthrough();
-
-const messageSchema = z
-  .object({
-    type: z.literal('message'),
-    role: z.enum(['user', 'assistant', 'system', 'developer']),
-    content: z.union([z.string(), z.array(z.unknown())]),
-    id: idField,
-    origin: originField,
-    provider_data: providerDataField,
-  })
-  .passthrough();
-
-const functionCallSchema = z
-  .object({
-    type: z.literal('function_call'),
-    name: z.string(),
-    arguments: z.unknown(),
-    call_id: z.string(),
-    id: idField,
-    origin: originField,
-    provider_data: providerDataField,
-  })
-  .passthrough();
-
-const functionCallOutputSchema = z
-  .object({
-    type: z.literal('function_call_output'),
-    call_id: z.string(),
-    output: z.unknown(),
   })
   .passthrough();
 
@@ -108,19 +72,64 @@ const ghostSnapshotSchema = z
   })
   .passthrough();
 
+const ROLES: ReadonlySet<unknown> = new Set(['user', 'assistant', 'system', 'developer']);
+const WIRE_APIS: ReadonlySet<unknown> = new Set(wireApiSchema.options);
+
+function isRole(value: unknown): value is MessageItem['role'] {
+  return ROLES.has(value);
+}
+
+/*
+ * Messages and function calls are checked by hand rather than with zod: resume reads every item, and
+ * these are nearly all of them. A malformed optional field is dropped, exactly as idField, originField
+ * and providerDataField do for the other item types.
+ */
+function commonFields(raw: Json): Json {
+  const { id, origin, provider_data: data } = raw;
+  return {
+    id: typeof id === 'string' ? id : undefined,
+    origin:
+      isRecord(origin) && WIRE_APIS.has(origin.api) && typeof origin.model === 'string'
+        ? { api: origin.api, model: origin.model }
+        : undefined,
+    provider_data: isRecord(data) ? stringEntries(data) : undefined,
+  };
+}
+
+function stringEntries(record: Json): Record<string, string> | undefined {
+  const entries = Object.entries(record).filter((entry): entry is [string, string] => {
+    return typeof entry[1] === 'string';
+  });
+  return entries.length > 0 ? Object.fromEntries(entries) : undefined;
+}
+
 function isRecord(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Keeps only the optional fields that are present, so items compare equal to what was written. */
 function withDefined<T extends object>(item: T, extras: Json): T {
-  return {
-    ...item,
-    ...Object.fromEntries(Object.entries(extras).filter(([, value]) => value !== undefined)),
-  };
+  let result: Json | undefined;
+  for (const [key, value] of Object.entries(extras)) {
+    if (value === undefined) continue;
+    result ??= { ...(item as Json) };
+    result[key] = value;
+  }
+  // Most items have none: no copy then (resume builds one per item).
+  return (result ?? item) as T;
 }
 
 function toPart(value: unknown, role: MessageItem['role']): ContentPart | undefined {
+  // The common shape, checked by hand (resume reads every item): what partSchema would accept as is.
+  if (
+    isRecord(value) &&
+    (value.type === 'input_text' || value.type === 'output_text') &&
+    typeof value.text === 'string' &&
+    value.refusal === undefined &&
+    value.image_url === undefined
+  ) {
+    return { type: value.type, text: value.text };
+  }
   const parsed = partSchema.safeParse(value);
   if (!parsed.success) return undefined;
   const part = parsed.data;
@@ -155,33 +164,26 @@ function parseKnown(raw: Json): ResponseItem | undefined {
   switch (raw.type) {
     case 'message': {
       if (raw[CODEX_HARNESS_FIELD] === true) return undefined; // kept opaque, never sent
-      const parsed = messageSchema.safeParse(raw);
-      if (!parsed.success) return undefined;
-      const { role, content, id, origin, provider_data } = parsed.data;
+      const { role, content } = raw;
+      if (!isRole(role) || (typeof content !== 'string' && !Array.isArray(content))) return undefined;
       const item: MessageItem = { type: 'message', role, content: toParts(content, role) };
-      return withDefined(item, { id, origin, provider_data });
+      return withDefined(item, commonFields(raw));
     }
     case 'function_call': {
-      const parsed = functionCallSchema.safeParse(raw);
-      if (!parsed.success) return undefined;
-      const { name, call_id, id, origin, provider_data } = parsed.data;
-      const args = parsed.data.arguments;
+      const { name, call_id } = raw;
+      if (typeof name !== 'string' || typeof call_id !== 'string') return undefined;
+      const args = raw.arguments;
       const item: FunctionCallItem = {
         type: 'function_call',
         name,
         arguments: typeof args === 'string' ? args : JSON.stringify(args ?? {}),
         call_id,
       };
-      return withDefined(item, { id, origin, provider_data });
+      return withDefined(item, commonFields(raw));
     }
     case 'function_call_output': {
-      const parsed = functionCallOutputSchema.safeParse(raw);
-      if (!parsed.success) return undefined;
-      return {
-        type: 'function_call_output',
-        call_id: parsed.data.call_id,
-        output: toOutput(parsed.data.output),
-      };
+      if (typeof raw.call_id !== 'string') return undefined;
+      return { type: 'function_call_output', call_id: raw.call_id, output: toOutput(raw.output) };
     }
     case CODY_REASONING_TYPE:
     case 'reasoning': {

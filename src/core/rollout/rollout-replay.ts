@@ -13,9 +13,7 @@ import { codyEventOf } from './codex-lines.js';
 import { isContextualUserText } from './is-contextual-user-text.js';
 import {
   compactedSchema,
-  eventSchema,
   parseResponseItem,
-  rolloutLineSchema,
   type SessionMetaPayload,
   tokenCountSchema,
   toSessionMeta,
@@ -49,6 +47,18 @@ export interface ResumedRollout {
 export interface ParsedLine {
   type: string;
   payload: unknown;
+  /** The canonical item of a `response_item` line, when already built (see `withItem`). */
+  item?: ResponseItem;
+}
+
+/**
+ * The line with its item built now rather than at replay, so a reader that holds many lines before
+ * replaying them keeps the canonical items and lets the raw JSON go at once.
+ */
+export function withItem(line: ParsedLine): ParsedLine {
+  if (line.type !== 'response_item' || !isRecord(line.payload)) return line;
+  if (codyEventOf(line.type, line.payload)) return line;
+  return { type: line.type, payload: undefined, item: parseResponseItem(line.payload) };
 }
 
 /**
@@ -68,11 +78,11 @@ export function parseRolloutLine(
     if (isUnterminatedLast) return undefined;
     throw new CorruptRolloutError(filePath, lineNumber, `not valid JSON (${errorMessage(error)})`);
   }
-  const envelope = rolloutLineSchema.safeParse(parsed);
-  if (!envelope.success) {
+  // Checked by hand rather than with zod: this runs on every line a resume reads.
+  if (!isRecord(parsed) || typeof parsed.timestamp !== 'string' || typeof parsed.type !== 'string') {
     throw new CorruptRolloutError(filePath, lineNumber, 'not a rollout line (needs a timestamp and a type)');
   }
-  return { type: envelope.data.type, payload: envelope.data.payload };
+  return { type: parsed.type, payload: parsed.payload };
 }
 
 /** The session_meta of line 1, or a CorruptRolloutError naming line 1. */
@@ -93,6 +103,16 @@ export class RolloutReplay {
   readonly state: ResumedRollout;
   private readonly filePath: string;
 
+  /*
+   * Events and turn contexts are kept raw and validated in finish(), newest first, until one is usable:
+   * only the last usable one of each kind is ever read, so validating thousands of them is wasted work.
+   */
+  private readonly turnContexts: unknown[] = [];
+  private readonly turnCompletes: unknown[] = [];
+  /** `epoch` counts the compactions and rollbacks that void the token counts reported before them. */
+  private readonly tokenCounts: Array<{ payload: unknown; historyLength: number; epoch: number }> = [];
+  private epoch = 0;
+
   constructor(filePath: string, meta: SessionMetaPayload) {
     this.filePath = filePath;
     this.state = { meta, history: [], compactionCount: 0, lineCount: 1, warnings: [], tornTail: false };
@@ -109,6 +129,10 @@ export class RolloutReplay {
     switch (line.type) {
       case 'response_item': {
         // Cody's own events ride in `cody_*` response items, which Codex ignores (codex-lines.ts).
+        if (line.item) {
+          state.history.push(line.item);
+          break;
+        }
         const event = isRecord(line.payload) ? codyEventOf(line.type, line.payload) : undefined;
         if (event) this.applyEvent(event.payload);
         else state.history.push(parseResponseItem(line.payload));
@@ -118,7 +142,7 @@ export class RolloutReplay {
         this.applyCompacted(line.payload, lineNumber);
         break;
       case 'turn_context':
-        state.lastTurnContext = toTurnContext(line.payload, state.meta) ?? state.lastTurnContext;
+        this.turnContexts.push(line.payload);
         break;
       case 'event_msg':
         this.applyEvent(line.payload);
@@ -143,36 +167,60 @@ export class RolloutReplay {
     state.history = replacement
       ? replacement.map(parseResponseItem)
       : rebuildLegacyCompaction(state.history, compacted.data.message);
-    delete state.lastTokenCount;
+    this.epoch += 1;
+  }
+
+  /** The state once every line is applied: the last usable turn context, token count and counts. */
+  finish(): ResumedRollout {
+    const state = this.state;
+    for (let index = this.turnContexts.length - 1; index >= 0; index -= 1) {
+      const context = toTurnContext(this.turnContexts[index], state.meta);
+      if (context) {
+        state.lastTurnContext = context;
+        break;
+      }
+    }
+    let needLast = true;
+    for (let index = this.tokenCounts.length - 1; index >= 0; index -= 1) {
+      const { payload, historyLength, epoch } = this.tokenCounts[index]!;
+      const count = tokenCountSchema.safeParse(payload);
+      const last = count.success ? count.data.info?.last_token_usage : undefined;
+      if (!last) continue; // Codex writes `info: null` before the first response
+      if (needLast && epoch === this.epoch) {
+        state.lastTokenCount = { usage: toTokenUsage(last), historyLengthAtReport: historyLength };
+      }
+      needLast = false;
+      const total = count.success ? count.data.info?.total_token_usage : undefined;
+      if (total) {
+        state.totalTokenUsage = toTokenUsage(total);
+        break;
+      }
+    }
+    for (let index = this.turnCompletes.length - 1; index >= 0; index -= 1) {
+      const complete = turnCompleteSchema.safeParse(this.turnCompletes[index]);
+      if (!complete.success) continue;
+      state.messageCount ??= complete.data.message_count;
+      state.firstUserMessage ??= complete.data.first_user_message;
+      if (state.messageCount !== undefined && state.firstUserMessage !== undefined) break;
+    }
+    if (state.messageCount === undefined) delete state.messageCount;
+    if (state.firstUserMessage === undefined) delete state.firstUserMessage;
+    return state;
   }
 
   private applyEvent(payload: unknown): void {
-    const event = eventSchema.safeParse(payload);
-    if (!event.success) return;
-    if (event.data.type === 'token_count') {
-      const count = tokenCountSchema.safeParse(payload);
-      const last = count.success ? count.data.info?.last_token_usage : undefined;
-      if (!last) return; // Codex writes `info: null` before the first response
-      this.state.lastTokenCount = {
-        usage: toTokenUsage(last),
-        historyLengthAtReport: this.state.history.length,
-      };
-      const total = count.success ? count.data.info?.total_token_usage : undefined;
-      if (total) this.state.totalTokenUsage = toTokenUsage(total);
-    } else if (event.data.type === 'thread_rolled_back') {
+    if (!isRecord(payload) || typeof payload.type !== 'string') return;
+    if (payload.type === 'token_count') {
+      this.tokenCounts.push({ payload, historyLength: this.state.history.length, epoch: this.epoch });
+    } else if (payload.type === 'thread_rolled_back') {
       // `cody undo` (Codex's event): the last `num_turns` user turns leave the history.
-      const turns = (payload as { num_turns?: unknown }).num_turns;
+      const turns = payload.num_turns;
       if (typeof turns === 'number' && Number.isInteger(turns) && turns > 0) {
         this.state.history = dropLastTurns(this.state.history, turns);
-        delete this.state.lastTokenCount;
+        this.epoch += 1;
       }
-    } else if (event.data.type === 'turn_complete') {
-      const complete = turnCompleteSchema.safeParse(payload);
-      if (!complete.success) return;
-      if (complete.data.message_count !== undefined) this.state.messageCount = complete.data.message_count;
-      if (complete.data.first_user_message !== undefined) {
-        this.state.firstUserMessage = complete.data.first_user_message;
-      }
+    } else if (payload.type === 'turn_complete') {
+      this.turnCompletes.push(payload);
     }
   }
 }

@@ -1,0 +1,26 @@
+/** Positioned reads of a rollout file: a byte range, and the first line. */
+import type { FileHandle } from 'node:fs/promises';
+
+const NEWLINE = 0x0a;
+
+/** Bytes `[start, end)` of the file (fewer only if it shrank meanwhile). */
+export async function readBytes(handle: FileHandle, start: number, end: number): Promise<Buffer> {
+  const buffer = Buffer.allocUnsafe(end - start);
+  let offset = 0;
+  while (offset < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, offset, buffer.length - offset, start + offset);
+    if (bytesRead === 0) break;
+    offset += bytesRead;
+  }
+  return buffer.subarray(0, offset);
+}
+
+/** The first line (without its newline), reading more of the head only while it is not complete. */
+export async function readFirstLine(handle: FileHandle, size: number): Promise<string> {
+  for (let length = Math.min(size, 64 * 1024); ; length = Math.min(size, length * 4)) {
+    const bytes = await readBytes(handle, 0, length);
+    const newline = bytes.indexOf(NEWLINE);
+    if (newline >= 0) return bytes.toString('utf8', 0, newline);
+    if (length >= size) return bytes.toString('utf8');
+  }
+}
