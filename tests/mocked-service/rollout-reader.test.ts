@@ -211,6 +211,21 @@ describe('readRolloutForResume', () => {
     await expect(readRolloutForResume(filePath)).rejects.toMatchObject({ line: 702 });
   });
 
+  it('reports the first corrupt line of the file, as a forward read would', async () => {
+    await write(
+      metaLine(),
+      itemLine(userMessage('one')),
+      'not json\n',
+      itemLine(userMessage('two')),
+      '{"x":1}\n',
+    );
+    await expect(readRolloutForResume(filePath)).rejects.toMatchObject({ line: 3 });
+    await write('{"not json\n', '{"x":1}\n');
+    const error = await readRolloutForResume(filePath).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ line: 1 });
+    expect((error as Error).message).toMatch(/not valid JSON/);
+  });
+
   it('uses the last usable turn context, token count and turn_complete, and drops counts voided by a compaction', async () => {
     const context = (model?: string): string =>
       line('turn_context', { provider: 'openai', api: 'openai-chat', ...(model ? { model } : {}) });

@@ -51,6 +51,8 @@ interface LiveLines {
   first?: { text: string; terminated: boolean };
   /** The last line is incomplete (an interrupted write). */
   tornTail: boolean;
+  /** The earliest corrupt line met (reported once line 1 is known to be sound, as a forward read would). */
+  corrupt?: { error: CorruptRolloutError; offset: number };
 }
 
 export async function readRolloutForResume(filePath: string): Promise<ResumedRollout> {
@@ -66,9 +68,10 @@ export async function readRolloutForResume(filePath: string): Promise<ResumedRol
     const { size } = await handle.stat();
     const live = await collectLiveLines(handle, size, filePath);
     const replay = new RolloutReplay(filePath, await metaOf(handle, size, filePath, id, live));
-    const { lines } = live;
+    const { lines, corrupt } = live;
     for (let index = 0; index < lines.length; index += 1) {
       const line = lines[index]!;
+      if (corrupt && line.offset > corrupt.offset) break;
       // Let the raw payload go as soon as it is replayed: only the rebuilt history stays.
       lines[index] = undefined as unknown as CollectedLine;
       try {
@@ -80,6 +83,7 @@ export async function readRolloutForResume(filePath: string): Promise<ResumedRol
         throw error;
       }
     }
+    if (corrupt) throw await relocate(handle, filePath, corrupt.error, corrupt.offset);
     if (live.tornTail) replay.markTorn();
     return replay.finish();
   } catch (error) {
@@ -122,6 +126,7 @@ async function metaOf(
 async function collectLiveLines(handle: FileHandle, size: number, filePath: string): Promise<LiveLines> {
   const newestFirst: CollectedLine[] = [];
   let tornTail = false;
+  let corrupt: LiveLines['corrupt'];
   /** The start of a line that began before the chunk just read, carried into the next (earlier) one. */
   let carry: Buffer | undefined;
   /** The next line met is the one after the file's last newline (empty when the file ends with one). */
@@ -142,7 +147,7 @@ async function collectLiveLines(handle: FileHandle, size: number, filePath: stri
       isLastLine = false;
       if (newline < 0) {
         const first = { text: chunk.toString('utf8', 0, lineEnd), terminated: !unterminated };
-        return collected(newestFirst, false, first, tornTail);
+        return collected(newestFirst, false, first, tornTail, corrupt);
       }
       const from = newline + 1;
       if (!isBlank(chunk, from, lineEnd)) {
@@ -155,21 +160,23 @@ async function collectLiveLines(handle: FileHandle, size: number, filePath: stri
             unterminated,
           );
         } catch (error) {
-          if (error instanceof CorruptRolloutError)
-            throw await relocate(handle, filePath, error, start + from);
-          throw error;
+          if (!(error instanceof CorruptRolloutError)) throw error;
+          // Go on: an earlier corrupt line, or a bad line 1, is the one to report.
+          corrupt = { error, offset: start + from };
+          lineEnd = newline;
+          continue;
         }
         if (parsed === undefined) tornTail = true;
         else {
           newestFirst.push({ parsed: withItem(parsed), offset: start + from });
-          if (isFullCompaction(parsed)) return collected(newestFirst, true, undefined, tornTail);
+          if (isFullCompaction(parsed)) return collected(newestFirst, true, undefined, tornTail, corrupt);
         }
       }
       lineEnd = newline;
     }
     end = start;
   }
-  return collected(newestFirst, false, undefined, tornTail);
+  return collected(newestFirst, false, undefined, tornTail, corrupt);
 }
 
 function collected(
@@ -177,8 +184,15 @@ function collected(
   fromCompaction: boolean,
   first: LiveLines['first'],
   tornTail: boolean,
+  corrupt: LiveLines['corrupt'],
 ): LiveLines {
-  return { lines: newestFirst.reverse(), fromCompaction, ...(first ? { first } : {}), tornTail };
+  return {
+    lines: newestFirst.reverse(),
+    fromCompaction,
+    ...(first ? { first } : {}),
+    tornTail,
+    ...(corrupt ? { corrupt } : {}),
+  };
 }
 
 /** The compaction that holds the whole live history (a legacy one without it needs what came before). */
