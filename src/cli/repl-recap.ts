@@ -1,48 +1,69 @@
-/** The last exchanges of a conversation, shown when the REPL opens on it. */
+/**
+ * The last exchanges of a conversation, shown when the REPL opens on it. Read from the rollout's tail
+ * with plain JSON parsing (no schema, no full read), so it costs the prompt nothing noticeable.
+ */
+import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 import type { ChalkInstance } from 'chalk';
-import { readTranscript } from '../core/transcript.js';
-import type { CommandContext } from './context.js';
 import type { Io } from './io.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 const EXCHANGES = 2;
 const LINES_PER_MESSAGE = 3;
+const TAIL_BYTES = 256 * 1024;
 
-export async function printRecap(
-  io: Io,
-  context: CommandContext,
-  id: string,
-  color: ChalkInstance,
-): Promise<void> {
-  let messages: Array<{ role: string; text: string }>;
+interface Message {
+  role: 'user' | 'assistant';
+  text: string;
+}
+
+/** User and assistant messages in the last `TAIL_BYTES` of the rollout, oldest first. */
+export function tailMessages(filePath: string): Message[] {
+  let text: string;
   try {
-    const transcript = await readTranscript(context.manager.rolloutPath(id));
-    messages = transcript.entries.flatMap((entry) =>
-      entry.kind === 'item' &&
-      entry.item.type === 'message' &&
-      (entry.item.role === 'user' || entry.item.role === 'assistant')
-        ? [
-            {
-              role: entry.item.role,
-              text: entry.item.content
-                .map((part) => (part.type === 'input_image' ? '[image]' : part.text))
-                .join('\n'),
-            },
-          ]
-        : [],
-    );
+    const descriptor = openSync(filePath, 'r');
+    try {
+      const size = fstatSync(descriptor).size;
+      const length = Math.min(size, TAIL_BYTES);
+      const buffer = Buffer.alloc(length);
+      readSync(descriptor, buffer, 0, length, size - length);
+      text = buffer.toString('utf8');
+      // A cut first line is not a line.
+      if (length < size) text = text.slice(text.indexOf('\n') + 1);
+    } finally {
+      closeSync(descriptor);
+    }
   } catch {
-    return;
+    return [];
   }
-  // Cody's own context message (environment, instructions) is not something the person typed.
-  messages = messages.filter((message) => !message.text.startsWith('<environment_context>'));
+  const messages: Message[] = [];
+  for (const line of text.split('\n')) {
+    if (!line.includes('"response_item"')) continue;
+    let parsed: { type?: unknown; payload?: { type?: unknown; role?: unknown; content?: unknown } };
+    try {
+      parsed = JSON.parse(line) as typeof parsed;
+    } catch {
+      continue;
+    }
+    const payload = parsed.payload;
+    if (parsed.type !== 'response_item' || payload?.type !== 'message' || !Array.isArray(payload.content))
+      continue;
+    if (payload.role !== 'user' && payload.role !== 'assistant') continue;
+    const content = (payload.content as Array<{ text?: unknown }>)
+      .map((part) => (typeof part.text === 'string' ? part.text : '[image]'))
+      .join('\n');
+    // Cody's own context and compaction summaries are not something the person typed.
+    if (payload.role === 'user' && /^\s*<(environment_context|user_instructions)/.test(content)) continue;
+    messages.push({ role: payload.role, text: content });
+  }
+  return messages;
+}
+
+export function printRecap(io: Io, filePath: string, color: ChalkInstance): void {
+  const messages = tailMessages(filePath);
   const userIndexes = messages.flatMap((message, index) => (message.role === 'user' ? [index] : []));
   if (userIndexes.length === 0) return;
   const from = userIndexes[Math.max(0, userIndexes.length - EXCHANGES)] ?? 0;
-  const earlier = userIndexes.length - EXCHANGES;
-  io.stderr.write(
-    color.dim(`── recap${earlier > 0 ? ` (last ${EXCHANGES} of ${userIndexes.length} exchanges)` : ''} ──\n`),
-  );
+  io.stderr.write(color.dim('── recap: the last exchanges ──\n'));
   for (const message of messages.slice(from)) {
     const lines = sanitizeForTerminal(message.text).split('\n');
     const shown = lines

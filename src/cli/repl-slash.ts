@@ -118,10 +118,9 @@ export async function runSlashCommand(
       await state.context.manager.setActive(id);
       say(ui.color.green(`✓ Resumed ${id}\n`));
       const { printRecap } = await import('./repl-recap.js');
-      await printRecap(
+      printRecap(
         { ...ui.io, stderr: { write: (text: string) => say(text) } },
-        state.context,
-        id,
+        state.context.manager.rolloutPath(id),
         ui.color,
       );
       return undefined;

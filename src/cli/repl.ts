@@ -3,6 +3,7 @@
  * conversation, slash commands, and turns rendered by `repl-turn`. Opens the conversation before touching
  * the terminal, so a start-up error is one line and an exit, never a hang; every exit restores the terminal.
  */
+import { resolveSelection } from '../core/config.js';
 import { ExitCode } from '../core/errors.js';
 import { createRedactor } from '../core/redact.js';
 import { startConversation } from '../core/start-conversation.js';
@@ -14,14 +15,12 @@ import { appendHistory, readHistory } from './history.js';
 import { type Io, readAll, useColor } from './io.js';
 import { stderrChalk } from './render.js';
 import { printRecap } from './repl-recap.js';
-import { runSlashCommand, type ReplState } from './repl-slash.js';
+import type { ReplState } from './repl-slash.js';
 import { attachMentions, completeInput, parseSlash } from './repl-input.js';
-import { runTurn } from './repl-turn.js';
 import { reportError } from './report-error.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { LineEditor } from './tty/line-editor.js';
 import { RawTerminal } from './tty/terminal.js';
-import { runBang } from './repl-bang.js';
 
 /** How long a first Ctrl-C on an empty prompt waits for the second. */
 const DOUBLE_PRESS_MS = 2000;
@@ -68,20 +67,27 @@ async function interactive(
       cwd: io.cwd,
       tools: toolNames(initialContext.config),
     }));
-  // Opened before the terminal goes raw: a corrupt rollout is reported and Cody exits.
-  const session = await open(initialContext, id);
-  const state: ReplState = { context: initialContext, session, open, lastToolOutput: undefined };
+  // The conversation opens (session module, rollout reader) while the prompt is already on screen; a
+  // failure (a corrupt rollout) ends the prompt at once with the error, never a hang.
+  const opening = open(initialContext, id);
+  const openFailed = opening.then(
+    () => new Promise<never>(() => undefined),
+    (error: unknown) => error,
+  );
+  let state: ReplState | undefined;
+  const ready = async (): Promise<ReplState> => {
+    state ??= { context: initialContext, session: await opening, open, lastToolOutput: undefined };
+    return state;
+  };
   const redact = createRedactor(initialContext.config.redact ?? []);
   const history = options.ephemeral ? [] : readHistory(initialContext.paths.home);
   const terminal = new RawTerminal(process.stdin, process.stderr);
   const stdout = io.stdout;
-  const status = session.status();
+  const selection = resolveSelection(initialContext.config);
   io.stderr.write(
-    color.dim(
-      `Cody · ${status.provider}/${status.model} · conversation ${session.id} · /help for commands\n`,
-    ),
+    color.dim(`Cody · ${selection.provider}/${selection.model} · conversation ${id} · /help for commands\n`),
   );
-  if (chosen !== undefined) await printRecap(io, state.context, session.id, color);
+  if (chosen !== undefined) printRecap(io, initialContext.manager.rolloutPath(id), color);
 
   const queue: string[] = [];
   const firstPrompt = options.words.join(' ').trim();
@@ -97,8 +103,9 @@ async function interactive(
         text = next;
         io.stderr.write(`${color.bold('› ')}${sanitizeForTerminal(text).replace(/\n/g, '\r\n  ')}\r\n`);
       } else {
-        const result = await prompt(terminal, color, history, io.cwd, draft);
+        const result = await prompt(terminal, color, history, io.cwd, draft, openFailed);
         draft = '';
+        if (result.kind === 'cancelled') throw await openFailed;
         if (result.kind === 'exit') {
           exitCode = result.code;
           break;
@@ -106,6 +113,7 @@ async function interactive(
         text = result.text;
       }
       if (text.trim() === '') continue;
+      const state = await ready();
       if (!options.ephemeral) {
         history.push(text);
         appendHistory(
@@ -126,6 +134,8 @@ async function interactive(
       if (slash?.kind === 'command') {
         if (slash.name === '/exit') break;
         try {
+          // Loaded when first used: the prompt must not wait for the export/transcript modules.
+          const { runSlashCommand } = await import('./repl-slash.js');
           const message = await runSlashCommand(slash.name, slash.argument, state, { io, terminal, color });
           if (message !== undefined) queue.unshift(message);
         } catch (error) {
@@ -138,6 +148,7 @@ async function interactive(
         continue;
       }
       if (text.startsWith('!')) {
+        const { runBang } = await import('./repl-bang.js');
         const handOver = await runBang(text.slice(1), io.cwd, terminal, color);
         if (handOver !== undefined) queue.unshift(handOver);
         continue;
@@ -145,6 +156,7 @@ async function interactive(
       const { message, notes } = attachMentions(text, io.cwd);
       for (const note of notes) io.stderr.write(color.dim(`${note}\r\n`));
       const current = state.session;
+      const { runTurn } = await import('./repl-turn.js');
       const outcome = await runTurn(
         { terminal, stdout, color, markdown: useColor(stdout, io.env) && stdout.isTTY === true },
         current,
@@ -168,7 +180,7 @@ async function interactive(
   return exitCode;
 }
 
-type PromptResult = { kind: 'line'; text: string } | { kind: 'exit'; code: number };
+type PromptResult = { kind: 'line'; text: string } | { kind: 'exit'; code: number } | { kind: 'cancelled' };
 
 /** One prompt: resolves with the submitted text, or an exit (Ctrl-D, or Ctrl-C twice on an empty prompt). */
 function prompt(
@@ -177,8 +189,10 @@ function prompt(
   history: readonly string[],
   cwd: string,
   initial: string,
+  cancel: Promise<unknown>,
 ): Promise<PromptResult> {
   return new Promise((resolve) => {
+    let settled = false;
     const editor = new LineEditor(
       { write: (text) => terminal.write(text), columns: () => terminal.columns() },
       {
@@ -209,7 +223,13 @@ function prompt(
       if (result.kind === 'eof') return done({ kind: 'exit', code: ExitCode.ok });
       done({ kind: 'line', text: result.text });
     });
+    void cancel.then(() => {
+      if (settled) return;
+      editor.clear();
+      done({ kind: 'cancelled' });
+    });
     const done = (value: PromptResult): void => {
+      settled = true;
       terminal.listen(undefined);
       terminal.onResizeEvent(undefined);
       resolve(value);
