@@ -1,5 +1,5 @@
 /** The list cache never makes `cody list` wrong: changed, deleted and garbled entries are re-read. */
-import { appendFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -48,10 +48,13 @@ describe('list cache', () => {
     const id = await create();
     await manager.listConversations();
     const cache = JSON.parse(await readFile(join(paths.conversationsDir, LIST_CACHE_FILE), 'utf8')) as {
-      entries: Record<string, { summary: { id: string } }>;
+      entries: Record<string, { size: number; mtimeMs: number; summary: { id: string } }>;
     };
     expect(Object.keys(cache.entries)).toEqual([id]);
     expect(cache.entries[id]?.summary.id).toBe(id);
+    // Keyed by the file as it is, so the next listing takes the entry without reading the file.
+    const { size, mtimeMs } = await stat(manager.rolloutPath(id));
+    expect(cache.entries[id]).toMatchObject({ size, mtimeMs });
     // The cache file is not a conversation.
     expect((await manager.listConversations()).map((entry) => entry.id)).toEqual([id]);
   });

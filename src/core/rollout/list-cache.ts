@@ -5,9 +5,14 @@
  * size or mtime changed is read again. The cache is a convenience: a missing, unreadable or malformed
  * cache (or entry) is simply rebuilt, and a failure to write it is ignored.
  */
+import * as fs from 'node:fs';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { type ConversationSummary, readConversationSummary } from './summary-reader.js';
+import {
+  type ConversationSummary,
+  readConversationSummary,
+  type SummaryFileSystem,
+} from './summary-reader.js';
 
 /** Hidden next to the rollouts; it does not end in `.jsonl`, so it is never taken for a conversation. */
 export const LIST_CACHE_FILE = '.list-cache.json';
@@ -80,6 +85,22 @@ function writeCache(path: string, entries: Map<string, CacheEntry>): void {
   }
 }
 
+/**
+ * Reads a summary and keeps the `fstat` it made: with no cache entry to compare with, that one call
+ * stands in for a separate `stat` of the path.
+ */
+function summaryWithStat(filePath: string): { summary: ConversationSummary; stat?: fs.Stats } {
+  let stat: fs.Stats | undefined;
+  const fileSystem: SummaryFileSystem = {
+    openSync: fs.openSync,
+    readSync: fs.readSync,
+    closeSync: fs.closeSync,
+    fstatSync: (descriptor) => (stat = fs.fstatSync(descriptor)),
+  };
+  const summary = readConversationSummary(filePath, fileSystem);
+  return stat ? { summary, stat } : { summary };
+}
+
 /** List entries for `ids`, reading only the rollouts that changed since the cache was written. */
 export function summarizeConversations(
   conversationsDir: string,
@@ -92,6 +113,14 @@ export function summarizeConversations(
   let changed = cache.size !== ids.length;
   const summaries = ids.map((id) => {
     const filePath = rolloutPath(id);
+    const cached = cache.get(id);
+    if (!cached) {
+      changed = true;
+      const { summary, stat } = summaryWithStat(filePath);
+      const { filePath: _ignored, ...stored } = summary;
+      if (stat) next.set(id, { size: stat.size, mtimeMs: stat.mtimeMs, summary: stored });
+      return summary;
+    }
     let size: number;
     let mtimeMs: number;
     try {
@@ -99,8 +128,7 @@ export function summarizeConversations(
     } catch {
       return readConversationSummary(filePath); // vanished or unreadable: reported with a problem
     }
-    const cached = cache.get(id);
-    if (cached && cached.size === size && cached.mtimeMs === mtimeMs) {
+    if (cached.size === size && cached.mtimeMs === mtimeMs) {
       next.set(id, cached);
       return { ...cached.summary, filePath };
     }
