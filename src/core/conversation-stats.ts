@@ -1,19 +1,50 @@
 /** Small facts about a conversation recorded with its turns: token counts, message counts, previews. */
 import type { MessageItem, ResponseItem, TokenUsage } from '../protocol/index.js';
 
-/** The `token_count` event in Codex's shape, for the rollout. */
-export function tokenCountEvent(
-  usage: TokenUsage,
-  contextWindow: number,
-): Record<string, unknown> & { type: string } {
-  const last = {
+/** Token counts in Codex's snake_case shape (all five, as Codex requires). */
+function codexCounts(usage: TokenUsage): Record<string, number> {
+  return {
     input_tokens: usage.inputTokens ?? 0,
     cached_input_tokens: usage.cachedInputTokens ?? 0,
     output_tokens: usage.outputTokens ?? 0,
     reasoning_output_tokens: usage.reasoningTokens ?? 0,
     total_tokens: usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0),
   };
-  return { type: 'token_count', info: { last_token_usage: last, model_context_window: contextWindow } };
+}
+
+/** `total` plus one response's `usage`: the conversation's running token total, as Codex keeps it. */
+export function addTokenUsage(total: TokenUsage | undefined, usage: TokenUsage): TokenUsage {
+  const sum = (a: number | undefined, b: number | undefined): number => (a ?? 0) + (b ?? 0);
+  return {
+    inputTokens: sum(total?.inputTokens, usage.inputTokens),
+    cachedInputTokens: sum(total?.cachedInputTokens, usage.cachedInputTokens),
+    outputTokens: sum(total?.outputTokens, usage.outputTokens),
+    reasoningTokens: sum(total?.reasoningTokens, usage.reasoningTokens),
+    totalTokens: sum(
+      total?.totalTokens,
+      usage.totalTokens ?? (usage.inputTokens ?? 0) + (usage.outputTokens ?? 0),
+    ),
+  };
+}
+
+/**
+ * The `token_count` event in Codex's shape, for the rollout: the last response's usage and the running
+ * total (`total`, which already includes `usage`; without one the last usage stands in for it).
+ */
+export function tokenCountEvent(
+  usage: TokenUsage,
+  contextWindow: number,
+  total?: TokenUsage,
+): Record<string, unknown> & { type: string } {
+  const last = codexCounts(usage);
+  return {
+    type: 'token_count',
+    info: {
+      total_token_usage: total ? codexCounts(total) : last,
+      last_token_usage: last,
+      model_context_window: contextWindow,
+    },
+  };
 }
 
 /** Long enough to recognise a conversation by, short enough for one table row. */

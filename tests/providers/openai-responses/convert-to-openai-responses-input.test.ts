@@ -192,6 +192,14 @@ describe('convertToOpenAIResponsesRequest: reasoning', () => {
       }),
     ],
     ['the same model but without encrypted content', reasoning('No blob.', { id: 'rs_3', origin: SAME })],
+    [
+      'an imported Codex rollout (encrypted for the account Codex ran under)',
+      reasoning('Codex thought.', {
+        id: 'rs_4',
+        encrypted_content: 'gAAAA-codex',
+        origin: { ...SAME, foreign: true },
+      }),
+    ],
   ])('drops reasoning from %s, with one warning, and the ids of the calls it led to', (_name, item) => {
     const { body, warnings } = convert([
       user('go'),
