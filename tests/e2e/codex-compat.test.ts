@@ -3,7 +3,7 @@
  * Claude's thinking) is made through `bin/cody.js` against the fake provider. Its rollout is checked line
  * by line against what Codex 0.169 needs to parse each line and to list the conversation
  * (codex-rollout-requirements.ts, measured against the real binary). When the real Codex CLI is there
- * (`CODY_CODEX_BIN`, or `codex` on PATH; `npm i @openai/codex` ships it), it also resumes the rollout
+ * (`CODY_CODEX_BIN` or `CODEX_BIN`, or `codex` on PATH; `npm i @openai/codex` ships it), it also resumes the rollout
  * against the same fake provider with zero "failed to parse rollout line" in its trace log, sends the
  * history without Claude's thinking, and lists the conversation with its first message
  * (`codex app-server`, `thread/list`). Without Codex the test says so and checks Cody's side only.
@@ -22,6 +22,7 @@ type Json = Record<string, unknown>;
 function findCodex(): string | undefined {
   const candidates = [
     process.env.CODY_CODEX_BIN,
+    process.env.CODEX_BIN,
     ...(process.env.PATH ?? '').split(delimiter).map((dir) => (dir ? join(dir, 'codex') : undefined)),
   ];
   for (const candidate of candidates) {
