@@ -106,7 +106,9 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
               ? color.cyan(
                   ` ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens${trimmed}`,
                 )
-              : color.yellow(` ${event.status}: the history was kept as it was.`);
+              : event.status === 'noop'
+                ? ' nothing to do.'
+                : color.yellow(` ${event.status}: the history was kept as it was.`);
           io.stderr.write(`${compacting ? '' : 'Compaction'}${text}\n`);
           compacting = false;
           return;

@@ -1,5 +1,6 @@
 import { MissingApiKeyError, ProviderError } from '../protocol/errors.js';
-import { CodyError, ExitCode, type ExitCodeValue } from '../core/errors.js';
+import { CodyError } from '../core/errors.js';
+import { ExitCode, exitCodeFor, type ExitCodeValue, hintText } from './exit-codes.js';
 import type { Io } from './io.js';
 
 /**
@@ -15,7 +16,14 @@ export function reportError(error: unknown, io: Io, debug: boolean): ExitCodeVal
 }
 
 function classify(error: unknown): { message: string; exitCode: ExitCodeValue; expected: boolean } {
-  if (error instanceof CodyError) return { message: error.message, exitCode: error.exitCode, expected: true };
+  if (error instanceof CodyError) {
+    const hint = hintText(error.hint);
+    return {
+      message: hint ? `${error.message} ${hint}` : error.message,
+      exitCode: exitCodeFor(error.kind),
+      expected: true,
+    };
+  }
   if (error instanceof MissingApiKeyError)
     return { message: error.message, exitCode: ExitCode.auth, expected: true };
   if (error instanceof ProviderError) {

@@ -41,6 +41,8 @@ export interface NewConversationOptions {
   cwd: string;
   /** Written right after session_meta (e.g. the system message). */
   initialItems?: ResponseItem[];
+  /** A fork: the conversation it branched from, and the user message it branched at (if not the end). */
+  forkedFrom?: { id: string; message?: string };
 }
 
 const ROLLOUT_SUFFIX = '.jsonl';
@@ -83,6 +85,14 @@ export class ConversationManager {
         api: options.api,
         model: options.model,
         ...modelProviderField(options.modelProvider ?? codexModelProvider(options.provider)),
+        ...(options.forkedFrom
+          ? {
+              parent_id: options.forkedFrom.id,
+              ...(options.forkedFrom.message !== undefined
+                ? { forked_at_message: options.forkedFrom.message }
+                : {}),
+            }
+          : {}),
       },
       { now: () => this.now() },
     );

@@ -82,15 +82,29 @@ const KIND_BY_EXIT_CODE: ReadonlyMap<number, ErrorKind> = new Map(
     .map(([kind, code]): [number, ErrorKind] => [code, kind as ErrorKind]),
 );
 
+/**
+ * What a front end could suggest next, in its own words (the CLI names its commands; core never does).
+ * - list-conversations: see which conversations exist
+ * - compact: compact the conversation by hand
+ * - choose-model: pick another model (or fix the base URL)
+ */
+export type ErrorHint = 'list-conversations' | 'compact' | 'choose-model';
+
 export class CodyError extends Error {
   readonly kind: ErrorKind;
+  readonly hint: ErrorHint | undefined;
   /**
    * Accepts an exit code while callers move to kinds.
    * @param kind what went wrong (an `ExitCode` value is accepted for now and translated)
    */
-  constructor(message: string, kind: ErrorKind | ExitCodeValue, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(
+    message: string,
+    kind: ErrorKind | ExitCodeValue,
+    options?: { cause?: unknown; hint?: ErrorHint },
+  ) {
+    super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = new.target.name;
+    this.hint = options?.hint;
     this.kind = typeof kind === 'number' ? (KIND_BY_EXIT_CODE.get(kind) ?? 'internal') : kind;
   }
 
@@ -109,7 +123,7 @@ export class UsageError extends CodyError {
 export class UnknownConversationError extends CodyError {
   readonly conversationId: string;
   constructor(conversationId: string) {
-    super(`Conversation '${conversationId}' not found. List available: cody list`, 'not-found');
+    super(`Conversation '${conversationId}' not found.`, 'not-found', { hint: 'list-conversations' });
     this.conversationId = conversationId;
   }
 }
@@ -129,8 +143,9 @@ export class AmbiguousConversationError extends CodyError {
 export class InvalidConversationIdError extends CodyError {
   constructor(id: string) {
     super(
-      `'${id}' is not a valid conversation id: use the id (or a prefix of it) shown by 'cody list'.`,
+      `'${id}' is not a valid conversation id: use a conversation's id or a unique prefix of it.`,
       'usage',
+      { hint: 'list-conversations' },
     );
   }
 }
@@ -183,4 +198,13 @@ export function isErrno(error: unknown, code: string): boolean {
 
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/** The user's message could not be saved, so nothing was sent; its text comes back so it is not lost. */
+export class UnsentMessageError extends StorageError {
+  readonly unsentText: string;
+  constructor(cause: StorageError, text: string) {
+    super(`${cause.message.replace(/\.?$/, '.')} Nothing was sent.`, { cause });
+    this.unsentText = text;
+  }
 }

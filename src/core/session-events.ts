@@ -1,5 +1,5 @@
 import type { FinishReason, FunctionCallItem, ResponseItem, TokenUsage, WireApi } from '../protocol/index.js';
-import type { ErrorKind } from './errors.js';
+import type { ErrorHint, ErrorKind } from './errors.js';
 
 /** Why a compaction ran. */
 export type CompactionTrigger = 'auto' | 'overflow' | 'manual';
@@ -93,7 +93,7 @@ export type SessionEvent =
       status: TurnCompleteStatus;
     }
   /** The turn's last event when it could not complete. */
-  | { type: 'turn-failed'; error: { kind: ErrorKind; message: string } };
+  | { type: 'turn-failed'; error: { kind: ErrorKind; message: string; hint?: ErrorHint } };
 
 /** Every event type, for front ends that validate or route by name. */
 export type SessionEventType = SessionEvent['type'];

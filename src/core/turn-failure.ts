@@ -1,28 +1,39 @@
 /** How a turn that cannot complete is reported: one error with a kind, and one line of text. */
 import type { ProviderError } from '../protocol/index.js';
 import { API_KEY_VARIABLES, SIGN_IN_FAILED_CODE } from '../providers/index.js';
-import { CodyError, type ErrorKind } from './errors.js';
+import { CodyError, type ErrorHint, type ErrorKind } from './errors.js';
 
 /** A turn that could not complete. Its user message stays recorded; a `turn_aborted` event says why. */
 export class TurnFailedError extends CodyError {
   readonly providerError: ProviderError | undefined;
-  constructor(message: string, kind: ErrorKind, providerError?: ProviderError) {
-    super(message, kind, providerError ? { cause: providerError } : undefined);
+  constructor(message: string, kind: ErrorKind, providerError?: ProviderError, hint?: ErrorHint) {
+    super(message, kind, { ...(providerError ? { cause: providerError } : {}), ...(hint ? { hint } : {}) });
     this.providerError = providerError;
   }
 }
 
+/** The error for a provider failure that retries did not fix: kind 'auth' or 'provider'. */
+export function failureFromProvider(error: ProviderError, retries: number, what?: string): TurnFailedError {
+  return new TurnFailedError(
+    describeProviderFailure(error, retries, what),
+    error.kind === 'auth' ? 'auth' : 'provider',
+    error,
+    error.kind === 'not-found' ? 'choose-model' : undefined,
+  );
+}
+
 /** One line naming the API, the HTTP status, the retries made and what to check. */
-export function describeProviderFailure(error: ProviderError, retries: number): string {
+export function describeProviderFailure(error: ProviderError, retries: number, what?: string): string {
   const status = error.statusCode !== undefined ? ` (HTTP ${error.statusCode})` : '';
   const after = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
   const hint =
     error.kind === 'auth' && error.code !== SIGN_IN_FAILED_CODE
       ? ` — check the key in ${(API_KEY_VARIABLES[error.api] ?? []).join(' or ')}`
       : error.kind === 'not-found'
-        ? ' — check the model name (cody set-provider … --model) and the base URL'
+        ? ' — check the model name and the base URL'
         : '';
-  return `${error.api} request failed${status}${after}: ${firstLine(error.message)}${hint}`;
+  const subject = what ?? `${error.api} request failed`;
+  return `${subject}${what ? ` (${error.api})` : ''}${status}${after}: ${firstLine(error.message)}${hint}`;
 }
 
 function firstLine(text: string): string {

@@ -76,8 +76,12 @@ describe('compaction end to end', () => {
     const summaries = requests.filter(isSummaryRequest);
     expect(summaries.length).toBeGreaterThan(0);
     for (const request of requests) expect(promptTokens(request)).toBeLessThanOrEqual(WINDOW);
-    // The summary request carries no tools.
-    for (const request of summaries) expect((request.body as { tools?: unknown }).tools).toBeUndefined();
+    // The summary request defines the conversation's tools (its history may call them) but forbids calling them.
+    for (const request of summaries) {
+      const body = request.body as { tools?: unknown[]; tool_choice?: unknown };
+      expect(body.tool_choice).toBe('none');
+      expect((body.tools ?? []).length).toBeGreaterThan(0);
+    }
 
     const lines = await harness.rollout(id);
     const compacted = linesOfType(lines, 'compacted');

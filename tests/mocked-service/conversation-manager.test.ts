@@ -116,9 +116,12 @@ describe('ConversationManager', () => {
     await expect(manager.resolveId('0190')).rejects.toThrow(AmbiguousConversationError);
     await expect(manager.resolveId('0190')).rejects.toThrow(/matches 2 conversations/);
     await expect(manager.resolveId('0192')).rejects.toThrow(UnknownConversationError);
-    await expect(manager.resolveId('0192')).rejects.toThrow(
-      "Conversation '0192' not found. List available: cody list",
-    );
+    // Core names no command: it gives the kind and a hint, and the CLI words the hint.
+    await expect(manager.resolveId('0192')).rejects.toMatchObject({
+      message: "Conversation '0192' not found.",
+      kind: 'not-found',
+      hint: 'list-conversations',
+    });
     for (const bad of ['../x', '..', 'a/b', '', 'x'.repeat(3), `${a}0`, '/etc/passwd', 'abc\\def']) {
       await expect(manager.resolveId(bad)).rejects.toThrow(InvalidConversationIdError);
     }

@@ -11,7 +11,12 @@ import { ConversationManager } from '../../src/core/conversation-manager.js';
 import { ExitCode } from '../../src/core/errors.js';
 import { ensureCodyHome, resolveCodyPaths } from '../../src/core/paths.js';
 import type { RecorderFileSystem } from '../../src/core/rollout/index.js';
-import { MAX_TOOL_ROUNDS_PER_TURN, Session, TurnFailedError } from '../../src/core/session.js';
+import {
+  MAX_TOOL_ROUNDS_PER_TURN,
+  Session,
+  TurnFailedError,
+  UnsentMessageError,
+} from '../../src/core/session.js';
 import type { SessionEvent } from '../../src/core/session-events.js';
 import { startConversation } from '../../src/core/start-conversation.js';
 import type { ToolRuntime } from '../../src/core/tools/tool-runtime.js';
@@ -146,24 +151,32 @@ describe('Session (scripted model client, real files)', () => {
       info: { last_token_usage: { input_tokens: 100, output_tokens: 10, total_tokens: 110 } },
     });
     expect(written.at(-1)?.payload).toMatchObject({ type: 'cody_turn_complete', message_count: 2 });
-    expect(events.map((event) => event.type)).toEqual([
+    expect(events.map((event) => (event.type === 'state' ? `state ${event.state}` : event.type))).toEqual([
       'turn-started',
+      'state ProcessingUserMessage',
       'item-recorded',
+      'state AwaitingLLMResponse',
+      'state StreamingLLMResponse',
       'text-delta',
+      'state ProcessingLLMResponse',
       'item-recorded',
       'usage',
+      'state Idle',
       'turn-complete',
     ]);
+    expect(session.status().state).toBe('Idle');
   });
 
-  it('shows the reply with a warning when the disk is full, and leaves no partial line behind', async () => {
-    const before = await readFile(manager.rolloutPath(id), 'utf8');
-    const full: RecorderFileSystem = {
+  /** A file system whose writes fail (half the line reaches the disk first) from write number `failFrom` on. */
+  const fullFrom = (failFrom: number): RecorderFileSystem => {
+    let writes = 0;
+    return {
       open: async (path, flags, mode) => {
         const handle = await openFile(path, flags, mode);
         return {
-          // Half the line reaches the disk, then the device is full.
           write: async (buffer, offset, length, position) => {
+            writes += 1;
+            if (writes < failFrom) return handle.write(buffer, offset, length, position);
             await handle.write(buffer, offset, Math.floor(length / 2), position);
             throw Object.assign(new Error('no space left on device'), { code: 'ENOSPC' });
           },
@@ -176,25 +189,62 @@ describe('Session (scripted model client, real files)', () => {
       },
       writeFile: (path, data, options) => writeFile(path, data, options),
     };
-    const session = await Session.open({
+  };
+  const openWith = (client: FakeClient, fileSystem: RecorderFileSystem): Promise<Session> =>
+    Session.open({
       manager,
       conversationId: id,
       config,
       env: {},
       cwd: '/work',
-      clientFactory: () => Promise.resolve(new FakeClient(() => reply('still answered'))),
-      recorderOptions: { fileSystem: full },
+      clientFactory: () => Promise.resolve(client),
+      recorderOptions: { fileSystem },
     });
-    const events = await collect(session.submit('hello'));
+
+  it('sends nothing when the user message cannot be saved, and gives its text back (storage)', async () => {
+    const before = await readFile(manager.rolloutPath(id), 'utf8');
+    const client = new FakeClient(() => reply('never asked'));
+    const error = await collect(
+      (await openWith(client, fullFrom(1))).submit('a message worth keeping'),
+    ).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(UnsentMessageError);
+    expect(error).toMatchObject({ kind: 'storage', unsentText: 'a message worth keeping' });
+    expect((error as Error).message).toMatch(/disk is full.*Nothing was sent\.$/);
+    expect(client.requests).toHaveLength(0);
+    expect(await readFile(manager.rolloutPath(id), 'utf8')).toBe(before);
+  });
+
+  it('still shows the reply when a later write fails, ends with a storage error, and never saves an answer without its question', async () => {
+    // Write 1: turn_context; 2: the user message; 3 (the reply) fails.
+    const client = new FakeClient(() => reply('still answered'));
+    const events: SessionEvent[] = [];
+    const error = await (async () => {
+      for await (const event of (await openWith(client, fullFrom(3))).submit('hello')) events.push(event);
+    })().catch((caught: unknown) => caught);
     expect(events.filter((event) => event.type === 'text-delta').map((event) => event.text)).toEqual([
       'still answered',
     ]);
-    const warnings = events.filter((event) => event.type === 'warning');
-    expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatchObject({
-      message: expect.stringMatching(/disk is full.*The reply is still shown/),
-    });
-    expect(await readFile(manager.rolloutPath(id), 'utf8')).toBe(before);
+    expect(events.filter((event) => event.type === 'warning')).toMatchObject([
+      { message: expect.stringMatching(/disk is full.*The reply is still shown/) },
+    ]);
+    expect(error).toMatchObject({ kind: 'storage', message: expect.stringMatching(/shown but not saved/) });
+    expect(client.requests).toHaveLength(1);
+    const text = await readFile(manager.rolloutPath(id), 'utf8');
+    expect(text.endsWith('\n')).toBe(true);
+    const roles = (await lines())
+      .filter((line) => line.payload.type === 'message')
+      .map((line) => line.payload.role);
+    expect(roles).toEqual(['system', 'user']);
+    // The next open (the disk has room again) closes the unfinished turn as interrupted before the new one.
+    await collect((await open(new FakeClient(() => reply('next')))).submit('again'));
+    const after = (await lines()).map((line) =>
+      line.payload.type === 'message' ? `${String(line.payload.role)}` : String(line.payload.type),
+    );
+    const aborted = after.indexOf('cody_turn_aborted');
+    expect(aborted).toBeGreaterThan(after.indexOf('user'));
+    expect(aborted).toBeLessThan(after.lastIndexOf('user'));
+    expect((await lines())[aborted]?.payload).toMatchObject({ reason: 'interrupted' });
+    expect(after.filter((kind) => kind === 'assistant')).toHaveLength(1);
   });
 
   it('rebuilds the history on resume and continues it', async () => {

@@ -5,12 +5,13 @@
  * request that defines no tools).
  */
 import { describe, expect, it } from 'vitest';
-import { compactHistory, COMPACTION_PROMPT } from '../../src/core/compact/index.js';
+import { COMPACTION_PROMPT } from '../../src/core/compact/index.js';
 import { isReasoningModel } from '../../src/core/model-catalog.js';
 import { heuristicEstimator } from '../../src/core/tokens/index.js';
 import type { ResponseItem, ToolSpec, WireApi } from '../../src/protocol/index.js';
 import { createModelClient } from '../../src/providers/index.js';
 import type { FakeApi } from '../fake-provider/types.js';
+import { compactWith } from '../unit/compact/compact-with.js';
 import { withFakeServer } from './fake-server.js';
 import { assistant, call, developer, output, system, user } from './item-builders.js';
 
@@ -144,7 +145,7 @@ describe('compacting a history with tool calls, on every API', () => {
     '$api: the summary request defines the tools, forbids calling them, and is accepted',
     async ({ api, model, toolChoice }) => {
       server.enqueue({ type: 'reply', text: 'Goal: read notes.txt. It says buy milk.' });
-      const outcome = await compactHistory({
+      const outcome = await compactWith({
         history: WITH_TOOLS,
         client: await clientFor(api, model),
         tools: TOOLS,
@@ -165,7 +166,7 @@ describe('compacting a history with tool calls, on every API', () => {
   it('Anthropic refuses tool blocks without tools (the real 400); without tools Cody sends them as text', async () => {
     const client = await clientFor('anthropic-messages', 'claude-sonnet-4-6');
     server.enqueue({ type: 'reply', text: 'A summary.' });
-    const outcome = await compactHistory({
+    const outcome = await compactWith({
       history: WITH_TOOLS,
       client,
       estimator: heuristicEstimator(),
@@ -207,13 +208,15 @@ describe('compacting a history with tool calls, on every API', () => {
 
   it('a summary the provider refuses leaves the placeholder and says why', async () => {
     server.enqueue({ type: 'error', status: 400 });
-    const outcome = await compactHistory({
+    const outcome = await compactWith({
       history: WITH_TOOLS,
       client: await clientFor('openai-chat', 'gpt-4.1-mini'),
       tools: TOOLS,
       estimator: heuristicEstimator(),
       contextWindow: 100_000,
       autoCompactLimit: 80_000,
+      // An automatic compaction (the only kind with a placeholder).
+      placeholderOnFailure: true,
     });
     expect(outcome).toMatchObject({
       status: 'compacted',

@@ -1,4 +1,5 @@
-import { ExitCode, UsageError } from '../../core/errors.js';
+import { EventEmitter } from 'node:events';
+import { ExitCode, UnsentMessageError, UsageError } from '../../core/errors.js';
 import type { Session } from '../../core/session.js';
 import { startConversation } from '../../core/start-conversation.js';
 import { askApproval, canAskOn, createCliTools, declinedWithoutTerminal, toolNames } from '../approval.js';
@@ -129,6 +130,9 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   if (canAsk && io.stderr.isTTY === true) {
     try {
       return await terminalTurn(io, session, message);
+    } catch (error) {
+      keepUnsent(error, io);
+      throw error;
     } finally {
       await context.dispose?.();
     }
@@ -136,6 +140,12 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   const abort = new AbortController();
   const onInterrupt = (): void => abort.abort(new Error('interrupted'));
   process.once('SIGINT', onInterrupt);
+  // A closed pipe (`cody chat … | head -1`) ends the turn like Ctrl-C: recorded as interrupted.
+  const onOutputError = (error: NodeJS.ErrnoException): void => {
+    if (error.code === 'EPIPE') abort.abort(new Error('broken pipe'));
+  };
+  const stdoutEvents = eventsOf(io.stdout);
+  stdoutEvents?.on('error', onOutputError);
   const spinner = await startSpinner(io, 'Thinking…');
   const renderer = createTurnRenderer(io, { ...(spinner ? { spinner } : {}) });
   try {
@@ -145,9 +155,13 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
       if (event.type === 'tool-call' && !event.approved && !canAsk)
         io.stderr.write(declinedWithoutTerminal(event));
     }
+  } catch (error) {
+    keepUnsent(error, io);
+    throw error;
   } finally {
     renderer.end();
     process.removeListener('SIGINT', onInterrupt);
+    stdoutEvents?.removeListener('error', onOutputError);
     await context.dispose?.();
   }
   return ExitCode.ok;
@@ -183,6 +197,18 @@ async function terminalTurn(io: Io, session: Session, message: string): Promise<
   }
   if (outcome.status === 'failed') throw outcome.error;
   return outcome.status === 'interrupted' ? ExitCode.interrupted : ExitCode.ok;
+}
+
+/** Nothing was sent or saved (a full disk): give the message back so it is not lost. */
+function keepUnsent(error: unknown, io: Io): void {
+  if (error instanceof UnsentMessageError) {
+    io.stderr.write(`cody: your message was not sent; here it is:\n${error.unsentText}\n`);
+  }
+}
+
+/** The stream's event emitter side, when it has one (the process's stdout does; test fakes may not). */
+function eventsOf(stream: unknown): NodeJS.EventEmitter | undefined {
+  return stream instanceof EventEmitter ? stream : undefined;
 }
 
 function withTools<T>(tools: T | undefined): { tools?: T } {

@@ -16,26 +16,29 @@ export async function runCompact(
     throw new UsageError('No active conversation: start one with cody new, or pass --conversation.');
   const session = await openSession(context, id);
   const renderer = createTurnRenderer(io, { json: options.json === true });
-  const generator = session.compact(options.focus);
+  const abort = new AbortController();
+  const onInterrupt = (): void => abort.abort(new Error('interrupted'));
+  process.once('SIGINT', onInterrupt);
+  const generator = session.compact(options.focus, abort.signal);
   let step = await generator.next();
-  while (step.done !== true) {
-    renderer.handle(step.value);
-    step = await generator.next();
-  }
-  renderer.end();
-  const outcome = step.value;
-  if (outcome.status === 'compacted') {
-    if (!options.json) {
-      io.stdout.write(
-        `✓ Compacted ${id}: ${formatTokens(outcome.tokensBefore)} → ${formatTokens(outcome.tokensAfter)} tokens\n`,
-      );
+  try {
+    while (step.done !== true) {
+      renderer.handle(step.value);
+      step = await generator.next();
     }
-    return ExitCode.ok;
+  } finally {
+    renderer.end();
+    process.removeListener('SIGINT', onInterrupt);
   }
-  if (outcome.status === 'noop') {
-    if (!options.json) io.stdout.write(`Nothing to compact in ${id}.\n`);
-    return ExitCode.ok;
+  const report = step.value;
+  if (options.json) return ExitCode.ok;
+  if (report.status === 'compacted') {
+    // The same figures as the progress line, the event and `cody show`.
+    io.stdout.write(
+      `✓ Compacted ${id}: ${formatTokens(report.tokensBefore)} → ${formatTokens(report.tokensAfter)} tokens\n`,
+    );
+  } else {
+    io.stdout.write(`Nothing to compact in ${id}: ${report.reason ?? 'the history is already small'}.\n`);
   }
-  io.stderr.write(`cody: compaction ${outcome.status}; the history was kept as it was.\n`);
-  return ExitCode.failure;
+  return ExitCode.ok;
 }

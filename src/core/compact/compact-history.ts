@@ -1,31 +1,42 @@
 /**
  * The compaction service (Codex's algorithm, in Cody's words): summarise the history with the same
  * model, then replace it with the instructions, the most recent user messages, the summary and the
- * undo points. It returns a status; provider failures never throw — at worst the summary is a
- * placeholder. Recording the result is the session's job.
+ * undo points. It returns a status; provider failures never throw. A summary that cannot be had leaves
+ * the history as it was, unless the caller allows a placeholder. Recording the result is the engine's job.
  */
-import type { ModelClient, ProviderError, ResponseItem, ToolSpec } from '../../protocol/index.js';
-import { backoffDelayMs, DEFAULT_RETRY_POLICY, sleep, type RetryPolicy } from '../retry.js';
+import type {
+  MessageItem,
+  ModelRequest,
+  ProviderError,
+  ResponseItem,
+  ToolSpec,
+} from '../../protocol/index.js';
+import type { ModelResponse } from '../agent/model-request.js';
+import type { SessionEvent } from '../session-events.js';
 import { countItemsTokens, type TokenEstimator } from '../tokens/index.js';
 import { buildReplacementHistory } from './build-replacement-history.js';
 import { capOversizedItems } from './cap-oversized-items.js';
 import { buildSummaryRequest } from './build-summary-request.js';
 import { collectGhostSnapshots, collectInitialContext } from './collect-initial-context.js';
 import { keptMessagesBudget } from './kept-messages-budget.js';
-import { requestSummary } from './request-summary.js';
+import { messageText } from './message-text.js';
 import { selectKeptUserMessages } from './select-kept-user-messages.js';
 import { summaryMaxOutputTokens } from './summary-max-output-tokens.js';
 import { trimOldestForRetry } from './trim-oldest-for-retry.js';
 
+/** What a compaction records as its summary when only the new message had to be cut. */
+export const NOTHING_TO_SUMMARISE =
+  '(nothing to summarise: the new message alone exceeded the limit and was cut in the middle)';
+
 /** The summary used when none could be had (every attempt failed, or the model returned nothing). */
 export const SUMMARY_UNAVAILABLE = '(summary unavailable)';
 
-/** Progress of one compaction, for the caller to show or record. */
+/** Progress of one compaction, for the caller to show or record as it happens. */
 export type CompactionProgress =
-  /** A summary request is about to be sent (attempt counts every request, from 1). */
+  /** A summary request is about to be sent (attempt counts requests built, from 1). */
   | { type: 'summary-request'; attempt: number }
-  /** A retryable error; the next request follows after `delayMs` (attempt counts retries, from 1). */
-  | { type: 'retry'; attempt: number; delayMs: number; error: ProviderError }
+  /** A retryable error; the same request follows after `delayMs` (attempt counts retries, from 1). */
+  | Extract<SessionEvent, { type: 'retry' }>
   /** The oldest item (and its call/output partner) was dropped from the summary request. */
   | { type: 'trimmed'; removed: number };
 
@@ -41,20 +52,34 @@ export type CompactionOutcome =
       tokensAfter: number;
       /** Items dropped from the summary request so that it fit the window. */
       trimmedItems: number;
-      /** Whether the summary is the placeholder. */
+      /** Whether the summary is the placeholder (only with `placeholderOnFailure`). */
       summaryFailed: boolean;
       /** Why the summary is the placeholder: the provider's last error, or an empty answer. */
       summaryError?: string;
     }
-  /** Nothing to compact: the history holds nothing but instructions (and undo points). */
+  /** Nothing to do: nothing but instructions, or a summary could not make the history smaller. */
   | { status: 'noop'; reason: string }
-  /** The new history would not be smaller; the caller keeps the old one. */
-  | { status: 'failed-inflated'; tokensBefore: number; tokensAfter: number };
+  /**
+   * No summary could be had and no placeholder was allowed (or the failure would fail any request:
+   * a rejected key, an unknown model, an abort). The caller keeps the history as it was.
+   */
+  | { status: 'failed'; reason: string; error?: ProviderError };
+
+/** Sends one request with retries (the engine's `requestWithRetry`), reporting retries as it goes. */
+export type SummaryRequester = (
+  request: Omit<ModelRequest, 'signal'>,
+) => AsyncGenerator<CompactionProgress, ModelResponse>;
 
 export interface CompactHistoryOptions {
   history: readonly ResponseItem[];
-  /** The conversation's own model: the summary comes from the same provider and model. */
-  client: ModelClient;
+  /**
+   * The turn's new message, when compaction runs before its first request: it is not summarised, it is
+   * the first of the kept messages (cut in the middle only if it alone exceeds their budget), and it goes
+   * last, after the summary, so the model answers it rather than the summary.
+   */
+  newUserMessage?: MessageItem;
+  /** Sends the summary requests of the conversation's own model. */
+  request: SummaryRequester;
   /** The conversation's tools: defined in the summary request (not callable), as its history needs. */
   tools?: readonly ToolSpec[];
   estimator: TokenEstimator;
@@ -64,14 +89,16 @@ export interface CompactHistoryOptions {
   autoCompactLimit: number;
   /** What the person asked the summary to keep (`cody compact --focus`). */
   focus?: string;
-  /** Backoff for retryable errors; default 5 retries from 200 ms. */
-  retryPolicy?: RetryPolicy;
   signal?: AbortSignal;
   /** Output cap of the summary request; default {@link summaryMaxOutputTokens} of the window. */
   summaryMaxOutputTokens?: number;
   /** The model's maximum output, bounding the default summary cap. */
   maxOutputTokens?: number;
-  onProgress?: (event: CompactionProgress) => void;
+  /**
+   * When no summary can be had, compact anyway with {@link SUMMARY_UNAVAILABLE} (an automatic
+   * compaction that must get the history under the limit). Otherwise the outcome is 'failed'.
+   */
+  placeholderOnFailure?: boolean;
 }
 
 /** An estimator that counts each item object once, for the repeated fits checks while trimming. */
@@ -92,54 +119,94 @@ function cachingEstimator(estimator: TokenEstimator): TokenEstimator {
 }
 
 /**
- * Compacts `history`. Never throws for a provider failure (only when `signal` aborts, or on a bug):
- * an unrecoverable summary request yields the placeholder summary and compaction still completes.
+ * Compacts `history`, yielding progress as it happens. Never throws for a provider failure or an abort
+ * (only on a bug): the outcome says what happened.
  */
-export async function compactHistory(options: CompactHistoryOptions): Promise<CompactionOutcome> {
-  const { history, contextWindow } = options;
+export async function* compactHistory(
+  options: CompactHistoryOptions,
+): AsyncGenerator<CompactionProgress, CompactionOutcome> {
+  const { history, contextWindow, newUserMessage } = options;
   const estimator = cachingEstimator(options.estimator);
   const initialContext = collectInitialContext(history);
   const conversation = history.slice(initialContext.length);
-  if (!conversation.some((item) => item.type !== 'ghost_snapshot' && item.type !== 'opaque')) {
+  const summarisable = conversation.some((item) => item.type !== 'ghost_snapshot' && item.type !== 'opaque');
+  if (!summarisable && !newUserMessage) {
     return { status: 'noop', reason: 'the history holds nothing but instructions' };
   }
-  options.signal?.throwIfAborted();
+  // The caller sees its own signal: an abort before anything was sent is its to report.
+  if (options.signal?.aborted) return { status: 'failed', reason: 'interrupted' };
 
-  const tokensBefore = countItemsTokens(history, estimator);
-  const { summary, trimmedItems, failed, error } = await summarise(options, estimator);
-  const replacementHistory = buildReplacementHistory({
-    initialContext,
-    keptUserMessages: selectKeptUserMessages(
-      history,
+  const all = newUserMessage ? [...history, newUserMessage] : history;
+  const replace = (summary: string | undefined): ResponseItem[] => {
+    const kept = selectKeptUserMessages(
+      all,
       keptMessagesBudget(contextWindow, options.autoCompactLimit),
       estimator,
-    ),
-    summary,
-    ghostSnapshots: collectGhostSnapshots(history),
-  });
+    );
+    // The new message is the most recent: the first selected, so the last in chronological order.
+    const last = newUserMessage ? (kept.pop() ?? newUserMessage) : undefined;
+    const parts = { initialContext, keptUserMessages: kept, ghostSnapshots: collectGhostSnapshots(history) };
+    const rebuilt =
+      summary === undefined
+        ? [...parts.initialContext, ...parts.keptUserMessages, ...parts.ghostSnapshots]
+        : buildReplacementHistory({ ...parts, summary });
+    return last ? [...rebuilt, last] : rebuilt;
+  };
+  const tokensBefore = countItemsTokens(all, estimator);
+  // Even an empty summary would not shrink it: asking the model is pointless.
+  if (countItemsTokens(replace(summarisable ? '' : undefined), estimator) >= tokensBefore)
+    return notSmaller();
+  if (!summarisable) {
+    // Only the new message is too large: it is cut to fit, and there is nothing to summarise.
+    const replacementHistory = replace(undefined);
+    return {
+      status: 'compacted',
+      summary: NOTHING_TO_SUMMARISE,
+      replacementHistory,
+      tokensBefore,
+      tokensAfter: countItemsTokens(replacementHistory, estimator),
+      trimmedItems: 0,
+      summaryFailed: false,
+    };
+  }
+  const result = yield* summarise(options, estimator);
+  if (result.kind === 'failed' && !placeholderAllowed(options, result.error)) {
+    return { status: 'failed', reason: result.reason, ...(result.error ? { error: result.error } : {}) };
+  }
+  const summary = result.kind === 'ok' ? result.summary : SUMMARY_UNAVAILABLE;
+  const replacementHistory = replace(summary);
   const tokensAfter = countItemsTokens(replacementHistory, estimator);
-  if (tokensAfter >= tokensBefore) return { status: 'failed-inflated', tokensBefore, tokensAfter };
+  if (tokensAfter >= tokensBefore) return notSmaller();
   return {
     status: 'compacted',
     summary,
     replacementHistory,
     tokensBefore,
     tokensAfter,
-    trimmedItems,
-    summaryFailed: failed,
-    ...(error !== undefined ? { summaryError: error } : {}),
+    trimmedItems: result.trimmedItems,
+    summaryFailed: result.kind === 'failed',
+    ...(result.kind === 'failed' ? { summaryError: result.reason } : {}),
   };
 }
 
-interface SummaryResult {
-  summary: string;
-  trimmedItems: number;
-  failed: boolean;
-  error?: string;
+function notSmaller(): CompactionOutcome {
+  return { status: 'noop', reason: 'a summary would not make the history smaller' };
 }
 
-async function summarise(options: CompactHistoryOptions, estimator: TokenEstimator): Promise<SummaryResult> {
-  const policy = options.retryPolicy ?? DEFAULT_RETRY_POLICY;
+/** A failure every request would meet (a rejected key, an unknown model) or an abort gets no placeholder. */
+function placeholderAllowed(options: CompactHistoryOptions, error: ProviderError | undefined): boolean {
+  if (options.placeholderOnFailure !== true) return false;
+  return !error || !['auth', 'not-found', 'aborted'].includes(error.kind);
+}
+
+type SummaryResult =
+  | { kind: 'ok'; summary: string; trimmedItems: number }
+  | { kind: 'failed'; reason: string; error?: ProviderError; trimmedItems: number };
+
+async function* summarise(
+  options: CompactHistoryOptions,
+  estimator: TokenEstimator,
+): AsyncGenerator<CompactionProgress, SummaryResult> {
   const maxOutput =
     options.summaryMaxOutputTokens ?? summaryMaxOutputTokens(options.contextWindow, options.maxOutputTokens);
   const tools = options.tools ?? [];
@@ -149,48 +216,52 @@ async function summarise(options: CompactHistoryOptions, estimator: TokenEstimat
   const room = options.contextWindow - maxOutput - toolTokens;
   let history = capOversizedItems(options.history, Math.floor(room / 2), estimator);
   let trimmedItems = 0;
-  const trimOldest = (): boolean => {
+  const trimOldest = (): number => {
     const trimmed = trimOldestForRetry(history);
-    if (trimmed.removed === 0) return false;
     history = trimmed.history;
     trimmedItems += trimmed.removed;
-    options.onProgress?.({ type: 'trimmed', removed: trimmed.removed });
-    return true;
+    return trimmed.removed;
   };
-  const failure = (error: string): SummaryResult => ({
-    summary: SUMMARY_UNAVAILABLE,
-    trimmedItems,
-    failed: true,
-    error,
-  });
 
   while (countItemsTokens(buildSummaryRequest(history, options.focus), estimator) > room) {
-    if (!trimOldest()) break;
+    const removed = trimOldest();
+    if (removed === 0) break;
+    yield { type: 'trimmed', removed };
   }
 
-  let retries = 0;
   for (let attempt = 1; ; attempt += 1) {
-    options.onProgress?.({ type: 'summary-request', attempt });
-    const request = buildSummaryRequest(history, options.focus);
-    const response = await requestSummary(options.client, request, maxOutput, options.signal, tools);
-    options.signal?.throwIfAborted();
-    if (response.kind === 'text') {
-      const summary = response.text.trim();
+    yield { type: 'summary-request', attempt };
+    const items = buildSummaryRequest(history, options.focus);
+    const response = yield* options.request({
+      items,
+      tools: [...tools],
+      ...(tools.length > 0 ? { toolChoice: 'none' as const } : {}),
+      maxOutputTokens: maxOutput,
+    });
+    if (response.kind === 'ok') {
+      const summary = summaryText(response).trim();
       return summary === ''
-        ? failure('the model answered with an empty summary')
-        : { summary, trimmedItems, failed: false };
+        ? { kind: 'failed', reason: 'the model returned an empty summary', trimmedItems }
+        : { kind: 'ok', summary, trimmedItems };
     }
     const error = response.error;
     if (error.kind === 'context-overflow') {
       // A smaller request is a new request: it gets the full retry allowance again.
-      retries = 0;
-      if (trimOldest()) continue;
-      return failure(error.message);
+      const removed = trimOldest();
+      if (removed > 0) {
+        yield { type: 'trimmed', removed };
+        continue;
+      }
     }
-    if (!error.isRetryable || retries >= policy.maxRetries) return failure(error.message);
-    retries += 1;
-    const delayMs = backoffDelayMs(policy, retries, error.retryAfterMs);
-    options.onProgress?.({ type: 'retry', attempt: retries, delayMs, error });
-    await sleep(delayMs, options.signal);
+    return { kind: 'failed', reason: error.message, error, trimmedItems };
   }
+}
+
+/** The assistant's text: from completed message items when the client reported them, else the deltas. */
+function summaryText(response: Extract<ModelResponse, { kind: 'ok' }>): string {
+  const fromItems = response.items
+    .filter((item): item is MessageItem => item.type === 'message' && item.role === 'assistant')
+    .map((item) => messageText(item))
+    .join('');
+  return fromItems !== '' ? fromItems : response.text;
 }

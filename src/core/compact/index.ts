@@ -23,6 +23,7 @@ export { summaryMaxOutputTokens } from './summary-max-output-tokens.js';
 export {
   compactHistory,
   SUMMARY_UNAVAILABLE,
+  NOTHING_TO_SUMMARISE,
   type CompactHistoryOptions,
   type CompactionOutcome,
   type CompactionProgress,

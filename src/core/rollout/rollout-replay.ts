@@ -41,6 +41,11 @@ export interface ResumedRollout {
   warnings: string[];
   /** The last line was incomplete (an interrupted write); it is set aside on the next append. */
   tornTail: boolean;
+  /**
+   * A turn was started (`turn_context`) and never ended (no `turn_complete` or `turn_aborted` after it):
+   * the process running it died. Its id, or '' when the context carried none.
+   */
+  openTurnId?: string;
 }
 
 /** A parsed, envelope-checked line. */
@@ -112,6 +117,8 @@ export class RolloutReplay {
   /** `epoch` counts the compactions and rollbacks that void the token counts reported before them. */
   private readonly tokenCounts: Array<{ payload: unknown; historyLength: number; epoch: number }> = [];
   private epoch = 0;
+  /** Whether a `turn_complete` or `turn_aborted` came after the last turn context. */
+  private lastTurnEnded = true;
 
   constructor(filePath: string, meta: SessionMetaPayload) {
     this.filePath = filePath;
@@ -143,6 +150,7 @@ export class RolloutReplay {
         break;
       case 'turn_context':
         this.turnContexts.push(line.payload);
+        this.lastTurnEnded = false;
         break;
       case 'event_msg':
         this.applyEvent(line.payload);
@@ -180,6 +188,10 @@ export class RolloutReplay {
         break;
       }
     }
+    // Cody's own turns record the context window; an imported Codex turn (never closed the Cody way)
+    // does not, and is not taken for a dead one.
+    const open = this.lastTurnEnded ? undefined : toTurnContext(this.turnContexts.at(-1), state.meta);
+    if (open?.context_window !== undefined) state.openTurnId = open.turn_id ?? '';
     let needLast = true;
     for (let index = this.tokenCounts.length - 1; index >= 0; index -= 1) {
       const { payload, historyLength, epoch } = this.tokenCounts[index]!;
@@ -210,6 +222,7 @@ export class RolloutReplay {
 
   private applyEvent(payload: unknown): void {
     if (!isRecord(payload) || typeof payload.type !== 'string') return;
+    if (payload.type === 'turn_complete' || payload.type === 'turn_aborted') this.lastTurnEnded = true;
     if (payload.type === 'token_count') {
       this.tokenCounts.push({ payload, historyLength: this.state.history.length, epoch: this.epoch });
     } else if (payload.type === 'thread_rolled_back') {

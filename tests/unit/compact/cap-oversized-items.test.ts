@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { capOversizedItems } from '../../../src/core/compact/cap-oversized-items.js';
-import { compactHistory } from '../../../src/core/compact/index.js';
 import { heuristicEstimator } from '../../../src/core/tokens/index.js';
 import { assistant, call, codePointEstimator, output, system, textOf, user } from './history-builders.js';
+import { compactWith } from './compact-with.js';
 import { ScriptedClient } from './scripted-client.js';
 
 describe('capOversizedItems', () => {
@@ -36,7 +36,7 @@ describe('compaction of a history holding one message larger than the window', (
       user(`BEGINNING ${'lorem ipsum '.repeat(400_000)} ENDING`),
     ];
     const client = new ScriptedClient([{ text: 'summary' }]);
-    const outcome = await compactHistory({
+    const outcome = await compactWith({
       history,
       client,
       estimator: heuristicEstimator(),

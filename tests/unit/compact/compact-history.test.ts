@@ -3,16 +3,16 @@ import type { ResponseItem } from '../../../src/protocol/index.js';
 import {
   autoCompactLimit,
   COMPACTION_PROMPT,
-  compactHistory,
   SUMMARY_PREFIX,
   SUMMARY_UNAVAILABLE,
+  NOTHING_TO_SUMMARISE,
   summaryMessage,
   summaryMaxOutputTokens,
-  type CompactHistoryOptions,
   type CompactionOutcome,
   type CompactionProgress,
 } from '../../../src/core/compact/index.js';
 import type { RetryPolicy } from '../../../src/core/retry.js';
+import { compactWith, type CompactWithOptions } from './compact-with.js';
 import { heuristicEstimator, TokenAccountant } from '../../../src/core/tokens/index.js';
 import {
   assistant,
@@ -27,6 +27,8 @@ import {
   words,
 } from './history-builders.js';
 import { providerError, ScriptedClient, type ScriptedResponse } from './scripted-client.js';
+
+type Options = CompactWithOptions;
 
 /** Retries without waiting, so the suite stays fast; the backoff itself has its own test. */
 const NO_WAIT: RetryPolicy = { maxRetries: 5, baseDelayMs: 0, maxDelayMs: 0 };
@@ -52,10 +54,10 @@ interface Run {
   progress: CompactionProgress[];
 }
 
-async function run(script: ScriptedResponse[], overrides: Partial<CompactHistoryOptions> = {}): Promise<Run> {
+async function run(script: ScriptedResponse[], overrides: Partial<Options> = {}): Promise<Run> {
   const client = new ScriptedClient(script);
   const progress: CompactionProgress[] = [];
-  const outcome = await compactHistory({
+  const outcome = await compactWith({
     history: conversation,
     client,
     estimator: wordEstimator(),
@@ -192,12 +194,47 @@ describe('compactHistory', () => {
     expect(textOf(outcome.replacementHistory[1])).toBe(`${SUMMARY_PREFIX}\nshort`);
   });
 
-  it('rejects a history that would not shrink (failed-inflated)', async () => {
+  it('is a no-op, without asking the model, when even an empty summary would not shrink the history', async () => {
     const history = [user('hi'), assistant('hello')];
-    const { outcome } = await run([{ text: words(50) }], { history });
-    expect(outcome.status).toBe('failed-inflated');
-    if (outcome.status !== 'failed-inflated') return;
-    expect(outcome.tokensAfter).toBeGreaterThanOrEqual(outcome.tokensBefore);
+    const { outcome, client } = await run([{ text: words(50) }], { history });
+    expect(outcome).toEqual({ status: 'noop', reason: 'a summary would not make the history smaller' });
+    expect(client.requests).toHaveLength(0);
+  });
+
+  it('is a no-op when the summary the model wrote would not shrink the history', async () => {
+    const history = [user('hi'), assistant(words(30))];
+    const { outcome, client } = await run([{ text: words(80) }], { history });
+    expect(outcome).toEqual({ status: 'noop', reason: 'a summary would not make the history smaller' });
+    expect(client.requests).toHaveLength(1);
+  });
+
+  it('cuts a new message that alone exceeds the budget, and keeps it last; with nothing else, asks no summary', async () => {
+    const huge = user(`START ${words(200_000)} END`);
+    const first = await run([{ text: SUMMARY }], {
+      history: [s, user('hi'), assistant('hello')],
+      newUserMessage: huge,
+    });
+    const result = compacted(first.outcome);
+    const last = result.replacementHistory.at(-1);
+    expect(textOf(last)).toMatch(/^START .*tokens truncated.* END$/s);
+    expect(result.tokensAfter).toBeLessThan(80_000);
+    const alone = await run([{ text: SUMMARY }], { history: [s], newUserMessage: huge });
+    expect(alone.client.requests).toHaveLength(0);
+    expect(compacted(alone.outcome).summary).toBe(NOTHING_TO_SUMMARISE);
+    expect(compacted(alone.outcome).replacementHistory.map((item) => textOf(item).slice(0, 5))).toEqual([
+      'You a',
+      'START',
+    ]);
+  });
+
+  it('keeps the new message last, after the summary, out of the summary request', async () => {
+    const next = user('the new question');
+    const { outcome, client } = await run([{ text: SUMMARY }], { newUserMessage: next });
+    const result = compacted(outcome);
+    expect(result.replacementHistory.at(-1)).toEqual(next);
+    const sent = result.replacementHistory.filter((item) => item.type !== 'ghost_snapshot');
+    expect(textOf(sent.at(-2))).toBe(`${SUMMARY_PREFIX}\n${SUMMARY}`);
+    expect(client.requests[0]?.items).not.toContainEqual(next);
   });
 });
 
@@ -256,7 +293,7 @@ describe('compactHistory when the summary request overflows', () => {
     const history = [s, user(words(2_000))];
     const { outcome, client } = await run(
       [{ error: providerError('context-overflow') }, { error: providerError('context-overflow') }],
-      { history, autoCompactLimit: 400 },
+      { history, autoCompactLimit: 400, placeholderOnFailure: true },
     );
     const result = compacted(outcome);
     expect(result.summary).toBe(SUMMARY_UNAVAILABLE);
@@ -293,20 +330,47 @@ describe('compactHistory when the summary request overflows', () => {
 
 describe('compactHistory when the summary fails', () => {
   it.each<[string, ScriptedResponse[], number]>([
-    ['a non-retryable error', [{ error: providerError('auth') }], 1],
     ['a bad request', [{ error: providerError('bad-request') }], 1],
     ['retries exhausted', Array.from({ length: 6 }, () => ({ error: providerError('overloaded') })), 6],
     ['an empty summary', [{ text: '  \n ' }], 1],
-    ['a ProviderError thrown by the stream', [{ throws: providerError('auth') }], 1],
-  ])('uses the placeholder after %s, and does not throw', async (_name, script, requests) => {
+  ])(
+    'an automatic compaction uses the placeholder after %s, and does not throw',
+    async (_name, script, requests) => {
+      const { outcome, client } = await run(script, { placeholderOnFailure: true });
+      const result = compacted(outcome);
+      expect(result.summary).toBe(SUMMARY_UNAVAILABLE);
+      expect(result.summaryFailed).toBe(true);
+      expect(result.summaryError).toBeTruthy();
+      expect(textOf(result.replacementHistory.find((item) => textOf(item).startsWith(SUMMARY_PREFIX)))).toBe(
+        `${SUMMARY_PREFIX}\n${SUMMARY_UNAVAILABLE}`,
+      );
+      expect(result.replacementHistory.filter((item) => item.type === 'ghost_snapshot')).toHaveLength(2);
+      expect(client.requests).toHaveLength(requests);
+    },
+  );
+
+  it.each<[string, ScriptedResponse[]]>([
+    ['a rejected key', [{ error: providerError('auth') }]],
+    ['a ProviderError thrown by the stream', [{ throws: providerError('not-found') }]],
+  ])(
+    'even an automatic compaction keeps the history after %s (every request would fail)',
+    async (_name, script) => {
+      const { outcome } = await run(script, { placeholderOnFailure: true });
+      expect(outcome).toMatchObject({
+        status: 'failed',
+        error: { kind: script[0] && 'error' in script[0] ? 'auth' : 'not-found' },
+      });
+    },
+  );
+
+  it.each<[string, ScriptedResponse[], number]>([
+    ['a bad request', [{ error: providerError('bad-request') }], 1],
+    ['a rejected key', [{ error: providerError('auth') }], 1],
+    ['retries exhausted', Array.from({ length: 6 }, () => ({ error: providerError('overloaded') })), 6],
+    ['an empty summary', [{ text: ' ' }], 1],
+  ])('a manual compaction keeps the history after %s', async (_name, script, requests) => {
     const { outcome, client } = await run(script);
-    const result = compacted(outcome);
-    expect(result.summary).toBe(SUMMARY_UNAVAILABLE);
-    expect(result.summaryFailed).toBe(true);
-    expect(textOf(result.replacementHistory.find((item) => textOf(item).startsWith(SUMMARY_PREFIX)))).toBe(
-      `${SUMMARY_PREFIX}\n${SUMMARY_UNAVAILABLE}`,
-    );
-    expect(result.replacementHistory.filter((item) => item.type === 'ghost_snapshot')).toHaveLength(2);
+    expect(outcome.status).toBe('failed');
     expect(client.requests).toHaveLength(requests);
   });
 
@@ -317,8 +381,13 @@ describe('compactHistory when the summary fails', () => {
     ]);
     expect(compacted(outcome).summary).toBe(SUMMARY);
     expect(client.requests).toHaveLength(2);
-    expect(progress.map((event) => event.type)).toEqual(['summary-request', 'retry', 'summary-request']);
-    expect(progress[1]).toMatchObject({ type: 'retry', attempt: 1, error: { kind: 'rate-limit' } });
+    expect(progress.map((event) => event.type)).toEqual(['summary-request', 'retry']);
+    expect(progress[1]).toMatchObject({
+      type: 'retry',
+      attempt: 1,
+      maxRetries: 5,
+      reason: 'scripted rate-limit',
+    });
   });
 
   it('rethrows an error that is not a provider failure (a bug)', async () => {
@@ -334,7 +403,7 @@ describe('compactHistory backoff and cancellation', () => {
   it('waits 200 ms × 2^(n−1) with jitter between retries, and honours retry-after', async () => {
     vi.useFakeTimers();
     const progress: CompactionProgress[] = [];
-    const pending = compactHistory({
+    const pending = compactWith({
       history: conversation,
       client: new ScriptedClient([
         { error: providerError('overloaded') },
@@ -362,17 +431,19 @@ describe('compactHistory backoff and cancellation', () => {
     expect(fourth).toBe(5_000);
   });
 
-  it('throws when aborted before it starts, without asking the model', async () => {
+  it('fails when aborted before it starts, without asking the model', async () => {
     const controller = new AbortController();
     controller.abort(new Error('cancelled'));
     const client = new ScriptedClient([{ text: SUMMARY }]);
-    await expect(run([], { client, signal: controller.signal })).rejects.toThrow('cancelled');
+    const { outcome } = await run([], { client, signal: controller.signal });
+    expect(outcome).toEqual({ status: 'failed', reason: 'interrupted' });
+    expect(client.requests).toHaveLength(0);
   });
 
-  it('throws when aborted during a backoff wait', async () => {
+  it('fails as aborted (the history kept) when aborted during a backoff wait', async () => {
     const controller = new AbortController();
     const client = new ScriptedClient([{ error: providerError('server') }, { text: SUMMARY }]);
-    const pending = compactHistory({
+    const pending = compactWith({
       history: conversation,
       client,
       estimator: wordEstimator(),
@@ -384,7 +455,7 @@ describe('compactHistory backoff and cancellation', () => {
         if (event.type === 'retry') controller.abort(new Error('cancelled'));
       },
     });
-    await expect(pending).rejects.toThrow('cancelled');
+    expect(await pending).toMatchObject({ status: 'failed', error: { kind: 'aborted' } });
     expect(client.requests).toHaveLength(1);
   });
 });

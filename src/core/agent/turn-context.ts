@@ -1,0 +1,26 @@
+/** What every step of one turn (or one compaction) works with. */
+import type { ModelClient } from '../../protocol/index.js';
+import type { CodyConfig, Selection } from '../config.js';
+import type { ModelLimits } from '../model-catalog.js';
+import type { ToolRuntime } from '../tools/tool-runtime.js';
+import type { ApprovalDesk } from './approvals.js';
+import type { ContextBudget } from './context-budget.js';
+import type { ConversationHandle } from './conversation-handle.js';
+import type { TurnStateMachine } from './turn-state.js';
+
+export interface TurnContext {
+  handle: ConversationHandle;
+  /** The working directory recorded with the turn. */
+  cwd: string;
+  config: CodyConfig;
+  selection: Selection;
+  limits: ModelLimits;
+  client: ModelClient;
+  budget: ContextBudget;
+  states: TurnStateMachine;
+  tools: ToolRuntime | undefined;
+  approvals: ApprovalDesk;
+  /** Whether someone answers approval requests; when not, an 'ask' is a denial. */
+  canAsk: boolean;
+  signal: AbortSignal | undefined;
+}

@@ -1,0 +1,207 @@
+/**
+ * The engine as a library: `createCody({ home, env, cwd })` is the conversation store (list, create,
+ * get, delete, import, fork, transcript) and hands out live conversations (`open`). Every front end —
+ * the CLI, `cody serve`, a program embedding Cody — drives conversations through it.
+ *
+ * Live conversations are registered per process: `open(id)` twice gives the same handle, so one turn at a
+ * time per conversation holds for everyone in the process (a second submit is refused with 'busy').
+ */
+import { loadConfig, type CodyConfig } from './config.js';
+import { Conversation } from './conversation.js';
+import { ConversationManager, type ConversationSummary } from './conversation-manager.js';
+import { CodyError } from './errors.js';
+import { ensureCodyHome, resolveCodyPaths, type CodyPaths } from './paths.js';
+import type { ClientOptions, ModelClient } from '../protocol/index.js';
+import type { SelectionChoice } from './session.js';
+import { forkConversation, type ForkOptions } from './store/fork.js';
+import {
+  readTranscriptPage,
+  type TranscriptPage,
+  type TranscriptPageOptions,
+} from './store/transcript-page.js';
+import { startConversation, importConversation } from './start-conversation.js';
+import type { ApprovalPolicy } from './tools/policy.js';
+import type { ToolRuntime } from './tools/tool-runtime.js';
+
+export interface CreateCodyOptions {
+  /** Cody's home (conversations, config); default `$CODY_HOME`, else `~/.cody`. */
+  home?: string;
+  /** Where API keys and settings are read from; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** The working directory tools run in and turns record; default `process.cwd()`. */
+  cwd?: string;
+  /** The approval policy of the built-in tools; default config.json's `approval`, else 'ask'. */
+  approvalPolicy?: ApprovalPolicy;
+  /**
+   * Whether the caller answers `approval-requested` events (default true). When false, a call the policy
+   * would ask about is denied with a reason the model sees, and nothing waits.
+   */
+  canAsk?: boolean;
+  /** Replaces the built-in tools (tests; programs with tools of their own). `false`: no tools at all. */
+  tools?: ToolRuntime | false;
+  /** Builds the model client (tests point it elsewhere). */
+  clientFactory?: (options: ClientOptions) => Promise<ModelClient>;
+  /** Recorded in each new conversation's session_meta. */
+  version?: string;
+}
+
+export interface Cody {
+  /** The conversations, newest activity first (what `cody list` shows). */
+  list(): Promise<ConversationSummary[]>;
+  /** A new conversation, with the configured provider/model unless `selection` says otherwise. */
+  create(selection?: SelectionChoice): Promise<Conversation>;
+  /** The live conversation with that id (or unique prefix); the same object for every caller. */
+  open(id: string): Promise<Conversation>;
+  get(id: string): Promise<ConversationSummary>;
+  /** Deletes a conversation (refused with 'busy' while a turn runs on it). */
+  delete(id: string): Promise<void>;
+  /** Imports a Codex rollout as a new conversation. */
+  import(path: string): Promise<ConversationSummary>;
+  /** A new conversation branching from another: the whole history, or what came before user turn n. */
+  fork(id: string, options?: ForkOptions): Promise<Conversation>;
+  /** Every recorded item, a page at a time: `after` is the `next` cursor of the previous page. */
+  transcript(id: string, options?: TranscriptPageOptions): Promise<TranscriptPage>;
+  /** Interrupts the turn running on that conversation in this process, if any. */
+  abort(id: string): boolean;
+  /** Interrupts every running turn and forgets the live conversations. */
+  close(): Promise<void>;
+}
+
+interface Store {
+  paths: CodyPaths;
+  config: CodyConfig;
+  manager: ConversationManager;
+}
+
+export function createCody(options: CreateCodyOptions = {}): Cody {
+  const env = options.env ?? process.env;
+  const cwd = options.cwd ?? process.cwd();
+  const paths = resolveCodyPaths(options.home !== undefined ? { ...env, CODY_HOME: options.home } : env);
+  const live = new Map<string, Promise<Conversation>>();
+  /** The same conversations, once opened: `abort(id)` answers at once. */
+  const opened = new Map<string, Conversation>();
+  let store: Promise<Store> | undefined;
+  const load = (): Promise<Store> =>
+    (store ??= (async () => {
+      const config = await loadConfig(paths.configFile);
+      const manager = new ConversationManager(paths, {
+        cliVersion: options.version ?? 'library',
+        ...(config.lockTimeoutMs !== undefined ? { lockTimeoutMs: config.lockTimeoutMs } : {}),
+      });
+      return { paths, config, manager };
+    })());
+
+  const toolNames = async (config: CodyConfig): Promise<readonly string[]> => {
+    if (options.tools === false || config.tools === false) return [];
+    if (options.tools) return options.tools.specs().map((spec) => spec.name);
+    const { BUILTIN_TOOL_SPECS } = await import('./tools/tool-specs.js');
+    return BUILTIN_TOOL_SPECS.map((spec) => spec.name);
+  };
+
+  const tools = async (config: CodyConfig): Promise<ToolRuntime | undefined> => {
+    if (options.tools === false || config.tools === false) return undefined;
+    if (options.tools) return options.tools;
+    const { createToolRuntime } = await import('./tools/runtime.js');
+    return createToolRuntime({
+      cwd,
+      policy: options.approvalPolicy ?? config.approval ?? 'ask',
+      env: { ...env },
+    });
+  };
+
+  const openLive = async (id: string, selection?: SelectionChoice): Promise<Conversation> => {
+    const { manager, config } = await load();
+    const resolved = await manager.resolveId(id);
+    let entry = live.get(resolved);
+    if (!entry) {
+      entry = (async () => {
+        const { Session } = await import('./session.js');
+        const runtime = await tools(config);
+        const session = await Session.open({
+          manager,
+          conversationId: resolved,
+          config,
+          env,
+          cwd,
+          canAsk: options.canAsk !== false,
+          ...(runtime ? { tools: runtime } : {}),
+          ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),
+        });
+        const conversation = new Conversation(session, () => {
+          live.delete(resolved);
+          opened.delete(resolved);
+          void runtime?.close?.();
+        });
+        opened.set(resolved, conversation);
+        return conversation;
+      })();
+      live.set(resolved, entry);
+      entry.catch(() => live.delete(resolved));
+    }
+    const conversation = await entry;
+    if (selection) conversation.setSelection(selection);
+    return conversation;
+  };
+
+  const get = async (id: string): Promise<ConversationSummary> => {
+    const { manager } = await load();
+    const resolved = await manager.resolveId(id);
+    const { readConversationSummary } = await import('./rollout/summary-reader.js');
+    return readConversationSummary(manager.rolloutPath(resolved));
+  };
+
+  return {
+    list: async () => (await load()).manager.listConversations(),
+    create: async (selection) => {
+      const { manager, config } = await load();
+      await ensureCodyHome(paths);
+      const chosen = selection ? { ...config, ...selectionConfig(selection) } : config;
+      const id = await startConversation(manager, chosen, { cwd, tools: await toolNames(config) });
+      return openLive(id, selection);
+    },
+    open: (id) => openLive(id),
+    get,
+    delete: async (id) => {
+      const { manager } = await load();
+      const resolved = await manager.resolveId(id);
+      const conversation = await live.get(resolved);
+      if (conversation?.busy) {
+        throw new CodyError(
+          `A turn is running on conversation ${resolved}; abort it before deleting.`,
+          'busy',
+        );
+      }
+      await conversation?.close();
+      await manager.deleteConversation(resolved);
+    },
+    import: async (path) => {
+      const { manager, config } = await load();
+      const { id } = await importConversation(manager, { path, cwd, tools: await toolNames(config) });
+      return get(id);
+    },
+    fork: async (id, forkOptions = {}) => {
+      const { manager } = await load();
+      const forkId = await forkConversation(manager, await manager.resolveId(id), forkOptions);
+      return openLive(forkId);
+    },
+    transcript: async (id, pageOptions = {}) => {
+      const { manager } = await load();
+      return readTranscriptPage(manager.rolloutPath(await manager.resolveId(id)), pageOptions);
+    },
+    abort: (id) => opened.get(id)?.abort() ?? false,
+    close: async () => {
+      const all = await Promise.allSettled(live.values());
+      for (const result of all) if (result.status === 'fulfilled') await result.value.close();
+      live.clear();
+      opened.clear();
+    },
+  };
+}
+
+function selectionConfig(selection: SelectionChoice): CodyConfig {
+  return {
+    provider: selection.provider,
+    ...(selection.api !== undefined ? { api: selection.api } : {}),
+    ...(selection.model !== undefined ? { model: selection.model } : {}),
+  };
+}

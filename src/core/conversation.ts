@@ -1,0 +1,180 @@
+/**
+ * A live conversation as the public API hands it out (`createCody().open(id)`): one turn at a time, its
+ * events as an async iterable that always ends with exactly one terminal event — `turn-complete`
+ * (status 'completed' or 'interrupted') or `turn-failed` — and never throws once iteration has begun.
+ *
+ * Busy semantics: a second `submit` (or `compact`) while a turn or compaction runs on the same
+ * conversation in this process throws `CodyError` kind 'busy' at once; it does not wait. (Across
+ * processes the rollout lock applies: the later writer waits for the earlier one, up to the lock timeout.)
+ * The conversation is reserved from the `submit` call until its event stream ends or is abandoned
+ * (`return()` on its iterator).
+ */
+import type { ContentPart } from '../protocol/index.js';
+import { CodyError, type ErrorHint, type ErrorKind } from './errors.js';
+import type { ApprovalDecision, SessionEvent } from './session-events.js';
+import type { SelectionChoice, Session, SessionStatus } from './session.js';
+
+export interface SubmitOptions {
+  signal?: AbortSignal;
+}
+
+/** What a front end shows for a failure: the kind (mapped to an exit code or HTTP status) and one line. */
+export function failureOf(error: unknown): { kind: ErrorKind; message: string; hint?: ErrorHint } {
+  if (error instanceof CodyError) {
+    return { kind: error.kind, message: error.message, ...(error.hint ? { hint: error.hint } : {}) };
+  }
+  const name = error instanceof Error ? error.name : '';
+  // Errors from below core that reach here unclassified.
+  if (name === 'MissingApiKeyError') return { kind: 'auth', message: (error as Error).message };
+  if (name === 'ProviderError') return { kind: 'provider', message: (error as Error).message };
+  return { kind: 'internal', message: error instanceof Error ? error.message : String(error) };
+}
+
+export class Conversation {
+  readonly id: string;
+  private readonly session: Session;
+  private readonly onClose: () => void;
+  private running: AbortController | undefined;
+  private closed = false;
+
+  constructor(session: Session, onClose: () => void = () => undefined) {
+    this.session = session;
+    this.id = session.id;
+    this.onClose = onClose;
+  }
+
+  /** Runs one turn. Throws `CodyError` 'busy' at once if one is running; otherwise never throws. */
+  submit(message: string | ContentPart[], options: SubmitOptions = {}): AsyncGenerator<SessionEvent> {
+    const controller = this.reserve(options.signal);
+    return this.guarded(controller, this.turnEvents(message, controller));
+  }
+
+  /** Compacts the history now; events like a turn's, ending with `turn-complete` or `turn-failed`. */
+  compact(focus?: string, options: SubmitOptions = {}): AsyncGenerator<SessionEvent> {
+    const controller = this.reserve(options.signal);
+    return this.guarded(controller, this.compactionEvents(focus, controller));
+  }
+
+  /** Answers an `approval-requested` event; false when nothing with that id is waiting. */
+  respond(approvalId: string, decision: ApprovalDecision): boolean {
+    return this.session.respond(approvalId, decision);
+  }
+
+  status(): SessionStatus {
+    return this.session.status();
+  }
+
+  /** Uses another provider/API/model for this conversation's next turns (config.json is untouched). */
+  setSelection(choice: SelectionChoice): SessionStatus {
+    this.session.setSelection(choice);
+    return this.status();
+  }
+
+  /** Whether a turn or a compaction is running. */
+  get busy(): boolean {
+    return this.running !== undefined;
+  }
+
+  /** Interrupts the running turn (recorded as interrupted); false when none runs. */
+  abort(): boolean {
+    if (!this.running) return false;
+    this.running.abort(new Error('aborted'));
+    return true;
+  }
+
+  /** Interrupts whatever runs and forgets the conversation; the rollout stays consistent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.abort();
+    this.onClose();
+  }
+
+  private reserve(signal: AbortSignal | undefined): AbortController {
+    if (this.closed) throw new CodyError(`Conversation ${this.id} is closed.`, 'usage');
+    if (this.running) {
+      throw new CodyError(
+        `A turn is already running on conversation ${this.id}; wait for it to end, or abort it.`,
+        'busy',
+      );
+    }
+    const controller = new AbortController();
+    if (signal?.aborted) controller.abort(signal.reason);
+    else signal?.addEventListener('abort', () => controller.abort(signal.reason), { once: true });
+    this.running = controller;
+    return controller;
+  }
+
+  /** Releases the reservation when the stream ends, or when it is abandoned before it began. */
+  private guarded(
+    controller: AbortController,
+    inner: AsyncGenerator<SessionEvent>,
+  ): AsyncGenerator<SessionEvent> {
+    const release = (): void => {
+      if (this.running === controller) this.running = undefined;
+    };
+    const wrapper: AsyncGenerator<SessionEvent> = {
+      next: async (...args) => {
+        const step = await inner.next(...args);
+        if (step.done === true) release();
+        return step;
+      },
+      return: async (value) => {
+        controller.abort(new Error('abandoned'));
+        try {
+          return await inner.return(value);
+        } finally {
+          release();
+        }
+      },
+      throw: async (error) => {
+        try {
+          return await inner.throw(error);
+        } finally {
+          release();
+        }
+      },
+      [Symbol.asyncIterator]() {
+        return wrapper;
+      },
+    };
+    return wrapper;
+  }
+
+  private async *turnEvents(
+    message: string | ContentPart[],
+    controller: AbortController,
+  ): AsyncGenerator<SessionEvent> {
+    let turnId = '';
+    try {
+      for await (const event of this.session.submit(message, { signal: controller.signal })) {
+        if (event.type === 'turn-started') turnId = event.turnId;
+        yield event;
+      }
+    } catch (error) {
+      yield terminalEvent(error, turnId);
+    }
+  }
+
+  private async *compactionEvents(
+    focus: string | undefined,
+    controller: AbortController,
+  ): AsyncGenerator<SessionEvent> {
+    const turnId = `compaction-${Date.now().toString(36)}`;
+    try {
+      const steps = this.session.compact(focus, controller.signal);
+      let step = await steps.next();
+      for (; step.done !== true; step = await steps.next()) yield step.value;
+      yield { type: 'turn-complete', turnId, finishReason: 'stop', status: 'completed' };
+    } catch (error) {
+      yield terminalEvent(error, turnId);
+    }
+  }
+}
+
+function terminalEvent(error: unknown, turnId: string): SessionEvent {
+  const failure = failureOf(error);
+  if (failure.kind === 'interrupted')
+    return { type: 'turn-complete', turnId, finishReason: 'other', status: 'interrupted' };
+  return { type: 'turn-failed', error: failure };
+}

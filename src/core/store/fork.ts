@@ -1,0 +1,55 @@
+/** Forking: a new conversation that starts with another's history, whole or up to a user turn. */
+import type { MessageItem, ResponseItem } from '../../protocol/index.js';
+import { isRealUserMessage } from '../compact/index.js';
+import { messageText } from '../compact/message-text.js';
+import type { ConversationManager } from '../conversation-manager.js';
+import { UsageError } from '../errors.js';
+import { isContextualUserText } from '../rollout/is-contextual-user-text.js';
+
+export interface ForkOptions {
+  /**
+   * Branch at the person's n-th message (1-based, counted in the live history): the fork holds what came
+   * before it, and records that message's text as where it branched. Default: after the last turn.
+   */
+  atUserTurn?: number;
+}
+
+/** Creates the fork (made the active conversation) and returns its id. */
+export async function forkConversation(
+  manager: ConversationManager,
+  parentId: string,
+  options: ForkOptions,
+): Promise<string> {
+  const parent = await manager.resumeConversation(parentId);
+  const { items, message } = branchPoint(parent.history, options.atUserTurn);
+  const context = parent.lastTurnContext;
+  const { id } = await manager.newConversation({
+    provider: context?.provider ?? parent.meta.provider,
+    api: (context?.api ?? parent.meta.api) as Parameters<ConversationManager['newConversation']>[0]['api'],
+    model: context?.model ?? parent.meta.model,
+    cwd: parent.meta.cwd,
+    initialItems: items,
+    forkedFrom: { id: parentId, ...(message !== undefined ? { message } : {}) },
+  });
+  return id;
+}
+
+function branchPoint(
+  history: readonly ResponseItem[],
+  atUserTurn: number | undefined,
+): { items: ResponseItem[]; message?: string } {
+  if (atUserTurn === undefined) return { items: [...history] };
+  const userTurns = history
+    .map((item, index) => ({ item, index }))
+    .filter(
+      (entry): entry is { item: MessageItem; index: number } =>
+        isRealUserMessage(entry.item) && !isContextualUserText(messageText(entry.item as MessageItem)),
+    );
+  const turn = Number.isInteger(atUserTurn) && atUserTurn >= 1 ? userTurns[atUserTurn - 1] : undefined;
+  if (!turn) {
+    throw new UsageError(
+      `Cannot fork at user turn ${atUserTurn}: the conversation has ${userTurns.length} (count from 1).`,
+    );
+  }
+  return { items: history.slice(0, turn.index), message: messageText(turn.item) };
+}
