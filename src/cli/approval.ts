@@ -2,9 +2,13 @@
 import { createInterface } from 'node:readline/promises';
 import type { CodyConfig } from '../core/config.js';
 import type { ApprovalDecision, SessionEvent } from '../core/session-events.js';
-import { BUILTIN_TOOL_NAMES, createBuiltinTools } from '../core/tools/builtin-tools.js';
-import type { ToolRuntime } from '../core/tools/tool-runtime.js';
+import { createLazyMcpTools } from '../core/mcp/lazy-mcp-tools.js';
+import { createToolRuntime, type CodyToolRuntime } from '../core/tools/runtime.js';
+import { BUILTIN_TOOL_SPECS } from '../core/tools/tool-specs.js';
+import { resolveApprovalPolicy } from './approval-flag.js';
 import type { Io } from './io.js';
+import { sanitizeForTerminal } from './sanitize.js';
+import { CLI_VERSION } from './version.js';
 
 /** Asks the person a question on the terminal and resolves with the answer. */
 export type Ask = (question: string) => Promise<string>;
@@ -19,13 +23,42 @@ export async function askOnce(question: string): Promise<string> {
   }
 }
 
+/**
+ * The tools a CLI command offers: the built-in ones and any MCP servers from config.json, under the
+ * approval policy from --approval / --auto-approve / config. Notices and MCP warnings go to stderr.
+ */
 export function createCliTools(
   io: Io,
   config: CodyConfig,
-  options: { autoApprove?: boolean },
-): ToolRuntime | undefined {
+  options: { approval?: string; autoApprove?: boolean },
+): CodyToolRuntime | undefined {
   if (config.tools === false) return undefined;
-  return createBuiltinTools({ cwd: io.cwd, autoApprove: options.autoApprove === true });
+  const notice = (message: string): void => {
+    io.stderr.write(`${sanitizeForTerminal(message)}\n`);
+  };
+  const external = createLazyMcpTools({
+    servers: config.mcpServers ?? {},
+    cwd: io.cwd,
+    clientVersion: CLI_VERSION,
+    onWarning: (message) => notice(`warning: ${message}`),
+    ...(config.mcpToolTimeoutMs !== undefined ? { callTimeoutMs: config.mcpToolTimeoutMs } : {}),
+  });
+  return createToolRuntime({
+    cwd: io.cwd,
+    policy: resolveApprovalPolicy(options, config),
+    ...(config.dangerousCommands
+      ? {
+          dangerousCommands: config.dangerousCommands.map((entry) =>
+            typeof entry === 'string' ? { pattern: entry, reason: `matches ${entry}` } : entry,
+          ),
+        }
+      : {}),
+    ...(config.sandbox ? { sandbox: config.sandbox } : {}),
+    ...(config.shellTimeoutMs !== undefined ? { shellTimeoutMs: config.shellTimeoutMs } : {}),
+    onNotice: notice,
+    ...(external ? { external } : {}),
+    env: io.env,
+  });
 }
 
 /** Whether this terminal session can answer approval requests. */
@@ -55,5 +88,5 @@ export function declinedWithoutTerminal(event: Extract<SessionEvent, { type: 'to
 }
 
 export function toolNames(config: CodyConfig): readonly string[] {
-  return config.tools === false ? [] : BUILTIN_TOOL_NAMES;
+  return config.tools === false ? [] : BUILTIN_TOOL_SPECS.map((spec) => spec.name);
 }

@@ -21,6 +21,7 @@ interface ChatFlags {
   json?: boolean;
   outputFormat?: OutputFormat;
   autoApprove?: boolean;
+  approval?: string;
 }
 
 function chatOptions(flags: ChatFlags): Omit<ChatOptions, 'words'> {
@@ -31,6 +32,7 @@ function chatOptions(flags: ChatFlags): Omit<ChatOptions, 'words'> {
     ...(flags.continue ? { continueLast: true } : {}),
     ...(flags.ephemeral ? { ephemeral: true } : {}),
     ...(flags.autoApprove ? { autoApprove: true } : {}),
+    ...(flags.approval !== undefined ? { approval: flags.approval } : {}),
   };
 }
 
@@ -102,7 +104,11 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
         'text, json (same as --json) or stream-json (JSON lines)',
       ).choices(OUTPUT_FORMATS),
     )
-    .option('--auto-approve', 'run shell commands and file edits the model asks for without asking')
+    .option(
+      '--approval <policy>',
+      'read-only | ask (default) | auto-edit | full-auto: what runs without asking (config: approval)',
+    )
+    .option('--auto-approve', 'the same as --approval full-auto')
     .action((words: string[], options: ChatFlags) =>
       run(async (commandIo) =>
         (await import('./commands/chat.js')).runChat({ ...chatOptions(options), words }, commandIo),
@@ -312,7 +318,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .option('--ephemeral', 'save nothing from this session')
     .option('--json', 'with a prompt and no terminal: one JSON object at the end')
     .addOption(new Option('--output-format <format>', 'text, json or stream-json').choices(OUTPUT_FORMATS))
-    .option('--auto-approve', 'run tool calls without asking')
+    .option('--approval <policy>', 'read-only | ask (default) | auto-edit | full-auto')
+    .option('--auto-approve', 'the same as --approval full-auto')
     .action((words: string[], options: ChatFlags) =>
       run(async (commandIo) => {
         const typo = mistypedCommand(words, commandNames(program));

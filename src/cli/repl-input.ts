@@ -17,6 +17,7 @@ export const SLASH_COMMANDS: ReadonlyArray<[string, string]> = [
   ['/new', 'start a new conversation'],
   ['/fork', '/fork [N]: continue in a copy of this conversation (up to user turn N)'],
   ['/compact', '/compact [focus]: summarise older history now'],
+  ['/undo', '/undo [turns]: put the files back as they were before the last turn(s) that changed them'],
   ['/export', '/export [md|json|html] [FILE]: write this conversation out'],
   ['/expand', 'show the last tool output in full'],
   ['/clear', 'clear the screen and start a new conversation'],

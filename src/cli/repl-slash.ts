@@ -125,6 +125,15 @@ export async function runSlashCommand(
       );
       return undefined;
     }
+    case '/undo': {
+      const { runUndo } = await import('./commands/undo.js');
+      await runUndo(
+        { conversation: state.session.id, ...(argument !== '' ? { turns: argument } : {}) },
+        { ...ui.io, stdout: { write: say }, stderr: { write: say } },
+        state.context,
+      );
+      return undefined;
+    }
     case '/compact': {
       const session = state.session;
       const outcome = await runTurn(

@@ -8,7 +8,9 @@ import { ExitCode } from '../core/errors.js';
 import { createRedactor } from '../core/redact.js';
 import { startConversation } from '../core/start-conversation.js';
 import type { Session } from '../core/session.js';
+import { approvalFlags } from './approval-flag.js';
 import { canAskOn, createCliTools, toolNames } from './approval.js';
+import { createChangeReporter } from './turn-changes.js';
 import { chooseConversation, type ChatOptions } from './commands/chat.js';
 import { createContext, ephemeralContext, openSession, type CommandContext } from './context.js';
 import { appendHistory, readHistory } from './history.js';
@@ -58,7 +60,7 @@ async function interactive(
   chosen: string | undefined,
 ): Promise<number> {
   const color = stderrChalk(io);
-  const tools = createCliTools(io, initialContext.config, { autoApprove: options.autoApprove === true });
+  const tools = createCliTools(io, initialContext.config, approvalFlags(options));
   const open = async (context: CommandContext, id: string): Promise<Session> =>
     openSession(context, id, { ...(tools ? { tools } : {}), canAsk: canAskOn(io) });
   const id =
@@ -157,12 +159,15 @@ async function interactive(
       for (const note of notes) io.stderr.write(color.dim(`${note}\r\n`));
       const current = state.session;
       const { runTurn } = await import('./repl-turn.js');
+      const changes = createChangeReporter((line) => terminal.write(`${line}\r\n`), io.cwd);
+      await tools?.prepare();
       const outcome = await runTurn(
         { terminal, stdout, color, markdown: useColor(stdout, io.env) && stdout.isTTY === true },
         current,
-        (signal) => current.submit(message, { signal }),
+        (signal) => changes.watch(current.submit(message, { signal })),
         current.status().model,
       );
+      await changes.report();
       if (outcome.lastToolOutput !== undefined) state.lastToolOutput = outcome.lastToolOutput;
       if (outcome.status === 'failed') {
         reportError(
@@ -176,6 +181,7 @@ async function interactive(
     }
   } finally {
     terminal.stop();
+    await tools?.close();
   }
   return exitCode;
 }

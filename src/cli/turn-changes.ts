@@ -1,21 +1,29 @@
 /** After a turn that changed files, one line on stderr: `3 files changed, +12 −4`. */
 import type { SessionEvent } from '../core/session-events.js';
-import type { Io } from './io.js';
 
 export interface ChangeReporter {
   observe(event: SessionEvent): void;
-  /** Prints the line for the turn just finished (if it changed files) and starts over. */
+  /** Passes a turn's events through, noting its ghost snapshot. */
+  watch(events: AsyncIterable<SessionEvent>): AsyncGenerator<SessionEvent>;
+  /** Writes the line for the turn just finished (if it changed files) and starts over. */
   report(): Promise<void>;
 }
 
-export function createChangeReporter(io: Io): ChangeReporter {
+export function createChangeReporter(write: (line: string) => void, cwd: string): ChangeReporter {
   let snapshot: string | undefined;
+  const observe = (event: SessionEvent): void => {
+    if (event.type !== 'item-recorded' || event.item.type !== 'ghost_snapshot' || snapshot !== undefined)
+      return;
+    const id = event.item.ghost_commit.id;
+    if (typeof id === 'string') snapshot = id;
+  };
   return {
-    observe: (event) => {
-      if (event.type !== 'item-recorded' || event.item.type !== 'ghost_snapshot' || snapshot !== undefined)
-        return;
-      const id = event.item.ghost_commit.id;
-      if (typeof id === 'string') snapshot = id;
+    observe,
+    watch: async function* (events) {
+      for await (const event of events) {
+        observe(event);
+        yield event;
+      }
     },
     report: async () => {
       const from = snapshot;
@@ -26,8 +34,8 @@ export function createChangeReporter(io: Io): ChangeReporter {
           import('../core/tools/workspace.js'),
           import('../core/undo/turn-diff.js'),
         ]);
-        const stat = await diffStat(openWorkspace(io.cwd).root, from);
-        if (stat.files.length > 0) io.stderr.write(`${formatDiffStat(stat)}\n`);
+        const stat = await diffStat(openWorkspace(cwd).root, from);
+        if (stat.files.length > 0) write(formatDiffStat(stat));
       } catch {
         // The summary is a courtesy; a git failure here must not fail the turn.
       }

@@ -12,7 +12,7 @@ import { configSchema } from '../../src/core/config-schema.js';
 import { ConversationManager } from '../../src/core/conversation-manager.js';
 import { resolveCodyPaths } from '../../src/core/paths.js';
 import { Session } from '../../src/core/session.js';
-import { createBuiltinTools } from '../../src/core/tools/builtin-tools.js';
+import { createToolRuntime } from '../../src/core/tools/runtime.js';
 import type { RecordedRequest } from '../fake-provider/types.js';
 import { createHarness, type Harness, linesOfType } from './harness.js';
 
@@ -113,7 +113,7 @@ describe('compaction end to end', () => {
       env: harness.env,
       cwd: harness.home,
       // The same tools `cody chat` offers, so both sides account for the same request overhead.
-      tools: createBuiltinTools({ cwd: harness.home }),
+      tools: createToolRuntime({ cwd: harness.home, policy: 'ask' }),
     });
     for (let turn = 1; turn <= 25; turn += 1) {
       for await (const event of live.submit(`live turn ${turn}: ${FILLER.repeat(2)}`)) void event;

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { ExitCode, UnsentMessageError, UsageError } from '../../core/errors.js';
 import type { Session } from '../../core/session.js';
 import { startConversation } from '../../core/start-conversation.js';
+import { approvalFlags } from '../approval-flag.js';
 import { askApproval, canAskOn, createCliTools, declinedWithoutTerminal, toolNames } from '../approval.js';
 import { createContext, ephemeralContext, openSession, type CommandContext } from '../context.js';
 import { errorKindOf } from '../error-kind.js';
@@ -9,6 +10,7 @@ import { type Io, readAll, useColor } from '../io.js';
 import { createJsonWriter } from '../json-output.js';
 import { withStdinBlock } from '../message.js';
 import { createTurnRenderer, startSpinner, stderrChalk } from '../render.js';
+import { createChangeReporter } from '../turn-changes.js';
 import { reportError } from '../report-error.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
@@ -22,6 +24,8 @@ export interface ChatOptions {
   ephemeral?: boolean;
   format?: OutputFormat;
   autoApprove?: boolean;
+  /** `--approval read-only|ask|auto-edit|full-auto`. */
+  approval?: string;
 }
 
 /** The conversation a command works on: --conversation, --continue, or the active one. */
@@ -72,9 +76,8 @@ export async function runChat(options: ChatOptions, io: Io): Promise<number> {
         cwd: io.cwd,
         tools: toolNames(context.config),
       }));
-    const session = await openSession(context, id, {
-      ...withTools(createCliTools(io, context.config, { autoApprove: options.autoApprove === true })),
-    });
+    const tools = createCliTools(io, context.config, approvalFlags(options));
+    const session = await openSession(context, id, { ...withTools(tools) });
     const selection = session.selection();
     writer.start({
       conversationId: id,
@@ -84,8 +87,10 @@ export async function runChat(options: ChatOptions, io: Io): Promise<number> {
       ephemeral: options.ephemeral === true,
     });
     try {
+      await tools?.prepare();
       for await (const event of session.submit(message, { signal: abort.signal })) writer.handle(event);
     } finally {
+      await tools?.close();
       await context.dispose?.();
     }
     writer.finish();
@@ -118,8 +123,9 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
     if (!options.ephemeral) io.stderr.write(color.dim(`Started conversation ${id}\n`));
   }
   const canAsk = canAskOn(io);
+  const tools = createCliTools(io, context.config, approvalFlags(options));
   const session = await openSession(context, id, {
-    ...withTools(createCliTools(io, context.config, { autoApprove: options.autoApprove === true })),
+    ...withTools(tools),
     canAsk,
     onLockWait: () => {
       io.stderr.write(
@@ -129,11 +135,13 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   });
   if (canAsk && io.stderr.isTTY === true) {
     try {
+      await tools?.prepare();
       return await terminalTurn(io, session, message);
     } catch (error) {
       keepUnsent(error, io);
       throw error;
     } finally {
+      await tools?.close();
       await context.dispose?.();
     }
   }
@@ -148,9 +156,12 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   stdoutEvents?.on('error', onOutputError);
   const spinner = await startSpinner(io, 'Thinking…');
   const renderer = createTurnRenderer(io, { ...(spinner ? { spinner } : {}) });
+  const changes = createChangeReporter((line) => io.stderr.write(`${line}\n`), io.cwd);
   try {
+    await tools?.prepare();
     for await (const event of session.submit(message, { signal: abort.signal })) {
       renderer.handle(event);
+      changes.observe(event);
       if (event.type === 'approval-requested') session.respond(event.id, await askApproval(io, event));
       if (event.type === 'tool-call' && !event.approved && !canAsk)
         io.stderr.write(declinedWithoutTerminal(event));
@@ -160,8 +171,10 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
     throw error;
   } finally {
     renderer.end();
+    await changes.report();
     process.removeListener('SIGINT', onInterrupt);
     stdoutEvents?.removeListener('error', onOutputError);
+    await tools?.close();
     await context.dispose?.();
   }
   return ExitCode.ok;
@@ -177,6 +190,7 @@ async function terminalTurn(io: Io, session: Session, message: string): Promise<
     import('../tty/terminal.js'),
   ]);
   const terminal = new RawTerminal(process.stdin, process.stderr);
+  const changes = createChangeReporter((line) => io.stderr.write(`${line}\n`), io.cwd);
   terminal.start();
   let outcome;
   try {
@@ -189,11 +203,12 @@ async function terminalTurn(io: Io, session: Session, message: string): Promise<
         oneShot: true,
       },
       session,
-      (signal) => session.submit(message, { signal }),
+      (signal) => changes.watch(session.submit(message, { signal })),
       session.status().model,
     );
   } finally {
     terminal.stop();
+    await changes.report();
   }
   if (outcome.status === 'failed') throw outcome.error;
   return outcome.status === 'interrupted' ? ExitCode.interrupted : ExitCode.ok;

@@ -1,7 +1,7 @@
 import { ExitCode, UsageError } from '../../core/errors.js';
 import { openWorkspace } from '../../core/tools/workspace.js';
 import { createContext } from '../context.js';
-import { terminalSafe } from '../terminal-safe.js';
+import { sanitizeForTerminal } from '../sanitize.js';
 import type { Io } from '../io.js';
 import { resolveConversationId } from './conversation-arg.js';
 import { positiveInteger } from './undo.js';
@@ -42,7 +42,7 @@ export async function runDiff(
   } else {
     const diff = await unifiedDiff(workspace.root, entry.snapshot, next);
     // Byte-exact when piped (e.g. into git apply); control characters made visible on a terminal.
-    io.stdout.write(io.stdout.isTTY === true ? terminalSafe(diff) : diff);
+    io.stdout.write(io.stdout.isTTY === true ? sanitizeForTerminal(diff) : diff);
   }
   return ExitCode.ok;
 }

@@ -1,7 +1,7 @@
 import { ExitCode } from '../../core/errors.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
-import { terminalSafe } from '../terminal-safe.js';
+import { sanitizeForTerminal } from '../sanitize.js';
 import { CLI_VERSION } from '../version.js';
 
 /** `cody mcp list [--json]`: starts each configured MCP server and shows its state and tools. */
@@ -24,7 +24,9 @@ export async function runMcpList(options: { json?: boolean }, io: Io): Promise<n
     }
     for (const server of status) {
       const state =
-        server.state === 'failed' ? `failed: ${terminalSafe(server.error ?? 'unknown error')}` : server.state;
+        server.state === 'failed'
+          ? `failed: ${sanitizeForTerminal(server.error ?? 'unknown error')}`
+          : server.state;
       io.stdout.write(
         `${server.name} (${server.transport}) ${state}${server.state === 'ready' ? `, ${server.tools.length} tools` : ''}\n`,
       );
@@ -37,6 +39,6 @@ export async function runMcpList(options: { json?: boolean }, io: Io): Promise<n
 }
 
 function firstLine(text: string): string {
-  const line = terminalSafe(text.split('\n')[0] ?? '');
+  const line = sanitizeForTerminal(text.split('\n')[0] ?? '');
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }

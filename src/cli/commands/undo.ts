@@ -1,12 +1,16 @@
 import { ExitCode, UsageError } from '../../core/errors.js';
-import { createContext } from '../context.js';
+import { type CommandContext, createContext } from '../context.js';
 import type { Io } from '../io.js';
 import { resolveConversationId } from './conversation-arg.js';
 
 /** `cody undo [--turns N]`: puts the work tree back as it was before the last N turns that changed files. */
-export async function runUndo(options: { conversation?: string; turns?: string }, io: Io): Promise<number> {
+export async function runUndo(
+  options: { conversation?: string; turns?: string },
+  io: Io,
+  existing?: CommandContext,
+): Promise<number> {
   const turns = positiveInteger(options.turns ?? '1', '--turns');
-  const context = await createContext(io);
+  const context = existing ?? (await createContext(io));
   const id = await resolveConversationId(context, options.conversation);
   const { undoTurns } = await import('../../core/undo/undo-turns.js');
   const result = await undoTurns({

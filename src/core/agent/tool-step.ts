@@ -7,7 +7,8 @@ import type { FunctionCallItem } from '../../protocol/index.js';
 import { truncateToolOutput } from '../compact/index.js';
 import { DEFAULT_TOOL_OUTPUT_TOKENS } from '../config.js';
 import type { SessionEvent, ToolFinishStatus } from '../session-events.js';
-import type { ToolRuntime } from '../tools/tool-runtime.js';
+import { groupCalls } from '../tools/call-groups.js';
+import type { ToolResult, ToolRuntime } from '../tools/tool-runtime.js';
 import { AsyncQueue } from './async-queue.js';
 import type { TurnContext } from './turn-context.js';
 
@@ -19,6 +20,35 @@ interface Verdict {
 }
 
 export const DECLINED_BY_USER = 'The user declined to run this tool call. Ask them how to proceed.';
+
+/**
+ * Runs one response's calls: each run of consecutive read-only calls at the same time, every other call
+ * alone, in order; each call gets exactly one output, recorded in call order. Once the person stops the
+ * turn, the remaining calls are recorded as not run. Returns true when the turn was stopped.
+ */
+export async function* runToolCalls(
+  turn: TurnContext,
+  calls: readonly FunctionCallItem[],
+): AsyncGenerator<SessionEvent, boolean> {
+  const { tools } = turn;
+  let stopped = false;
+  for (const group of groupCalls(calls, (call) => tools?.has(call.name) === true && tools.isReadOnly(call))) {
+    if (stopped) {
+      for (const call of group.calls)
+        yield* finishCall(turn, call, { run: false, output: NOT_RUN }, undefined, Date.now());
+    } else if (group.readOnly && group.calls.length > 1 && tools) {
+      stopped = yield* runTogether(turn, tools, group.calls);
+    } else {
+      for (const call of group.calls) {
+        if (stopped) yield* finishCall(turn, call, { run: false, output: NOT_RUN }, undefined, Date.now());
+        else stopped = yield* runToolCall(turn, call);
+      }
+    }
+  }
+  return stopped;
+}
+
+const NOT_RUN = 'Not run: the user stopped the turn.';
 
 /** Runs one call; returns true when the person chose to stop the turn instead ('abort'). */
 export async function* runToolCall(
@@ -33,16 +63,65 @@ export async function* runToolCall(
   yield { type: 'tool-call', call, approved: verdict.run };
   const executing = turn.states.to('ExecutingTools');
   if (executing) yield executing;
-  const started = Date.now();
-  let output = verdict.output ?? '';
-  let status: ToolFinishStatus = verdict.abort ? 'aborted' : 'denied';
-  let exitCode: number | undefined;
+  let result: ToolResult | undefined;
   if (verdict.run && tools) {
+    if (!tools.isReadOnly(call)) yield* snapshotOnce(turn, tools);
     yield { type: 'tool-started', call };
-    const result = yield* runStreaming(turn, tools, call);
-    ({ output, status } = result);
-    exitCode = result.exitCode;
+    const started = Date.now();
+    result = yield* runStreaming(turn, tools, call);
+    yield* finishCall(turn, call, verdict, result, started);
+  } else {
+    yield* finishCall(turn, call, verdict, undefined, Date.now());
   }
+  return verdict.abort === true;
+}
+
+/** Consecutive read-only calls: asked about in order, then run at the same time. */
+async function* runTogether(
+  turn: TurnContext,
+  tools: ToolRuntime,
+  calls: readonly FunctionCallItem[],
+): AsyncGenerator<SessionEvent, boolean> {
+  const verdicts: Verdict[] = [];
+  for (const call of calls) {
+    const verdict = verdicts.some((earlier) => earlier.abort === true)
+      ? { run: false, output: NOT_RUN }
+      : yield* approve(turn, tools, call);
+    yield { type: 'tool-call', call, approved: verdict.run };
+    verdicts.push(verdict);
+  }
+  const executing = turn.states.to('ExecutingTools');
+  if (executing) yield executing;
+  const started = Date.now();
+  for (const [index, call] of calls.entries())
+    if (verdicts[index]?.run === true) yield { type: 'tool-started', call };
+  const results = await Promise.all(
+    calls.map((call, index) =>
+      verdicts[index]?.run === true
+        ? tools
+            .run(call, { ...(turn.signal ? { signal: turn.signal } : {}) })
+            .catch((error: unknown): ToolResult => ({
+              output: `Error: ${error instanceof Error ? error.message : String(error)}`,
+              status: 'error',
+            }))
+        : Promise.resolve(undefined),
+    ),
+  );
+  for (const [index, call] of calls.entries())
+    yield* finishCall(turn, call, verdicts[index] ?? { run: false }, results[index], started);
+  return verdicts.some((verdict) => verdict.abort === true);
+}
+
+/** Records a call's output (truncated) and says it finished. */
+async function* finishCall(
+  turn: TurnContext,
+  call: FunctionCallItem,
+  verdict: Verdict,
+  result: ToolResult | undefined,
+  started: number,
+): AsyncGenerator<SessionEvent> {
+  const output = result ? result.output : (verdict.output ?? '');
+  const status: ToolFinishStatus = result ? result.status : verdict.abort ? 'aborted' : 'denied';
   const maxTokens = turn.config.toolOutputTokens ?? DEFAULT_TOOL_OUTPUT_TOKENS;
   const truncated = truncateToolOutput(output, maxTokens, turn.handle.accountant.estimator);
   yield* turn.handle.record({ type: 'function_call_output', call_id: call.call_id, output: truncated });
@@ -51,9 +130,16 @@ export async function* runToolCall(
     callId: call.call_id,
     durationMs: Date.now() - started,
     status,
-    ...(exitCode !== undefined ? { exitCode } : {}),
+    ...(result?.exitCode !== undefined ? { exitCode: result.exitCode } : {}),
   };
-  return verdict.abort === true;
+}
+
+/** The turn's ghost snapshot (its undo point), recorded before its first call that may change files. */
+async function* snapshotOnce(turn: TurnContext, tools: ToolRuntime): AsyncGenerator<SessionEvent> {
+  if (turn.snapshotTaken === true || !tools.snapshot) return;
+  turn.snapshotTaken = true;
+  const snapshot = await tools.snapshot();
+  if (snapshot) yield* turn.handle.record(snapshot);
 }
 
 async function* approve(

@@ -9,6 +9,8 @@ import type { ConversationHandle } from './conversation-handle.js';
 import type { TurnStateMachine } from './turn-state.js';
 
 export interface TurnContext {
+  /** Set once this turn recorded its ghost snapshot (one per turn, before the first change). */
+  snapshotTaken?: boolean;
   handle: ConversationHandle;
   /** The working directory recorded with the turn. */
   cwd: string;

@@ -20,8 +20,10 @@ import type { SessionEvent } from '../session-events.js';
 import { failureFromProvider, TurnFailedError } from '../turn-failure.js';
 import { runCompaction } from './compaction-step.js';
 import { requestWithRetry, type ModelResponse } from './model-request.js';
-import { runToolCall } from './tool-step.js';
+import { runToolCalls } from './tool-step.js';
 import type { TurnContext } from './turn-context.js';
+import { codexPermissions } from '../rollout/codex-lines.js';
+import type { TurnContextPayload } from '../rollout/schema.js';
 
 /** Automatic compactions allowed in one turn before it stops instead of looping. */
 export const MAX_AUTO_COMPACTIONS_PER_TURN = 3;
@@ -51,6 +53,7 @@ export async function* runTurn(
         api: selection.api,
         model: selection.model,
         context_window: limits.contextWindow,
+        ...permissionsOf(turn),
       }),
     );
     handle.openTurn();
@@ -140,10 +143,8 @@ export async function* runTurn(
     }
     const calls = response.items.filter((item): item is FunctionCallItem => item.type === 'function_call');
     if (calls.length === 0) break;
-    for (const call of calls) {
-      const stopped = yield* runToolCall(turn, call);
-      if (stopped || turn.signal?.aborted) throw yield* stop(turn, 'interrupted', interrupted());
-    }
+    const stopped = yield* runToolCalls(turn, calls);
+    if (stopped || turn.signal?.aborted) throw yield* stop(turn, 'interrupted', interrupted());
     toolRounds += 1;
     if (toolRounds >= MAX_TOOL_ROUNDS_PER_TURN) {
       throw yield* stop(
@@ -210,4 +211,10 @@ function notSaved(failure: StorageError): StorageError {
   return new StorageError(`${failure.message.replace(/\.?$/, '.')} The reply was shown but not saved.`, {
     cause: failure,
   });
+}
+
+/** The approval policy and sandbox in force, in turn_context's Codex fields (and Cody's own name). */
+function permissionsOf(turn: TurnContext): Partial<TurnContextPayload> {
+  const permissions = turn.tools?.permissions?.();
+  return permissions ? codexPermissions(permissions.approvalPolicy, permissions.sandboxPolicy) : {};
 }

@@ -4,7 +4,7 @@
  * shell commands that did not need asking inside bubblewrap where it is installed, and never throws.
  */
 import { spawnSync } from 'node:child_process';
-import type { FunctionCallItem, ToolSpec } from '../../protocol/index.js';
+import type { FunctionCallItem, GhostSnapshotItem, ToolSpec } from '../../protocol/index.js';
 import {
   commandPrefix,
   dangerReason,
@@ -16,7 +16,13 @@ import type { HandlerContext, SandboxSettings, ToolHandler } from './handler.js'
 import { findRipgrep } from './file-search.js';
 import { findOnPath } from './find-on-path.js';
 import { decidePolicy, type Access, type ApprovalPolicy } from './policy.js';
-import type { ToolDecision, ToolResult, ToolRunContext } from './tool-decision.js';
+import type {
+  ToolDecision,
+  ToolPermissions,
+  ToolResult,
+  ToolRunContext,
+  ToolRuntime,
+} from './tool-runtime.js';
 import { BUILTIN_TOOL_SPECS, READ_ONLY_TOOLS } from './tool-specs.js';
 import { openWorkspace, type Workspace } from './workspace.js';
 
@@ -49,12 +55,9 @@ export interface ToolRuntimeOptions {
 }
 
 /** The `sandbox_policy` recorded in turn_context, in Codex's shape. */
-export type SandboxPolicy =
-  | { type: 'read-only' }
-  | { type: 'workspace-write'; writable_roots: string[]; network_access: boolean }
-  | { type: 'danger-full-access' };
+export type SandboxPolicy = ToolPermissions['sandboxPolicy'];
 
-export interface CodyToolRuntime {
+export interface CodyToolRuntime extends ToolRuntime {
   specs(): ToolSpec[];
   has(name: string): boolean;
   decide(call: FunctionCallItem): Promise<ToolDecision>;
@@ -64,6 +67,11 @@ export interface CodyToolRuntime {
   close(): Promise<void>;
   /** Starts external tool sources before the first request that offers tools. */
   prepare(): Promise<void>;
+  /**
+   * A ghost snapshot of the work tree, taken before the first call of a turn that may change files;
+   * undefined outside a git work tree (or when git fails: said once through onNotice).
+   */
+  snapshot(): Promise<GhostSnapshotItem | undefined>;
   readonly workspace: Workspace;
   policy(): ApprovalPolicy;
   setPolicy(policy: ApprovalPolicy): void;
@@ -87,6 +95,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
   let bwrapChecked = false;
   let bwrap: string | undefined;
   let toldNoSandbox = false;
+  let toldNoSnapshot = false;
   const usableBwrap = (): string | undefined => {
     if (bwrapChecked) return bwrap;
     bwrapChecked = true;
@@ -126,22 +135,39 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
     return false;
   };
 
+  const sandboxPolicy = (): SandboxPolicy => {
+    if (policy === 'read-only') return { type: 'read-only' };
+    if (bwrapPath === undefined || options.sandbox?.enabled === false) return { type: 'danger-full-access' };
+    return {
+      type: 'workspace-write',
+      writable_roots: [workspace.root],
+      network_access: options.sandbox?.network === true,
+    };
+  };
+
   return {
     workspace,
     policy: () => policy,
     setPolicy: (next) => {
       policy = next;
     },
-    sandboxPolicy: () =>
-      policy === 'read-only'
-        ? { type: 'read-only' }
-        : bwrapPath !== undefined && options.sandbox?.enabled !== false
-          ? {
-              type: 'workspace-write',
-              writable_roots: [workspace.root],
-              network_access: options.sandbox?.network === true,
-            }
-          : { type: 'danger-full-access' },
+    sandboxPolicy,
+    snapshot: async () => {
+      if (!workspace.isGit) return undefined;
+      try {
+        const { createGhostSnapshot } = await import('../undo/ghost-snapshot.js');
+        return await createGhostSnapshot(workspace.root);
+      } catch (error) {
+        if (!toldNoSnapshot) {
+          toldNoSnapshot = true;
+          options.onNotice?.(
+            `Could not snapshot the work tree before changes (${error instanceof Error ? error.message : String(error)}): this turn cannot be undone.`,
+          );
+        }
+        return undefined;
+      }
+    },
+    permissions: () => ({ approvalPolicy: policy, sandboxPolicy: sandboxPolicy() }),
     prepare: async () => {
       await external?.prepare();
     },

@@ -1,4 +1,4 @@
-import type { FunctionCallItem, ToolSpec } from '../../protocol/index.js';
+import type { FunctionCallItem, GhostSnapshotItem, ToolSpec } from '../../protocol/index.js';
 
 /**
  * What the policy says about one call: run it, ask whoever is in charge (the person, an API client, the
@@ -39,4 +39,23 @@ export interface ToolRuntime {
   run(call: FunctionCallItem, context: ToolRunContext): Promise<ToolResult>;
   /** Releases what the tools hold (MCP servers shut down). */
   close?(): Promise<void>;
+  /** Starts what the tools need before a turn offers them (MCP servers connect and list tools). */
+  prepare?(): Promise<void>;
+  /**
+   * A ghost snapshot of the work tree, taken once per turn before the first call that may change files
+   * runs; undefined when none can be taken (not a git work tree).
+   */
+  snapshot?(): Promise<GhostSnapshotItem | undefined>;
+  /** The approval policy and sandbox in force, recorded in each turn_context. */
+  permissions?(): ToolPermissions;
+}
+
+export interface ToolPermissions {
+  /** Cody's approval policy: read-only, ask, auto-edit or full-auto. */
+  approvalPolicy: string;
+  /** What shell commands that run without asking are confined to (Codex's sandbox_policy shape). */
+  sandboxPolicy:
+    | { type: 'read-only' }
+    | { type: 'workspace-write'; writable_roots: string[]; network_access: boolean }
+    | { type: 'danger-full-access' };
 }
