@@ -1,16 +1,7 @@
 /** MCP end to end through `bin/cody`: `cody mcp list` against the real reference servers from npm. */
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, REPO_ROOT } from './harness.js';
-
-export const EVERYTHING = join(
-  REPO_ROOT,
-  'node_modules/@modelcontextprotocol/server-everything/dist/index.js',
-);
-export const FILESYSTEM = join(
-  REPO_ROOT,
-  'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js',
-);
+import { createHarness, type Harness } from './harness.js';
+import { EVERYTHING, FILESYSTEM } from './tool-fixtures.js';
 
 describe('cody mcp', () => {
   let harness: Harness;

@@ -3,7 +3,6 @@
  * policy decision → run → output recorded → the next request carries each call and exactly one output,
  * in call order, in that API's shape; the ghost snapshot, `cody diff` and `cody undo`.
  */
-import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -11,14 +10,8 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, linesOfType } from './harness.js';
 import { historyLines } from './wire-history.js';
+import { makeRepo, PROVIDERS } from './tool-fixtures.js';
 import { toolExchanges } from './wire-tools.js';
-
-export const PROVIDERS = [
-  { api: 'openai-chat', args: ['openai', '--api', 'chat'] },
-  { api: 'openai-responses', args: ['openai', '--api', 'responses'] },
-  { api: 'anthropic-messages', args: ['anthropic'] },
-  { api: 'gemini', args: ['google'] },
-] as const;
 
 const PATCH = [
   '*** Begin Patch',
@@ -30,22 +23,6 @@ const PATCH = [
   '+brand new',
   '*** End Patch',
 ].join('\n');
-
-/** Makes the harness home (cody's working directory) a git work tree with one committed file. */
-export async function makeRepo(home: string): Promise<void> {
-  const git = (...args: string[]): void => {
-    execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], {
-      cwd: home,
-      stdio: 'ignore',
-    });
-  };
-  git('init', '-q');
-  await writeFile(join(home, '.gitignore'), '.cody/\n');
-  await writeFile(join(home, 'a.txt'), 'alpha\nbeta\n');
-  git('add', '.');
-  git('commit', '-qm', 'init');
-  await writeFile(join(home, 'untracked-before.txt'), 'mine\n');
-}
 
 describe('tools end to end', () => {
   let harness: Harness;

@@ -54,8 +54,9 @@ export function decidePolicy(access: Access, context: PolicyContext): ToolDecisi
       if (policy === 'full-auto' || context.remembered) return { kind: 'allow' };
       return { kind: 'ask', reason: `run: ${access.command}` };
     case 'external':
-      if (policy === 'read-only')
-        return access.readOnly ? { kind: 'allow' } : deny(policy, `would call ${access.name}`);
+      // A tool its server marks read-only runs freely; Cody cannot see where an MCP tool reaches.
+      if (access.readOnly) return { kind: 'allow' };
+      if (policy === 'read-only') return deny(policy, `would call ${access.name}`);
       if (policy === 'full-auto' || context.remembered) return { kind: 'allow' };
       return { kind: 'ask', reason: `call ${access.name}` };
     default: {

@@ -1,4 +1,5 @@
 /** Canonical items → a Gemini `generateContent` request: `systemInstruction` plus user/model `contents`. */
+import { sanitizeGeminiSchema } from './sanitize-schema.js';
 import {
   type Content,
   FunctionCallingConfigMode,
@@ -121,7 +122,8 @@ export function convertToGeminiRequest(options: GeminiRequestOptions): Conversio
               functionDeclarations: options.tools.map((tool) => ({
                 name: tool.name,
                 description: tool.description,
-                parametersJsonSchema: tool.parameters,
+                // Gemini accepts a subset of JSON Schema (MCP tools may use more): the rest is dropped.
+                parametersJsonSchema: sanitizeGeminiSchema(tool.parameters).schema,
               })),
             },
           ],
