@@ -95,6 +95,16 @@ describe('tools end to end', () => {
         String((ghosts[0]?.ghost_commit as { id: string }).id),
       );
 
+      // The policy in force is recorded with the turn, in Codex's fields and Cody's own.
+      const [context] = linesOfType(lines, 'turn_context');
+      expect(context?.payload).toMatchObject({
+        cody_approval_policy: 'full-auto',
+        approval_policy: 'on-request',
+      });
+      expect(['workspace-write', 'danger-full-access']).toContain(
+        (context?.payload.sandbox_policy as { type?: string } | undefined)?.type,
+      );
+
       const diffJson = await harness.cody(['diff', '--json']);
       expect(diffJson.code).toBe(0);
       const parsed = JSON.parse(diffJson.stdout) as {
@@ -199,4 +209,41 @@ describe('tools end to end', () => {
       expect(existsSync(join(outside, 'w.txt'))).toBe(false);
     });
   }
+
+  it('streams tool events (started, output, finished with duration and exit code) in stream-json', async () => {
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [
+          { id: 'call_sh', name: 'shell', arguments: { command: 'echo one; echo two >&2; exit 4' } },
+        ],
+      },
+      { type: 'reply', text: 'seen' },
+    );
+    const run = await harness.cody([
+      'chat',
+      '--approval',
+      'full-auto',
+      '--output-format',
+      'stream-json',
+      'go',
+    ]);
+    expect(run.code).toBe(0);
+    const events = run.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const types = events.map((event) => event.type);
+    const started = types.indexOf('tool-started');
+    const finished = types.indexOf('tool-finished');
+    expect(started).toBeGreaterThan(-1);
+    expect(finished).toBeGreaterThan(started);
+    const chunks = events.filter((event) => event.type === 'tool-output');
+    expect(chunks.every((event) => event.callId === 'call_sh')).toBe(true);
+    expect(chunks.map((event) => String(event.chunk)).join('')).toMatch(
+      /one\n[\s\S]*two\n|two\n[\s\S]*one\n/,
+    );
+    expect(events[finished]).toMatchObject({ callId: 'call_sh', status: 'error', exitCode: 4 });
+    expect(typeof events[finished]?.durationMs).toBe('number');
+  });
 });
