@@ -19,6 +19,20 @@ export default tseslint.config(
     },
   },
   {
+    // Small files with one job each, and functions that fit on a screen or two (issue 8).
+    files: ['src/**/*.ts'],
+    rules: {
+      'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
+      'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }],
+    },
+  },
+  {
+    // Carve-outs, each one long function on purpose: the Commander command table (one declaration per
+    // command), and the REPL's turn driver (one state machine over terminal input); split when touched.
+    files: ['src/cli/main.ts', 'src/cli/repl-turn.ts'],
+    rules: { 'max-lines-per-function': 'off' },
+  },
+  {
     files: ['src/protocol/**/*.ts'],
     rules: {
       'no-restricted-imports': [

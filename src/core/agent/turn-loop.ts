@@ -43,90 +43,21 @@ export async function* runTurn(
   const entered = states.to('ProcessingUserMessage');
   if (entered) yield entered;
   const message: MessageItem = { type: 'message', role: 'user', content };
-  try {
-    // Both must be on disk before anything is sent.
-    await handle.write((recorder) =>
-      recorder.appendTurnContext({
-        turn_id: turnId,
-        cwd: turn.cwd,
-        provider: selection.provider,
-        api: selection.api,
-        model: selection.model,
-        context_window: limits.contextWindow,
-        ...permissionsOf(turn),
-      }),
-    );
-    handle.openTurn();
-    await handle.write((recorder) => recorder.appendItem(message));
-  } catch (error) {
-    if (!(error instanceof StorageError)) throw error;
-    throw new UnsentMessageError(
-      error,
-      content.map((part) => (part.type === 'input_image' ? '' : part.text)).join(''),
-    );
-  }
+  await recordUserMessage(turn, turnId, message);
   handle.lastModel = selection.model;
   yield* handle.noteRecorded(message);
 
-  let compactions = 0;
+  /** Compactions so far, and whether a reply came (after which the new message is no longer last). */
+  const progress = { compactions: 0, replied: false };
   let toolRounds = 0;
-  let replied = false;
   let finishReason: FinishReason = 'stop';
   let lastUsage: TokenUsage | undefined;
   for (;;) {
-    if (await turn.budget.overLimit(selection, limits)) {
-      if (compactions >= MAX_AUTO_COMPACTIONS_PER_TURN) {
-        throw yield* stop(
-          turn,
-          'compaction-limit',
-          new TurnFailedError(
-            `Stopped: the conversation still exceeds the context limit after ${MAX_AUTO_COMPACTIONS_PER_TURN} compactions in this turn. Compact it by hand, or raise models.${selection.model}.contextWindow if the window is larger.`,
-            'failure',
-            undefined,
-            'compact',
-          ),
-        );
-      }
-      compactions += 1;
-      yield* compactWithin(turn, 'auto', replied ? undefined : message);
-    }
-    const awaiting = states.to('AwaitingLLMResponse');
-    if (awaiting) yield awaiting;
-    const response: ModelResponse = yield* requestWithRetry({
-      client: turn.client,
-      request: {
-        items: normalizeItems(handle.history),
-        tools: turn.tools?.specs() ?? [],
-        maxOutputTokens: limits.maxOutputTokens,
-      },
-      policy: retryPolicyOf(turn.config),
-      ...(turn.signal ? { signal: turn.signal } : {}),
-      streamDeltas: true,
-      states,
-    });
-    if (response.kind === 'failed') {
-      const error = response.error;
-      if (error.kind === 'aborted') throw yield* stop(turn, 'interrupted', interrupted(error));
-      if (error.kind !== 'context-overflow')
-        throw yield* stop(turn, error.kind, failureFromProvider(error, response.retries));
-      if (compactions >= MAX_AUTO_COMPACTIONS_PER_TURN) {
-        throw yield* stop(
-          turn,
-          'context-overflow',
-          new TurnFailedError(
-            `Stopped: the provider still reports the context window exceeded after ${MAX_AUTO_COMPACTIONS_PER_TURN} compactions in this turn (${error.message}).`,
-            'provider',
-            error,
-          ),
-        );
-      }
-      compactions += 1;
-      yield* compactWithin(turn, 'overflow', replied ? undefined : message);
-      continue;
-    }
+    const response = yield* requestOnce(turn, message, progress);
+    if (!response) continue;
     const processing = states.to('ProcessingLLMResponse');
     if (processing) yield processing;
-    replied = true;
+    progress.replied = true;
     for (const item of response.items) yield* handle.record(item);
     finishReason = response.finishReason;
     if (response.usage) {
@@ -177,6 +108,96 @@ export async function* runTurn(
     status: 'completed',
     ...(lastUsage ? { usage: lastUsage } : {}),
   };
+}
+
+/** The turn's context and user message, on disk before anything is sent (else nothing is). */
+async function recordUserMessage(turn: TurnContext, turnId: string, message: MessageItem): Promise<void> {
+  const { handle, selection, limits } = turn;
+  try {
+    // Both must be on disk before anything is sent.
+    await handle.write((recorder) =>
+      recorder.appendTurnContext({
+        turn_id: turnId,
+        cwd: turn.cwd,
+        provider: selection.provider,
+        api: selection.api,
+        model: selection.model,
+        context_window: limits.contextWindow,
+        ...permissionsOf(turn),
+      }),
+    );
+    handle.openTurn();
+    await handle.write((recorder) => recorder.appendItem(message));
+  } catch (error) {
+    if (!(error instanceof StorageError)) throw error;
+    throw new UnsentMessageError(
+      error,
+      message.content.map((part) => (part.type === 'input_image' ? '' : part.text)).join(''),
+    );
+  }
+}
+
+/**
+ * One request, compacting first when the window is nearly full. Undefined when the provider said the
+ * window is exceeded and a compaction ran: the caller asks again.
+ */
+async function* requestOnce(
+  turn: TurnContext,
+  message: MessageItem,
+  progress: { compactions: number; replied: boolean },
+): AsyncGenerator<SessionEvent, Extract<ModelResponse, { kind: 'ok' }> | undefined> {
+  const { handle, selection, limits, states } = turn;
+  if (await turn.budget.overLimit(selection, limits)) {
+    if (progress.compactions >= MAX_AUTO_COMPACTIONS_PER_TURN) {
+      throw yield* stop(
+        turn,
+        'compaction-limit',
+        new TurnFailedError(
+          `Stopped: the conversation still exceeds the context limit after ${MAX_AUTO_COMPACTIONS_PER_TURN} compactions in this turn. Compact it by hand, or raise models.${selection.model}.contextWindow if the window is larger.`,
+          'failure',
+          undefined,
+          'compact',
+        ),
+      );
+    }
+    progress.compactions += 1;
+    yield* compactWithin(turn, 'auto', progress.replied ? undefined : message);
+  }
+  const awaiting = states.to('AwaitingLLMResponse');
+  if (awaiting) yield awaiting;
+  const response: ModelResponse = yield* requestWithRetry({
+    client: turn.client,
+    request: {
+      items: normalizeItems(handle.history),
+      tools: turn.tools?.specs() ?? [],
+      maxOutputTokens: limits.maxOutputTokens,
+    },
+    policy: retryPolicyOf(turn.config),
+    ...(turn.signal ? { signal: turn.signal } : {}),
+    streamDeltas: true,
+    states,
+  });
+  if (response.kind === 'failed') {
+    const error = response.error;
+    if (error.kind === 'aborted') throw yield* stop(turn, 'interrupted', interrupted(error));
+    if (error.kind !== 'context-overflow')
+      throw yield* stop(turn, error.kind, failureFromProvider(error, response.retries));
+    if (progress.compactions >= MAX_AUTO_COMPACTIONS_PER_TURN) {
+      throw yield* stop(
+        turn,
+        'context-overflow',
+        new TurnFailedError(
+          `Stopped: the provider still reports the context window exceeded after ${MAX_AUTO_COMPACTIONS_PER_TURN} compactions in this turn (${error.message}).`,
+          'provider',
+          error,
+        ),
+      );
+    }
+    progress.compactions += 1;
+    yield* compactWithin(turn, 'overflow', progress.replied ? undefined : message);
+    return undefined;
+  }
+  return response;
 }
 
 /** An automatic compaction inside a turn; a failure stops the turn (the history is kept). */

@@ -1,0 +1,172 @@
+/**
+ * Issue 7's turn-loop and compaction-flow defects, through the real binary against the fake provider:
+ * the new message stays last after an automatic compaction (7.3), a killed turn or closed pipe ends
+ * recorded as interrupted (7.7), a manual compaction of a short conversation is a plain no-op with one
+ * set of figures (7.8), Ctrl-C during a retry wait is exit 130 and recorded (7.9), and a refused manual
+ * summary keeps the history with chat's exit code (7.10).
+ */
+import { spawn } from 'node:child_process';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { formatTokens } from '../../src/cli/render.js';
+import { SUMMARY_PREFIX } from '../../src/core/compact/index.js';
+import { CODY_BIN, createHarness, type Harness, linesOfType } from './harness.js';
+
+const TINY_CONFIG = {
+  provider: 'openai',
+  api: 'chat',
+  model: 'tiny-model',
+  models: { 'tiny-model': { contextWindow: 4_000, maxOutputTokens: 500 } },
+  retry: { baseDelayMs: 5 },
+  tools: false,
+};
+const FILLER = 'The quick brown fox jumps over the lazy dog while the compiler reports seventeen warnings. ';
+
+type Message = { role: string; content: unknown };
+const messagesOf = (body: unknown): Message[] => (body as { messages?: Message[] }).messages ?? [];
+const textOf = (message: Message | undefined): string =>
+  typeof message?.content === 'string' ? message.content : JSON.stringify(message?.content ?? '');
+
+describe('turn loop and compaction flow (e2e)', () => {
+  let harness: Harness;
+  beforeEach(async () => {
+    harness = await createHarness();
+  });
+  afterEach(async () => {
+    await harness.close();
+  });
+
+  /** Starts `cody args` and resolves once stderr matches `ready`; the child is returned running. */
+  const startCody = (args: string[], ready: RegExp) => {
+    const child = spawn(process.execPath, [CODY_BIN, ...args], {
+      cwd: harness.home,
+      env: harness.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    const seen = new Promise<void>((resolve) => {
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        if (ready.test(stderr)) resolve();
+      });
+    });
+    return { child, exited, seen, stderr: () => stderr };
+  };
+
+  it('7.3: after an automatic compaction the new message is the last item sent and recorded; resume sends the same', async () => {
+    await harness.writeConfig(TINY_CONFIG);
+    const id = (await harness.cody(['new'])).stdout.trim();
+    let compactedAt = -1;
+    for (let turn = 1; turn <= 30 && compactedAt < 0; turn += 1) {
+      const before = harness.server.modelRequests().length;
+      const run = await harness.cody(['chat', `question ${turn}: ${FILLER.repeat(2)}`]);
+      expect(run.code, run.stderr).toBe(0);
+      // The fake answers the last user message: a summary-shaped answer would show the bug.
+      expect(run.stdout).toMatch(new RegExp(`^echo: question ${turn}:`));
+      if (harness.server.modelRequests().length - before === 2) compactedAt = turn;
+    }
+    expect(compactedAt).toBeGreaterThan(0);
+    const turnRequest = harness.server.modelRequests().at(-1);
+    const sent = messagesOf(turnRequest?.body);
+    expect(textOf(sent.at(-1))).toMatch(new RegExp(`^question ${compactedAt}:`));
+    expect(textOf(sent.at(-2))).toContain(SUMMARY_PREFIX);
+    const compacted = linesOfType(await harness.rollout(id), 'compacted').at(-1);
+    const replacement = compacted?.payload.replacement_history as Array<{ type: string; content?: unknown }>;
+    const lastMessage = replacement.filter((item) => item.type === 'message').at(-1);
+    expect(JSON.stringify(lastMessage?.content)).toMatch(new RegExp(`question ${compactedAt}:`));
+
+    // A fresh process resumes exactly that: summary, the message, its answer, then the next message.
+    await harness.cody(['chat', 'and then?']);
+    const resumed = messagesOf(harness.server.modelRequests().at(-1)?.body).slice(-4);
+    expect(resumed.map((message) => message.role)).toEqual(['user', 'user', 'assistant', 'user']);
+    expect(textOf(resumed[0])).toContain(SUMMARY_PREFIX);
+    expect(textOf(resumed[1])).toMatch(new RegExp(`^question ${compactedAt}:`));
+    expect(textOf(resumed[3])).toBe('and then?');
+  }, 120_000);
+
+  it('7.8: compacting a short conversation is a plain no-op, exit 0; a real one reports one figure everywhere', async () => {
+    await harness.writeConfig(TINY_CONFIG);
+    const id = (await harness.cody(['new'])).stdout.trim();
+    await harness.cody(['chat', 'hi']);
+    const noop = await harness.cody(['compact']);
+    expect(noop.code, noop.stderr).toBe(0);
+    expect(noop.stdout).toMatch(/^Nothing to compact in \S+: .+\.\n$/);
+    expect(noop.stderr).not.toMatch(/failed|inflated/);
+    expect(linesOfType(await harness.rollout(id), 'compacted')).toHaveLength(0);
+
+    for (let turn = 1; turn <= 6; turn += 1)
+      await harness.cody(['chat', `filler ${turn}: ${FILLER.repeat(2)}`]);
+    const real = await harness.cody(['compact']);
+    expect(real.code, real.stderr).toBe(0);
+    const record = linesOfType(await harness.rollout(id), 'response_item')
+      .map((line) => line.payload)
+      .filter((payload) => payload.type === 'cody_context_compacted')
+      .at(-1) as { tokens_before: number; tokens_after: number };
+    const figures = `${formatTokens(record.tokens_before)} → ${formatTokens(record.tokens_after)} tokens`;
+    expect(real.stdout).toContain(`✓ Compacted ${id}: ${figures}`);
+    expect(real.stderr).toContain(figures);
+    const shown = await harness.cody(['show']);
+    expect(shown.stdout).toContain(formatTokens(record.tokens_before));
+  }, 120_000);
+
+  it('7.9: Ctrl-C while waiting to retry exits 130 and records the turn as interrupted', async () => {
+    await harness.writeConfig({ ...TINY_CONFIG, retry: { baseDelayMs: 20_000, maxDelayMs: 20_000 } });
+    const id = (await harness.cody(['new'])).stdout.trim();
+    harness.server.enqueue({ type: 'error', status: 500 });
+    const run = startCody(['chat', 'please retry'], /Retrying/);
+    await run.seen;
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(130);
+    expect(run.stderr()).not.toMatch(/unexpected error/);
+    const events = linesOfType(await harness.rollout(id), 'response_item').map((line) => line.payload);
+    expect(events.at(-1)).toMatchObject({ type: 'cody_turn_aborted', reason: 'interrupted' });
+    expect(harness.server.modelRequests()).toHaveLength(1);
+  }, 60_000);
+
+  it('7.10: a manual compaction refused with 401 keeps the history and exits 4, like chat', async () => {
+    await harness.writeConfig(TINY_CONFIG);
+    const id = (await harness.cody(['new'])).stdout.trim();
+    for (let turn = 1; turn <= 3; turn += 1) await harness.cody(['chat', `filler ${turn}: ${FILLER}`]);
+    const before = await harness.rollout(id);
+    harness.server.enqueue({ type: 'error', status: 401 });
+    const refused = await harness.cody(['compact']);
+    expect(refused.code).toBe(4);
+    expect(refused.stdout).not.toContain('✓');
+    expect(refused.stderr).toMatch(/401/);
+    expect(await harness.rollout(id)).toEqual(before);
+    const next = await harness.cody(['chat', 'still here?']);
+    expect(messagesOf(harness.server.modelRequests().at(-1)?.body).map(textOf).join('\n')).toContain(
+      'filler 1',
+    );
+    expect(next.code).toBe(0);
+  }, 60_000);
+
+  it('7.7: a turn killed mid-stream is closed as interrupted on the next open', async () => {
+    const slow = await createHarness({ chunkDelayMs: 300 });
+    try {
+      const id = (await slow.cody(['new'])).stdout.trim();
+      slow.server.enqueue({ type: 'reply', text: 'a long and slow answer that will never finish streaming' });
+      const child = spawn(process.execPath, [CODY_BIN, 'chat', 'doomed'], {
+        cwd: slow.home,
+        env: slow.env,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.on('close', resolve));
+      const next = await slow.cody(['chat', 'after the crash']);
+      expect(next.code, next.stderr).toBe(0);
+      const kinds = (await slow.rollout(id)).map((line) => {
+        const parsed = JSON.parse(line) as { type: string; payload: { type?: string; role?: string } };
+        return parsed.payload.type === 'message' ? parsed.payload.role : (parsed.payload.type ?? parsed.type);
+      });
+      const firstUser = kinds.indexOf('user');
+      const aborted = kinds.indexOf('cody_turn_aborted');
+      expect(aborted).toBeGreaterThan(firstUser);
+      expect(kinds.slice(firstUser + 1, aborted)).not.toContain('assistant');
+      expect(kinds.indexOf('user', firstUser + 1)).toBeGreaterThan(aborted);
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
+});
