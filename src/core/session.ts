@@ -17,7 +17,7 @@ import { TurnStateMachine } from './agent/turn-state.js';
 import { type CodyConfig, resolveSelection, type Selection } from './config.js';
 import type { ConversationManager } from './conversation-manager.js';
 import { CodyError } from './errors.js';
-import { lookupModelLimits } from './model-catalog.js';
+import { isReasoningModel, lookupModelLimits } from './model-catalog.js';
 import type { RecorderOptions } from './rollout/index.js';
 import type { ApprovalDecision, SessionEvent, TurnState } from './session-events.js';
 import type { ToolRuntime } from './tools/tool-runtime.js';
@@ -229,6 +229,8 @@ export class Session {
       env: this.options.env,
       ...(selection.baseUrl ? { baseUrl: selection.baseUrl } : {}),
       ...(await clientCredentials(selection, this.options.env, this.options.manager.paths.home)),
+      // Only reasoning models are asked for encrypted reasoning (others answer 400).
+      reasoning: isReasoningModel(selection.model, this.options.config),
     });
     return {
       handle: this.handle,

@@ -5,7 +5,7 @@
  * so the rollout never holds an answer without its question, and the turn ends with a storage error.
  */
 import { stat } from 'node:fs/promises';
-import type { ResponseItem } from '../../protocol/index.js';
+import type { ResponseItem, TokenUsage } from '../../protocol/index.js';
 import type { CodyConfig } from '../config.js';
 import { countMessages, firstUserPreview, previewOf } from '../conversation-stats.js';
 import type { ConversationManager } from '../conversation-manager.js';
@@ -40,6 +40,8 @@ export class ConversationHandle {
   firstUserMessage: string | undefined;
   /** The model of the last recorded turn (a new one gets a catalogue warning). */
   lastModel: string | undefined;
+  /** The conversation's running token total, recorded with each `token_count` (Codex's `total_token_usage`). */
+  totalTokenUsage: TokenUsage | undefined;
   private knownFileSize = -1;
   private recorder: RolloutRecorder | undefined;
   /** The first write that failed in this turn; nothing more is written until the lock is taken again. */
@@ -193,6 +195,7 @@ export class ConversationHandle {
     this.messageCount = resumed.messageCount ?? countMessages(resumed.history);
     this.firstUserMessage = resumed.firstUserMessage ?? firstUserPreview(resumed.history);
     this.openTurnId = resumed.openTurnId;
+    this.totalTokenUsage = resumed.totalTokenUsage;
     this.accountant = new TokenAccountant(this.accountant.estimator);
     const report = resumed.lastTokenCount;
     if (report) this.accountant.recordUsage(report.usage, report.historyLengthAtReport);

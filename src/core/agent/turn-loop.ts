@@ -14,7 +14,7 @@ import type {
 } from '../../protocol/index.js';
 import { normalizeItems } from '../../providers/index.js';
 import { retryPolicyOf } from '../config.js';
-import { tokenCountEvent } from '../conversation-stats.js';
+import { addTokenUsage, tokenCountEvent } from '../conversation-stats.js';
 import { StorageError, UnsentMessageError } from '../errors.js';
 import type { SessionEvent } from '../session-events.js';
 import { failureFromProvider, TurnFailedError } from '../turn-failure.js';
@@ -64,7 +64,11 @@ export async function* runTurn(
       const usage = response.usage;
       lastUsage = usage;
       handle.accountant.recordUsage(usage, handle.history.length);
-      yield* handle.append((recorder) => recorder.appendEvent(tokenCountEvent(usage, limits.contextWindow)));
+      const total = addTokenUsage(handle.totalTokenUsage, usage);
+      handle.totalTokenUsage = total;
+      yield* handle.append((recorder) =>
+        recorder.appendEvent(tokenCountEvent(usage, limits.contextWindow, total)),
+      );
       yield {
         type: 'usage',
         usage,
