@@ -6,7 +6,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { compare, printTable } from './lib.js';
+import { median, printTable } from './lib.js';
 
 const dist = join(import.meta.dirname, '..', 'dist', 'src', 'core');
 const { runShellCommand } = await import(join(dist, 'tools', 'shell-runner.js'));
@@ -41,7 +41,13 @@ else process.stdout.write('bwrap is not installed: timing the plain runner only.
 if (existsSync(join(root, '.git')))
   cases.push({ name: 'ghost snapshot of this repository', run: timed(() => createGhostSnapshot(root)) });
 
-const medians = await compare(cases, rounds);
+// Interleaved rounds (machine noise hits every case alike), after one warm-up run each.
+const samples = new Map(cases.map((entry) => [entry.name, []]));
+for (const entry of cases) await entry.run();
+for (let round = 0; round < rounds; round += 1) {
+  for (const entry of cases) samples.get(entry.name).push(await entry.run());
+}
+const medians = new Map([...samples].map(([name, values]) => [name, median(values)]));
 printTable(
   `Median ms over ${rounds} interleaved rounds`,
   [...medians].map(([name, ms]) => [name, ms.toFixed(1)]),

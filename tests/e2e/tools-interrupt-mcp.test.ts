@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { processEnded } from '../process-ended.js';
 import { CODY_BIN, createHarness, type Harness, linesOfType } from './harness.js';
 import { CRASHING_SERVER, EVERYTHING, makeRepo, PROVIDERS } from './tool-fixtures.js';
 import { toolExchanges } from './wire-tools.js';
@@ -18,20 +19,6 @@ async function waitFor(check: () => boolean, timeoutMs = 20_000): Promise<void> 
     if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-}
-
-/** Whether a process has ended (exited, or a zombie not yet reaped). */
-async function ended(pid: number): Promise<boolean> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    try {
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-      if (/^\d+ \(.*\) Z/.test(stat)) return true;
-    } catch {
-      return true;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return false;
 }
 
 describe('tools end to end: interrupt and MCP', () => {
@@ -69,7 +56,7 @@ describe('tools end to end: interrupt and MCP', () => {
     const code = await exited;
     expect(code).toBe(130);
     const sleeper = Number((await readFile(pidFile, 'utf8')).trim());
-    expect(await ended(sleeper)).toBe(true);
+    expect(await processEnded(sleeper)).toBe(true);
 
     const id = (await readFile(join(harness.env.CODY_HOME ?? '', 'active'), 'utf8')).trim();
     const items = linesOfType(await harness.rollout(id), 'response_item').map((line) => line.payload);

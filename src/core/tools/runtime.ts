@@ -13,6 +13,7 @@ import {
   type DangerousCommand,
 } from './command-safety.js';
 import type { HandlerContext, SandboxSettings, ToolHandler } from './handler.js';
+import { bwrapArguments } from './shell-runner.js';
 import { findRipgrep } from './file-search.js';
 import { findOnPath } from './find-on-path.js';
 import { decidePolicy, type Access, type ApprovalPolicy } from './policy.js';
@@ -103,7 +104,14 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
       unavailable('bubblewrap (bwrap) is not installed: shell commands run without a sandbox.');
       return undefined;
     }
-    const problem = probeBwrap(bwrapPath, options.sandbox?.network === true);
+    const problem = probeBwrap(
+      bwrapPath,
+      bwrapArguments(
+        { writableRoot: workspace.root, network: options.sandbox?.network === true },
+        workspace.cwd,
+        'true',
+      ),
+    );
     if (problem === undefined) bwrap = bwrapPath;
     else unavailable(`bubblewrap cannot create a sandbox here (${problem}): shell commands run without one.`);
     return bwrap;
@@ -255,24 +263,9 @@ function parseArguments(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** Runs `true` inside bwrap once; the first line of what went wrong, or undefined when it works. */
-function probeBwrap(bwrap: string, network: boolean): string | undefined {
-  const result = spawnSync(
-    bwrap,
-    [
-      '--ro-bind',
-      '/',
-      '/',
-      '--dev',
-      '/dev',
-      '--proc',
-      '/proc',
-      ...(network ? [] : ['--unshare-net']),
-      '--die-with-parent',
-      'true',
-    ],
-    { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5_000 },
-  );
+/** Runs `true` once in the sandbox real commands get; the first line of what went wrong, or undefined. */
+function probeBwrap(bwrap: string, args: string[]): string | undefined {
+  const result = spawnSync(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5_000 });
   if (result.status === 0) return undefined;
   return result.stderr.toString('utf8').trim().split('\n')[0] || `exit code ${String(result.status)}`;
 }

@@ -3,25 +3,13 @@ import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promi
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { processEnded } from '../../process-ended.js';
 import { createToolRuntime, type CodyToolRuntime } from '../../../src/core/tools/runtime.js';
 import type { ApprovalPolicy } from '../../../src/core/tools/policy.js';
 import type { FunctionCallItem } from '../../../src/protocol/index.js';
 
 let counter = 0;
 
-/** Whether a process has ended (exited, or a zombie waiting to be reaped) within a few seconds. */
-async function gone(pid: number): Promise<boolean> {
-  for (let attempt = 0; attempt < 50; attempt += 1) {
-    try {
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-      if (/^\d+ \(.*\) Z/.test(stat)) return true;
-    } catch {
-      return true;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  return false;
-}
 function call(name: string, args: Record<string, unknown> | string): FunctionCallItem {
   counter += 1;
   return {
@@ -206,7 +194,7 @@ describe('tool runtime', () => {
     expect(result.status).toBe('aborted');
     expect(result.output).toMatch(/^Aborted by the user; output so far:\n[\s\S]*started/);
     const pid = Number((await readFile(pidFile, 'utf8')).trim());
-    expect(await gone(pid)).toBe(true);
+    expect(await processEnded(pid)).toBe(true);
   });
 
   it('a timeout kills the command', async () => {
