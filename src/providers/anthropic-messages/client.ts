@@ -34,7 +34,7 @@ export function createAnthropicClient(options: ClientOptions): ModelClient {
       : { apiKey }),
     // Requests go over node:http (see node-http-fetch.ts); a signed-in bearer wraps that same transport.
     fetch: options.bearer
-      ? bearerFetch(options.bearer, { explainRefusal: explainClaudeRefusal })
+      ? bearerFetch(options.bearer, { explainRefusal: explainClaudeRefusal, fetch: nodeHttpFetch })
       : nodeHttpFetch,
     ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
     baseURL: resolveBaseUrl(options),

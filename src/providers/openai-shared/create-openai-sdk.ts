@@ -54,7 +54,7 @@ export function createOpenAISdk(options: ClientOptions): OpenAISdkHandle {
     webhookSecret: null,
     ...(options.headers ? { defaultHeaders: { ...options.headers } } : {}),
     // Requests go over node:http (see node-http-fetch.ts); a signed-in bearer wraps that same transport.
-    fetch: options.bearer ? bearerFetch(options.bearer) : nodeHttpFetch,
+    fetch: options.bearer ? bearerFetch(options.bearer, { fetch: nodeHttpFetch }) : nodeHttpFetch,
     // Retry is owned by core's Session, in exactly one place: SDK retries on top would turn one 429
     // into nine requests, and cannot see a stream that dies after tokens were shown.
     maxRetries: 0,
