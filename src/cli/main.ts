@@ -80,7 +80,9 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   program
     .command('new')
     .description('start a new conversation, make it active and print its id')
-    .addOption(new Option('--provider <provider>', 'openai, anthropic or google'))
+    .addOption(
+      new Option('--provider <provider>', 'openai, anthropic, google, openrouter, ollama, lmstudio or vllm'),
+    )
     .option('--api <api>', 'wire API: responses|chat (openai), messages (anthropic), gemini (google)')
     .option('--model <model>', 'model id')
     .action((options: { provider?: string; api?: string; model?: string }) =>

@@ -42,7 +42,7 @@ export async function updateStoredKey(
   });
 }
 
-/** `…1234`: the only part of a secret Cody ever shows. */
+/** `…1234`: the only part of a secret Cody ever shows (nothing of one too short to spare four). */
 export function lastFour(secret: string): string {
-  return `…${secret.slice(-4)}`;
+  return secret.length >= 12 ? `…${secret.slice(-4)}` : '…';
 }
