@@ -5,10 +5,11 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
   process.stdout.write(`${version}\n`);
 } else {
-  // `cody show | head` closes the pipe early: stop quietly, as other command-line tools do.
+  // `cody show | head` closes the pipe early: stop quietly, as other command-line tools do. A command
+  // with a listener of its own (`cody chat` records its turn as interrupted first) ends by itself.
   process.stdout.on('error', (error) => {
-    if (error.code === 'EPIPE') process.exit(0);
-    throw error;
+    if (error.code !== 'EPIPE') throw error;
+    if (process.stdout.listenerCount('error') === 1) process.exit(0);
   });
   // Node ≥ 22 keeps compiled code between runs; Node 20 has no such cache.
   const { enableCompileCache } = await import('node:module');

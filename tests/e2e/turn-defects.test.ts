@@ -141,6 +141,30 @@ describe('turn loop and compaction flow (e2e)', () => {
     expect(next.code).toBe(0);
   }, 60_000);
 
+  it('7.7: a pipe closed mid-reply ends the turn recorded as interrupted, at once', async () => {
+    const slow = await createHarness({ chunkDelayMs: 200 });
+    try {
+      const id = (await slow.cody(['new'])).stdout.trim();
+      slow.server.enqueue({
+        type: 'reply',
+        text: 'one two three four five six seven eight nine ten eleven twelve',
+      });
+      const run = await slow.shell('$CODY chat "pipe me" | head -c 3; echo "exit ${PIPESTATUS[0]}" >&2');
+      expect(run.stdout.length, run.stderr).toBeLessThanOrEqual(3);
+      expect(run.stderr).toBe('exit 0\n');
+      const kinds = (await slow.rollout(id)).map((line) => {
+        const parsed = JSON.parse(line) as { payload: { type?: string; role?: string; reason?: string } };
+        return parsed.payload.type === 'message'
+          ? String(parsed.payload.role)
+          : `${parsed.payload.type}:${parsed.payload.reason ?? ''}`;
+      });
+      expect(kinds.at(-1)).toBe('cody_turn_aborted:interrupted');
+      expect(kinds).not.toContain('assistant');
+    } finally {
+      await slow.close();
+    }
+  }, 60_000);
+
   it('7.7: a turn killed mid-stream is closed as interrupted on the next open', async () => {
     const slow = await createHarness({ chunkDelayMs: 300 });
     try {

@@ -149,8 +149,11 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   const onInterrupt = (): void => abort.abort(new Error('interrupted'));
   process.once('SIGINT', onInterrupt);
   // A closed pipe (`cody chat … | head -1`) ends the turn like Ctrl-C: recorded as interrupted.
+  let brokenPipe = false;
   const onOutputError = (error: NodeJS.ErrnoException): void => {
-    if (error.code === 'EPIPE') abort.abort(new Error('broken pipe'));
+    if (error.code !== 'EPIPE') return;
+    brokenPipe = true;
+    abort.abort(new Error('broken pipe'));
   };
   const stdoutEvents = eventsOf(io.stdout);
   stdoutEvents?.on('error', onOutputError);
@@ -167,6 +170,8 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
         io.stderr.write(declinedWithoutTerminal(event));
     }
   } catch (error) {
+    // Nobody reads any more: the turn is recorded as interrupted; stop quietly, as `head` expects.
+    if (brokenPipe && errorKindOf(error) === 'interrupted') return ExitCode.ok;
     keepUnsent(error, io);
     throw error;
   } finally {
