@@ -172,6 +172,15 @@ export async function runSlashCommand(
       say(ui.color.green(`✓ Exported (redacted) to ${target}\n`));
       return undefined;
     }
+    case '/diff': {
+      // `cody diff` on this conversation, printed on the terminal (control characters made visible).
+      const { runDiff } = await import('./commands/diff.js');
+      await runDiff(
+        { conversation: state.session.id, ...(argument !== '' ? { turn: argument } : {}) },
+        { ...ui.io, stdout: { write: say, isTTY: true }, stderr: { write: say } },
+      );
+      return undefined;
+    }
     case '/expand':
       say(
         state.lastToolOutput === undefined

@@ -253,4 +253,22 @@ describe('the REPL in a terminal (tmux)', () => {
     expect(body).toContain('about zebras');
     expect(body).not.toContain('what about lions');
   });
+
+  it('/diff and /undo run the real commands on this conversation; a slash command typed ahead runs after the turn', async () => {
+    const term = await start();
+    await term.waitFor('›');
+    harness.server.enqueue({ type: 'reply', text: `${'slow words '.repeat(30)}\n` });
+    await term.send('first', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('slow words');
+    await term.send('/diff', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('queued: /diff');
+    // No git work tree here: the real `cody diff` says so.
+    await term.waitFor(/› \/diff\s+cody: No diffs: .* is not in a git work tree/, 15_000);
+    await term.send('/undo', { literal: true });
+    await term.send('Enter');
+    await term.waitFor(/› \/undo\s+cody: /);
+    expect(await term.screen()).not.toContain('Unknown command');
+  });
 });
