@@ -2,7 +2,6 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { ChalkInstance } from 'chalk';
-import { forkConversation } from '../core/conversation-fork.js';
 import { applyProviderChoice } from '../core/provider-choice.js';
 import { generateTitle, readTitles } from '../core/conversation-titles.js';
 import { createRedactor, redactDeep } from '../core/redact.js';
@@ -102,11 +101,8 @@ export async function runSlashCommand(
         return undefined;
       }
       const from = state.session.id;
-      const id = await forkConversation(
-        state.context.manager,
-        from,
-        at !== undefined ? { atUserTurn: at } : {},
-      );
+      const { forkThrough } = await import('./commands/fork.js');
+      const id = await forkThrough(state.context.manager, from, at);
       state.session = await state.open(state.context, id);
       say(ui.color.green(`✓ Forked ${from.slice(0, 8)} into ${id}; you are now in the fork\n`));
       return undefined;

@@ -88,6 +88,8 @@ export class ConversationManager {
         ...(options.forkedFrom
           ? {
               parent_id: options.forkedFrom.id,
+              // The name issue 10 (and Codex's SessionMeta) give the origin of a fork.
+              forked_from_id: options.forkedFrom.id,
               ...(options.forkedFrom.message !== undefined
                 ? { forked_at_message: options.forkedFrom.message }
                 : {}),

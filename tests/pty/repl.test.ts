@@ -271,4 +271,35 @@ describe('the REPL in a terminal (tmux)', () => {
     await term.waitFor(/› \/undo\s+cody: /);
     expect(await term.screen()).not.toContain('Unknown command');
   });
+
+  it('Esc while a reply streams stops it; the partial reply stays in the conversation, marked interrupted', async () => {
+    const term = await start();
+    await term.waitFor('›');
+    harness.server.enqueue({ type: 'reply', text: `${'partial words '.repeat(60)}\n` });
+    await term.send('go on', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('partial words');
+    await term.send('Escape');
+    await term.waitFor('Interrupted');
+    const [listed] = JSON.parse((await harness.cody(['list', '--json'])).stdout) as Array<{ id: string }>;
+    const lines = await harness.rollout(listed?.id ?? '');
+    const text = lines.join('\n');
+    expect(text).toMatch(/"role":"assistant".*partial words/);
+    expect(text).toMatch(/turn_aborted".*"reason":"interrupted"/);
+    // After the partial reply, not before it.
+    expect(text.lastIndexOf('partial words')).toBeLessThan(text.lastIndexOf('turn_aborted'));
+  });
+
+  it('!command runs a shell command and hands its output to the model when asked', async () => {
+    const term = await start();
+    await term.waitFor('›');
+    await term.send('!echo bang-output', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('send the command and its output to the model? [y/N]');
+    expect(await term.screen()).toContain('bang-output');
+    await term.send('y', { literal: true });
+    await term.waitFor('echo: I ran');
+    expect(lastUserText(harness)).toContain('I ran `echo bang-output` (exit 0):');
+    expect(lastUserText(harness)).toContain('bang-output');
+  });
 });

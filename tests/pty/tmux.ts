@@ -73,12 +73,22 @@ export async function startTmux(options: {
   );
   const screen = async (): Promise<string> => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'main');
   const exitStatus = async (): Promise<number | undefined> => {
-    const [dead, status] = (
-      await tmux('display-message', '-p', '-t', 'main', '#{pane_dead} #{pane_dead_status}')
+    const [dead, status, signal] = (
+      await tmux(
+        'display-message',
+        '-p',
+        '-t',
+        'main',
+        '#{pane_dead}|#{pane_dead_status}|#{pane_dead_signal}',
+      )
     )
       .trim()
-      .split(' ');
-    return dead === '1' ? Number(status) : undefined;
+      .split('|');
+    if (dead !== '1') return undefined;
+    // tmux may mark the pane dead a moment before it records how: keep polling until it says.
+    if (status !== undefined && /^\d+$/.test(status)) return Number(status);
+    if (signal !== undefined && /^\d+$/.test(signal)) return 128 + Number(signal);
+    return undefined;
   };
   const session: TmuxSession = {
     send: async (keys, sendOptions = {}) => {

@@ -37,7 +37,13 @@ export type ModelResponse =
       finishReason: FinishReason;
     }
   /** A failure that retrying did not (or could not) fix, including an abort and a context overflow. */
-  | { kind: 'failed'; error: ProviderError; retries: number };
+  | {
+      kind: 'failed';
+      error: ProviderError;
+      retries: number;
+      /** The reply text that streamed before an abort (the person saw it; it is kept as interrupted). */
+      partialText?: string;
+    };
 
 type Attempt = ModelResponse | { kind: 'retryable'; error: ProviderError; shownText: boolean };
 
@@ -121,7 +127,12 @@ async function* streamOnce(
   }
   if (!failure) return { kind: 'ok', items, text, usage, finishReason };
   if (failure.kind === 'aborted' || signal?.aborted) {
-    return { kind: 'failed', error: abortError(client, failure), retries: 0 };
+    return {
+      kind: 'failed',
+      error: abortError(client, failure),
+      retries: 0,
+      ...(text !== '' ? { partialText: text } : {}),
+    };
   }
   if (failure.kind !== 'context-overflow' && failure.isRetryable && mayRetry) {
     return { kind: 'retryable', error: failure, shownText };

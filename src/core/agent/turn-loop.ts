@@ -183,7 +183,16 @@ async function* requestOnce(
   });
   if (response.kind === 'failed') {
     const error = response.error;
-    if (error.kind === 'aborted') throw yield* stop(turn, 'interrupted', interrupted(error));
+    if (error.kind === 'aborted') {
+      // What the person saw stays in the history; the `turn_aborted` (interrupted) after it marks it.
+      if (response.partialText !== undefined)
+        yield* turn.handle.record({
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: response.partialText }],
+        });
+      throw yield* stop(turn, 'interrupted', interrupted(error));
+    }
     if (error.kind !== 'context-overflow')
       throw yield* stop(turn, error.kind, failureFromProvider(error, response.retries));
     if (progress.compactions >= MAX_AUTO_COMPACTIONS_PER_TURN) {

@@ -43,6 +43,8 @@ export interface SessionMetaPayload {
   source?: string;
   /** The conversation this one was forked from. */
   parent_id?: string;
+  /** The same, under the name Codex and `cody fork` use. */
+  forked_from_id?: string;
   /** A fork made at an earlier user message: that message's text (the fork's history stops before it). */
   forked_at_message?: string;
   /** Set by `cody import`: the source file and its own id. */
