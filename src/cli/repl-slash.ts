@@ -168,15 +168,9 @@ export async function runSlashCommand(
       say(ui.color.green(`✓ Exported (redacted) to ${target}\n`));
       return undefined;
     }
-    case '/diff': {
-      // `cody diff` on this conversation, printed on the terminal (control characters made visible).
-      const { runDiff } = await import('./commands/diff.js');
-      await runDiff(
-        { conversation: state.session.id, ...(argument !== '' ? { turn: argument } : {}) },
-        { ...ui.io, stdout: { write: say, isTTY: true }, stderr: { write: say } },
-      );
+    case '/diff':
+      await showDiff(state.session.id, argument, ui.io, say);
       return undefined;
-    }
     case '/expand':
       say(
         state.lastToolOutput === undefined
@@ -253,4 +247,13 @@ async function pickConversation(state: ReplState, ui: Ui, initialQuery: string):
       draw();
     });
   });
+}
+
+/** `cody diff` on this conversation, printed on the terminal (control characters made visible). */
+async function showDiff(id: string, turn: string, io: Io, say: (text: string) => void): Promise<void> {
+  const { runDiff } = await import('./commands/diff.js');
+  await runDiff(
+    { conversation: id, ...(turn !== '' ? { turn } : {}) },
+    { ...io, stdout: { write: say, isTTY: true }, stderr: { write: say } },
+  );
 }
