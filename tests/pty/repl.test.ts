@@ -228,7 +228,7 @@ describe('the REPL in a terminal (tmux)', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await term.screen()).toContain('Allow $ echo from-chat');
     await term.send('C-c');
-    expect(await term.waitForExit(30_000)).toBe(130);
+    expect(await term.waitForExit(20_000)).toBe(130);
     expect(await term.screen()).toContain('Interrupted');
     const [listed] = JSON.parse((await harness.cody(['list', '--json'])).stdout) as Array<{ id: string }>;
     expect((await harness.rollout(listed?.id ?? '')).join('\n')).toContain('please run it');
