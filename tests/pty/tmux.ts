@@ -113,7 +113,7 @@ export async function startTmux(options: {
       await tmux('resize-window', '-t', 'main', '-x', String(columns), '-y', String(rows));
     },
     exitStatus,
-    waitForExit: async (timeoutMs = 10_000) => {
+    waitForExit: async (timeoutMs = 20_000) => {
       const deadline = Date.now() + timeoutMs;
       while (Date.now() < deadline) {
         const status = await exitStatus();
