@@ -23,4 +23,8 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
     );
     process.exitCode = 70;
   }
+  // The command is over and everything it recorded is on disk (each line is fsync'd before it goes on):
+  // a handle some library left open (a timer, a paused terminal stream, a keep-alive socket) must not keep
+  // the process alive. Unref'd, so a process that can end by itself ends at once.
+  setTimeout(() => process.exit(), 500).unref();
 }
