@@ -26,5 +26,6 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   // The command is over and everything it recorded is on disk (each line is fsync'd before it goes on):
   // a handle some library left open (a timer, a paused terminal stream, a keep-alive socket) must not keep
   // the process alive. Unref'd, so a process that can end by itself ends at once.
-  setTimeout(() => process.exit(), 500).unref();
+  const { setTimeout: later } = await import('node:timers');
+  later(() => process.exit(), 500).unref();
 }
