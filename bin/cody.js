@@ -14,9 +14,11 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   // Node ≥ 22 keeps compiled code between runs; Node 20 has no such cache.
   const { enableCompileCache } = await import('node:module');
   enableCompileCache?.();
-  const { main } = await import('../dist/bundle/main.js');
+  const { main, installSignalHandling, exitCodeAfterSignal } = await import('../dist/bundle/main.js');
+  // SIGINT/SIGTERM/SIGHUP end every command within ~2 s (src/cli/signals.ts).
+  installSignalHandling();
   try {
-    process.exitCode = await main(process.argv);
+    process.exitCode = exitCodeAfterSignal(await main(process.argv));
   } catch (error) {
     process.stderr.write(
       `cody: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`,

@@ -40,6 +40,9 @@ function commandNames(program: Command): string[] {
   return program.commands.filter((command) => command.name() !== 'repl').map((command) => command.name());
 }
 
+/** For bin/cody.js: how the process ends on SIGINT/SIGTERM/SIGHUP. */
+export { exitCodeAfterSignal, installSignalHandling } from './signals.js';
+
 /**
  * `cody lsit` or `cody chta hi`: a first word that looks like a mistyped command is answered with the
  * command it resembles, not sent as a prompt. A prompt with spaces in one argument is always a prompt.

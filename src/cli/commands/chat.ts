@@ -157,6 +157,7 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   };
   const stdoutEvents = eventsOf(io.stdout);
   stdoutEvents?.on('error', onOutputError);
+  process.once('SIGTERM', onInterrupt);
   const spinner = await startSpinner(io, 'Thinking…');
   const renderer = createTurnRenderer(io, { ...(spinner ? { spinner } : {}) });
   const changes = createChangeReporter((line) => io.stderr.write(`${line}\n`), io.cwd);
@@ -179,6 +180,7 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
     await changes.report();
     process.removeListener('SIGINT', onInterrupt);
     stdoutEvents?.removeListener('error', onOutputError);
+    process.removeListener('SIGTERM', onInterrupt);
     await tools?.close();
     await context.dispose?.();
   }

@@ -9,6 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
+import { privateLockFs } from '../rollout/private-lock-fs.js';
 import { CodyError, errorMessage, ExitCode, isErrno } from '../errors.js';
 
 /** A credential file that is missing, unreadable or not the JSON object it should be. */
@@ -99,6 +100,7 @@ export async function withFileLock<T>(file: string, work: () => Promise<T>): Pro
       stale: LOCK_STALE_MS,
       update: LOCK_STALE_MS / 2,
       retries: { retries: 150, minTimeout: 20, maxTimeout: 100, factor: 1.2 },
+      fs: privateLockFs,
       onCompromised: () => undefined,
     });
   } catch (error) {

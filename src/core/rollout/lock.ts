@@ -7,6 +7,7 @@
 import lockfile from 'proper-lockfile';
 import { isErrno, LockTimeoutError, StorageError } from '../errors.js';
 import { sleep } from '../retry.js';
+import { privateLockFs } from './private-lock-fs.js';
 import { describeWriteError } from './recorder-file-system.js';
 
 /**
@@ -61,6 +62,7 @@ export async function acquireConversationLock(
         update: LOCK_UPDATE_MS,
         realpath: false,
         retries: 0,
+        fs: privateLockFs,
         onCompromised: options.onCompromised ?? (() => undefined),
       });
       return async () => {
