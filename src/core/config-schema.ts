@@ -16,6 +16,19 @@ const regexSource = z.string().refine(
   { message: 'not a valid regular expression' },
 );
 
+/** An http(s) URL: anything else would be retried as a network error on every turn. */
+const httpUrl = z.string().refine(
+  (text) => {
+    try {
+      const { protocol } = new URL(text);
+      return protocol === 'http:' || protocol === 'https:';
+    } catch {
+      return false;
+    }
+  },
+  { message: 'not an http(s) URL (e.g. http://localhost:11434/v1)' },
+);
+
 const mcpServerSchema = z.union([
   z
     .object({
@@ -50,7 +63,7 @@ export const configSchema = z
     api: z.string().optional(),
     model: z.string().min(1).optional(),
     /** Base URL per provider, so switching provider never sends a key to another provider's host. */
-    baseUrls: z.record(z.string(), z.string()).optional(),
+    baseUrls: z.record(z.string(), httpUrl).optional(),
     /** Subscription sign-in per provider (`cody set-provider openai --auth chatgpt`). */
     auth: z
       .object({ openai: z.literal('chatgpt').optional(), anthropic: z.literal('claude').optional() })

@@ -3,7 +3,6 @@
  * per-model context-window overrides, and the compaction, retry and tool-output settings.
  * Read with zod (lenient about unknown keys), written atomically (temp file + rename, mode 0600).
  */
-import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { WireApi } from '../protocol/index.js';
@@ -11,6 +10,7 @@ import type { configSchema } from './config-schema.js';
 import { CodyError, errorMessage, isErrno, StorageError, UsageError } from './errors.js';
 
 export { errorMessage, isErrno } from './errors.js';
+import { readConfigText } from './read-config-file.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 
 export const PROVIDERS = [
@@ -141,13 +141,8 @@ export function retryPolicyOf(config: CodyConfig): RetryPolicy {
 }
 
 export async function loadConfig(configFile: string): Promise<CodyConfig> {
-  let text: string;
-  try {
-    text = readFileSync(configFile, 'utf8');
-  } catch (error) {
-    if (isErrno(error, 'ENOENT')) return {};
-    throw new StorageError(`Cannot read ${configFile}: ${errorMessage(error)}`, { cause: error });
-  }
+  const text = readConfigText(configFile);
+  if (text === undefined) return {};
   let raw: unknown;
   try {
     raw = JSON.parse(text);
