@@ -7,7 +7,7 @@ import { rename, writeFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import type { WireApi } from '../protocol/index.js';
 import type { configSchema } from './config-schema.js';
-import { CodyError, errorMessage, isErrno, StorageError, UsageError } from './errors.js';
+import { CodyError, errorMessage, StorageError, UsageError } from './errors.js';
 
 export { errorMessage, isErrno } from './errors.js';
 import { readConfigText } from './read-config-file.js';
