@@ -3,6 +3,7 @@
  * JSON line per event, the first (`init`) carrying the conversation id and the last always a `result` or
  * an `error` event, whatever happens. The shapes are described by schema/stream-json.schema.json.
  */
+import { terminalSafeJson } from './sanitize.js';
 import type { TokenUsage } from '../protocol/index.js';
 import type { SessionEvent } from '../core/session-events.js';
 import { errorKindOf, type CliErrorKind } from './error-kind.js';
@@ -47,7 +48,7 @@ export function createJsonWriter(stdout: OutputStream, mode: 'json' | 'stream-js
   const toolCalls: ToolCallRecord[] = [];
   let finished: FinalEvent | undefined;
   const line = (value: object): void => {
-    stdout.write(`${JSON.stringify(value)}\n`);
+    stdout.write(`${terminalSafeJson(value)}\n`);
   };
   return {
     start(info) {

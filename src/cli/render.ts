@@ -5,9 +5,10 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { SessionEvent } from '../core/session-events.js';
 import { type Io, useColor } from './io.js';
+import { createReplyOutput } from './reply-output.js';
 import { createMarkdownStream } from './markdown.js';
 import { startSpinner as startLineSpinner } from './spinner.js';
-import { sanitizeForTerminal } from './sanitize.js';
+import { sanitizeForTerminal, terminalSafeJson } from './sanitize.js';
 import { diffPreview, summarizeToolCall } from './tool-summary.js';
 
 export interface TurnRenderer {
@@ -35,7 +36,7 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
   if (options.json) {
     return {
       handle: (event) => {
-        io.stdout.write(`${JSON.stringify(event)}\n`);
+        io.stdout.write(`${terminalSafeJson(event)}\n`);
       },
       end: () => undefined,
     };
@@ -46,9 +47,13 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
     io.stdout.isTTY === true && useColor(io.stdout, io.env)
       ? createMarkdownStream((text) => io.stdout.write(text))
       : undefined;
+  // Plain text: held in a pipe until it can no longer be retried, so stdout gets the reply once.
+  const reply = markdown
+    ? undefined
+    : createReplyOutput(io.stdout, {
+        discardedMark: color.dim('[the partial reply above is discarded; retrying]'),
+      });
   let spinner = options.spinner;
-  let atLineStart = true;
-  let wroteText = false;
   const stopSpinner = (): void => {
     spinner?.stop();
     spinner = undefined;
@@ -61,31 +66,27 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
   };
   return {
     handle(event) {
+      reply?.handle(event);
       switch (event.type) {
         case 'text-delta':
           stopSpinner();
-          if (markdown) markdown.push(event.text);
-          else {
-            io.stdout.write(sanitizeForTerminal(event.text));
-            wroteText = true;
-            atLineStart = event.text.endsWith('\n');
-          }
+          markdown?.push(event.text);
           return;
         case 'reasoning-delta':
           return;
         case 'warning':
-          note(color.yellow(`warning: ${event.message}`));
+          note(color.yellow(`warning: ${sanitizeForTerminal(event.message)}`));
           return;
         case 'retry':
           markdown?.end();
-          if (event.discardedPartial && !atLineStart) {
-            io.stdout.write('\n');
-            atLineStart = true;
-          }
           note(
             color.yellow(
-              `Retrying (${event.attempt}/${event.maxRetries}) in ${(event.delayMs / 1000).toFixed(1)} s: ${event.reason}${
-                event.discardedPartial ? ' — the partial reply above is discarded' : ''
+              `Retrying (${event.attempt}/${event.maxRetries}) in ${(event.delayMs / 1000).toFixed(1)} s: ${sanitizeForTerminal(event.reason)}${
+                event.discardedPartial
+                  ? io.stdout.isTTY === true
+                    ? ' — the partial reply above is discarded'
+                    : ' — its partial reply is discarded'
+                  : ''
               }`,
             ),
           );
@@ -146,7 +147,8 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
     end() {
       stopSpinner();
       markdown?.end();
-      if (wroteText && !atLineStart) io.stdout.write('\n');
+      reply?.end();
+      if (reply?.wroteText === true && !reply.atLineStart) io.stdout.write('\n');
     },
   };
 }

@@ -9,6 +9,7 @@ import type { ChalkInstance } from 'chalk';
 import { formatTokens } from './render.js';
 import { createMarkdownStream, type MarkdownStream } from './markdown.js';
 import { costOf, formatCost } from './prices.js';
+import { createReplyOutput } from './reply-output.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { startSpinner, type Spinner } from './spinner.js';
 import { diffPreview, foldOutput, summarizeToolCall } from './tool-summary.js';
@@ -66,6 +67,14 @@ export async function runTurn(
     ui.stdout.write(text);
     if (text !== '') atLineStart = text.endsWith('\n');
   };
+  // Plain text (a pipe, or NO_COLOR): held in a pipe until the response can no longer be retried.
+  const plain = ui.markdown
+    ? undefined
+    : createReplyOutput(ui.stdout, {
+        discardedMark: color.dim('[the partial reply above is discarded; retrying]'),
+        write: (text) => out(sanitizeForTerminal(text)),
+        writeOwn: out,
+      });
   const endReply = (): void => {
     reply?.end();
     reply = undefined;
@@ -157,13 +166,14 @@ export async function runTurn(
   let status: TurnOutcome['status'] = 'completed';
   try {
     for await (const event of run(abort.signal)) {
+      plain?.handle(event);
       switch (event.type) {
         case 'text-delta':
           stopSpinner();
           if (ui.markdown) {
             reply ??= createMarkdownStream((text) => out(text));
             reply.push(event.text);
-          } else out(sanitizeForTerminal(event.text));
+          }
           break;
         case 'retry':
           stopSpinner();
@@ -239,6 +249,7 @@ export async function runTurn(
       abort.signal.aborted || (error as { kind?: unknown }).kind === 'interrupted' ? 'interrupted' : 'failed';
   } finally {
     stopSpinner();
+    plain?.end();
     endReply();
     terminal.listen(undefined);
   }

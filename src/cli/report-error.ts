@@ -2,6 +2,7 @@ import { MissingApiKeyError, ProviderError } from '../protocol/errors.js';
 import { CodyError } from '../core/errors.js';
 import { ExitCode, exitCodeFor, type ExitCodeValue, hintText } from './exit-codes.js';
 import type { Io } from './io.js';
+import { sanitizeForTerminal } from './sanitize.js';
 
 /**
  * Turns any error into one line on stderr and an exit code. User errors never show a stack; unexpected
@@ -9,7 +10,8 @@ import type { Io } from './io.js';
  */
 export function reportError(error: unknown, io: Io, debug: boolean): ExitCodeValue {
   const { message, exitCode, expected } = classify(error);
-  io.stderr.write(`cody: ${message}\n`);
+  // Error texts carry provider bodies, file names and rollout contents: shown, never obeyed.
+  io.stderr.write(`cody: ${sanitizeForTerminal(message)}\n`);
   if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   else if (!expected) io.stderr.write('Run again with --debug for details.\n');
   return exitCode;

@@ -3,7 +3,7 @@ import { ExitCode, UsageError } from '../../core/errors.js';
 import type { ConversationSummary } from '../../core/conversation-manager.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
-import { sanitizeForTerminal } from '../sanitize.js';
+import { sanitizeForTerminal, terminalSafeJson } from '../sanitize.js';
 
 export interface ListOptions {
   json?: boolean;
@@ -38,9 +38,8 @@ export async function runList(options: ListOptions, io: Io): Promise<number> {
   const conversations = limit !== undefined ? matching.slice(0, limit) : matching;
   if (options.json) {
     io.stdout.write(
-      `${JSON.stringify(
+      `${terminalSafeJson(
         conversations.map(({ filePath: _filePath, ...rest }) => rest),
-        null,
         2,
       )}\n`,
     );

@@ -3,6 +3,7 @@ import { ExitCode, UsageError } from '../../core/errors.js';
 import { readTranscript, type TranscriptEntry } from '../../core/transcript.js';
 import { createContext, openSession } from '../context.js';
 import type { Io } from '../io.js';
+import { sanitizeForTerminal, terminalSafeJson } from '../sanitize.js';
 import { formatTokens } from '../render.js';
 
 export interface ShowOptions {
@@ -25,19 +26,21 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
     // `api` is the wire API id everywhere machine-readable ('openai-chat', as in list and the events).
     const api = session.selection().api;
     if (options.json) {
-      io.stdout.write(`${JSON.stringify({ ...status, api }, null, 2)}\n`);
+      io.stdout.write(`${terminalSafeJson({ ...status, api }, 2)}\n`);
       return ExitCode.ok;
     }
     const percent = ((status.contextTokens / status.contextWindow) * 100).toFixed(1);
     io.stdout.write(
-      [
-        `Conversation: ${status.id}`,
-        `Provider:     ${status.provider} (${api})`,
-        `Model:        ${status.model}`,
-        `Window:       ${status.contextWindow.toLocaleString('en-US')} tokens (auto-compact at ${status.autoCompactLimit.toLocaleString('en-US')})`,
-        `Used:         ${status.contextTokens.toLocaleString('en-US')} tokens (${percent}% of the window)`,
-        `Compactions:  ${status.compactions}`,
-      ].join('\n') + '\n',
+      sanitizeForTerminal(
+        [
+          `Conversation: ${status.id}`,
+          `Provider:     ${status.provider} (${api})`,
+          `Model:        ${status.model}`,
+          `Window:       ${status.contextWindow.toLocaleString('en-US')} tokens (auto-compact at ${status.autoCompactLimit.toLocaleString('en-US')})`,
+          `Used:         ${status.contextTokens.toLocaleString('en-US')} tokens (${percent}% of the window)`,
+          `Compactions:  ${status.compactions}`,
+        ].join('\n') + '\n',
+      ),
     );
     return ExitCode.ok;
   }
@@ -51,21 +54,24 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
       return ExitCode.ok;
     }
     io.stdout.write(
-      options.json ? `${JSON.stringify({ id, summary: last.summary })}\n` : `${last.summary}\n`,
+      options.json
+        ? `${terminalSafeJson({ id, summary: last.summary })}\n`
+        : `${sanitizeForTerminal(last.summary)}\n`,
     );
     return ExitCode.ok;
   }
   if (options.json) {
-    io.stdout.write(
-      `${JSON.stringify({ id, meta: transcript.meta, entries: transcript.entries }, null, 2)}\n`,
-    );
+    io.stdout.write(`${terminalSafeJson({ id, meta: transcript.meta, entries: transcript.entries }, 2)}\n`);
     return ExitCode.ok;
   }
+  // Everything below comes from the rollout: shown, never obeyed.
   io.stdout.write(
-    `Conversation ${id} · ${transcript.meta.provider}/${transcript.meta.model} · started ${transcript.meta.timestamp}\n`,
+    sanitizeForTerminal(
+      `Conversation ${id} · ${transcript.meta.provider}/${transcript.meta.model} · started ${transcript.meta.timestamp}\n`,
+    ),
   );
-  for (const entry of transcript.entries) io.stdout.write(formatEntry(entry));
-  for (const warning of transcript.warnings) io.stderr.write(`warning: ${warning}\n`);
+  for (const entry of transcript.entries) io.stdout.write(sanitizeForTerminal(formatEntry(entry)));
+  for (const warning of transcript.warnings) io.stderr.write(`warning: ${sanitizeForTerminal(warning)}\n`);
   return ExitCode.ok;
 }
 
