@@ -80,7 +80,13 @@ describe('signals end every command promptly (e2e)', () => {
   ] as const)('%s mid-stream: exit %i, the turn recorded as interrupted', async (signal, code) => {
     const id = (await harness.cody(['new'])).stdout.trim();
     harness.server.enqueue({ type: 'reply', text: LONG_REPLY });
-    const run = await stopWhen(harness, ['chat', 'tell me slowly'], signal, (out) => out.length > 20);
+    // stdout is a pipe, where the reply is held until it is final: signal once the stream is under way.
+    let streamingSince: number | undefined;
+    const run = await stopWhen(harness, ['chat', 'tell me slowly'], signal, () => {
+      if (harness.server.modelRequests().length === 0) return false;
+      streamingSince ??= Date.now();
+      return Date.now() - streamingSince > 400;
+    });
     expect(run.code, run.stderr).toBe(code);
     expect(run.afterSignalMs).toBeLessThan(PROMPT_EXIT_MS);
     expect(run.stdout.length).toBeLessThan(LONG_REPLY.length);
