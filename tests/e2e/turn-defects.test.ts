@@ -188,7 +188,10 @@ describe('turn loop and compaction flow (e2e)', () => {
         env: slow.env,
         stdio: ['ignore', 'pipe', 'pipe'],
       });
-      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      // A piped reply is held until final, so wait for the stream itself: the request, then two chunks.
+      while (slow.server.modelRequests().length === 0)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 700));
       child.kill('SIGKILL');
       await new Promise((resolve) => child.on('close', resolve));
       const next = await slow.cody(['chat', 'after the crash']);
