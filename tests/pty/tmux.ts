@@ -3,6 +3,9 @@
  * so tests see exactly what a person sees: send keys, capture the screen, resize the window.
  */
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { CODY_BIN } from '../e2e/harness.js';
 
@@ -42,9 +45,12 @@ export async function startTmux(options: {
   const quoted = ['env', '-i', ...envArgs, process.execPath, CODY_BIN, ...options.args]
     .map((word) => `'${word.replace(/'/g, "'\\''")}'`)
     .join(' ');
-  const command = options.reportAfter
-    ? `bash -c '${`${quoted}; echo "EXIT=$?"; stty -a`.replace(/'/g, "'\\''")}'`
-    : quoted;
+  // The shell writes cody's exit status to a file: tmux sometimes marks a pane dead without ever saying
+  // how it ended (seen under load), which would read as a hang.
+  const statusFile = join(tmpdir(), `${socket}.status`);
+  const after = options.reportAfter ? `; echo "EXIT=$status"; stty -a` : '';
+  const script = `${quoted}; status=$?; echo "$status" > '${statusFile}'${after}; exit "$status"`;
+  const command = `bash -c '${script.replace(/'/g, "'\\''")}'`;
   // Options first, in the same command, so a cody that exits at once still leaves its status behind.
   await tmux(
     'start-server',
@@ -73,6 +79,8 @@ export async function startTmux(options: {
   );
   const screen = async (): Promise<string> => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'main');
   const exitStatus = async (): Promise<number | undefined> => {
+    const written = await readFile(statusFile, 'utf8').catch(() => '');
+    if (/^\d+\n$/.test(written)) return Number(written.trim());
     const [dead, status, signal] = (
       await tmux(
         'display-message',
