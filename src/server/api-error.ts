@@ -14,7 +14,6 @@ export type ApiErrorCode =
   | 'turn-running'
   | 'conversation-locked'
   | 'payload-too-large'
-  | 'unsupported-media-type'
   | 'provider-auth'
   | 'provider-error'
   | 'corrupt-conversation'

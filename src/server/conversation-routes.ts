@@ -74,10 +74,12 @@ export function conversationRoutes(context: ServerContext): Route[] {
       handler: async ({ params }) => {
         const id = conversationIdParam(params);
         const conversation = await live.handle(id);
-        return {
-          status: 200,
-          body: { conversationId: id, ...live.state(id), status: await conversation.status() },
-        };
+        const status: unknown = await conversation.status();
+        const state = live.state(id);
+        // The engine's own account of the state wins over the last `state` event seen here.
+        const engineState = (status as { state?: unknown } | undefined)?.state;
+        if (typeof engineState === 'string') state.state = engineState;
+        return { status: 200, body: { conversationId: id, ...state, status } };
       },
     },
     {

@@ -31,6 +31,11 @@ export interface LiveConversationsOptions {
 }
 
 const TERMINAL_EVENTS = new Set(['turn-complete', 'turn-failed']);
+/** The event that ends each kind of run. */
+const ENDING_EVENTS: Record<RunningTurn['kind'], ReadonlySet<string>> = {
+  turn: TERMINAL_EVENTS,
+  compaction: new Set([...TERMINAL_EVENTS, 'compaction-finished']),
+};
 
 export class LiveConversations {
   private readonly engine: Engine;
@@ -160,13 +165,17 @@ export class LiveConversations {
       };
       if (kind === 'compaction') markStarted();
       turn.done = (async () => {
-        let terminal = false;
+        // The last event is published only once the turn no longer counts as running, so a client that
+        // sees it and sends the next message at once is never refused with 409.
+        let last: EngineEvent | undefined;
+        let failure: EngineEvent | undefined;
         try {
           for await (const event of start(abort.signal)) {
+            if (last) this.publish(live, last);
             if (event.type === 'turn-started' && typeof event.turnId === 'string') turn.turnId = event.turnId;
             this.track(id, live, event);
-            this.publish(live, event);
-            terminal ||= TERMINAL_EVENTS.has(event.type);
+            last = ENDING_EVENTS[kind].has(event.type) ? event : undefined;
+            if (!last) this.publish(live, event);
             markStarted();
           }
         } catch (error) {
@@ -174,15 +183,15 @@ export class LiveConversations {
             // Refused before anything happened (busy, missing key, unknown conversation): the POST fails.
             started = true;
             rejectStarted(error);
-            return;
-          }
-          if (!terminal) {
+          } else if (!last || !TERMINAL_EVENTS.has(last.type)) {
             const { kind: errorKind, message } = describeError(error);
-            this.publish(live, { type: 'turn-failed', error: { kind: errorKind, message } });
+            failure = { type: 'turn-failed', error: { kind: errorKind, message } };
           }
         } finally {
           if (live.turn === turn) live.turn = undefined;
           for (const [approval, owner] of this.approvals) if (owner === id) this.approvals.delete(approval);
+          if (last) this.publish(live, last);
+          if (failure) this.publish(live, failure);
           markStarted();
         }
       })();
