@@ -315,6 +315,17 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     );
 
   program
+    .command('serve')
+    .description('serve conversations over HTTP (REST + server-sent events) on loopback, with a bearer token')
+    .option('--host <host>', 'address to listen on (non-loopback needs --allow-remote)', '127.0.0.1')
+    .option('--port <port>', 'port to listen on (0: any free port)', '8080')
+    .option('--allow-remote', 'allow a non-loopback --host')
+    .option('--cors-origin <origin>', 'allow browser requests from this one origin')
+    .action((options: { host?: string; port?: string; allowRemote?: boolean; corsOrigin?: string }) =>
+      run(async (commandIo) => (await import('./commands/serve.js')).runServe(options, commandIo))(),
+    );
+
+  program
     .command('repl', { isDefault: true, hidden: true })
     .description('interactive chat in the terminal (the default when no command is given)')
     .argument('[prompt...]', 'a first message to send (cody "question")')

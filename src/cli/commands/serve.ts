@@ -1,0 +1,53 @@
+/** `cody serve`: the engine over HTTP until SIGTERM or Ctrl-C, then an orderly stop and exit 0. */
+import { ensureCodyHome, resolveCodyPaths } from '../../core/paths.js';
+import { ExitCode } from '../../core/errors.js';
+import { parseServeOptions, type ServeOptionsInput } from '../../server/serve-options.js';
+import type { Io } from '../io.js';
+import { CLI_VERSION } from '../version.js';
+
+export async function runServe(input: ServeOptionsInput, io: Io): Promise<number> {
+  const options = parseServeOptions(input);
+  const paths = resolveCodyPaths(io.env);
+  await ensureCodyHome(paths);
+  const [{ createSessionEngine }, { startCodyServer }, { loadOrCreateToken }] = await Promise.all([
+    import('../../server/session-engine.js'),
+    import('../../server/http-server.js'),
+    import('../../server/token.js'),
+  ]);
+  const token = await loadOrCreateToken(paths.home);
+  const engine = createSessionEngine({ paths, env: io.env, cwd: io.cwd, cliVersion: CLI_VERSION });
+  const server = await startCodyServer({
+    engine,
+    token: token.token,
+    host: options.host,
+    port: options.port,
+    ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
+    env: io.env,
+    log: (line) => io.stderr.write(`${line}\n`),
+  });
+  io.stderr.write(`cody serve: listening on ${server.url}\n`);
+  if (token.created) {
+    io.stderr.write(
+      `cody serve: new API token (saved to ${token.path}, shown only this once): ${token.token}\n`,
+    );
+  } else {
+    io.stderr.write(`cody serve: API token in ${token.path}\n`);
+  }
+  // `on`, not `once`: proper-lockfile's signal-exit re-raises a signal when it sees no other listener,
+  // which would kill the process in the middle of the orderly stop.
+  let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    onSignal = resolve;
+    process.on('SIGTERM', onSignal);
+    process.on('SIGINT', onSignal);
+  });
+  io.stderr.write(`cody serve: ${signal}: stopping (running turns are interrupted and recorded)\n`);
+  try {
+    await server.close();
+  } finally {
+    process.removeListener('SIGTERM', onSignal);
+    process.removeListener('SIGINT', onSignal);
+  }
+  io.stderr.write('cody serve: stopped\n');
+  return ExitCode.ok;
+}
