@@ -1,23 +1,9 @@
 /** Engine errors (a `kind`, never an exit code) as HTTP answers with a stable code. */
-import { CodyError, ExitCode } from '../core/errors.js';
+import { CodyError, type ErrorKind } from '../core/errors.js';
 import { MissingApiKeyError, ProviderError } from '../protocol/errors.js';
 import { ApiError, type ApiErrorCode } from './api-error.js';
 
-type Kind =
-  | 'usage'
-  | 'not-found'
-  | 'ambiguous'
-  | 'auth'
-  | 'provider'
-  | 'corrupt'
-  | 'locked'
-  | 'storage'
-  | 'busy'
-  | 'interrupted'
-  | 'failure'
-  | 'internal';
-
-const BY_KIND: Record<Kind, { status: number; code: ApiErrorCode }> = {
+const BY_KIND: Record<ErrorKind, { status: number; code: ApiErrorCode }> = {
   usage: { status: 400, code: 'invalid-request' },
   'not-found': { status: 404, code: 'conversation-not-found' },
   ambiguous: { status: 400, code: 'ambiguous-id' },
@@ -32,22 +18,9 @@ const BY_KIND: Record<Kind, { status: number; code: ApiErrorCode }> = {
   internal: { status: 500, code: 'internal' },
 };
 
-const KIND_BY_EXIT_CODE: Record<number, Kind> = {
-  [ExitCode.usage]: 'usage',
-  [ExitCode.unknownConversation]: 'not-found',
-  [ExitCode.auth]: 'auth',
-  [ExitCode.provider]: 'provider',
-  [ExitCode.corruptRollout]: 'corrupt',
-  [ExitCode.lockTimeout]: 'locked',
-  [ExitCode.storage]: 'storage',
-  [ExitCode.interrupted]: 'interrupted',
-  [ExitCode.failure]: 'failure',
-};
-
-export function describeError(error: unknown): { kind: Kind; message: string } {
+export function describeError(error: unknown): { kind: ErrorKind; message: string } {
   if (error instanceof CodyError) {
-    const kind = KIND_BY_EXIT_CODE[error.exitCode] ?? 'internal';
-    return { kind, message: error.message };
+    return { kind: error.kind, message: error.message };
   }
   if (error instanceof MissingApiKeyError) return { kind: 'auth', message: error.message };
   if (error instanceof ProviderError) {

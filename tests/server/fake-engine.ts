@@ -20,6 +20,8 @@ export class FakeConversation implements EngineConversation {
   closed = false;
   /** Set by a test: the turn waits on it before completing. */
   gate: Promise<void> | undefined;
+  /** Time the turn takes to release its resources after its last event (the engine's lock and file). */
+  releaseDelayMs = 0;
   private pending = new Map<string, (decision: ApprovalDecision) => void>();
   private turns = 0;
 
@@ -28,6 +30,14 @@ export class FakeConversation implements EngineConversation {
   }
 
   async *submit(message: string, options: { signal?: AbortSignal } = {}): AsyncGenerator<EngineEvent> {
+    try {
+      yield* this.turn(message, options);
+    } finally {
+      if (this.releaseDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.releaseDelayMs));
+    }
+  }
+
+  private async *turn(message: string, options: { signal?: AbortSignal }): AsyncGenerator<EngineEvent> {
     this.turns += 1;
     const turnId = `turn-${this.turns}`;
     this.submitted.push(message);

@@ -138,6 +138,21 @@ describe('cody serve HTTP layer', () => {
     second.close();
   });
 
+  it('accepts the next message as soon as the client has seen turn-complete', async () => {
+    const { api, engine } = await start();
+    const id = String((await api.request('POST', '/conversations', {})).json.id);
+    const conversation = engine.conversations.get(id);
+    if (conversation) conversation.releaseDelayMs = 200;
+    const stream = await api.events(`/conversations/${id}/events`);
+    for (const text of ['one', 'two', 'three']) {
+      const answer = await api.request('POST', `/conversations/${id}/messages`, { text });
+      expect([text, answer.status]).toEqual([text, 202]);
+      await stream.until((event) => event.type === 'turn-complete');
+    }
+    expect(conversation?.submitted).toEqual(['one', 'two', 'three']);
+    stream.close();
+  });
+
   it('replays exactly the missed events after Last-Event-ID', async () => {
     const { api } = await start();
     const id = String((await api.request('POST', '/conversations', {})).json.id);

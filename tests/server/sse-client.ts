@@ -133,7 +133,8 @@ export function parseEventStream(body: ReadableStream<Uint8Array>, abort: () => 
       if (message) return message;
       if (ended) throw new Error('event stream ended');
       const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no event within ${timeoutMs} ms; received so far:\n${raw.slice(-3000)}`);
+      if (left <= 0)
+        throw new Error(`no event within ${timeoutMs} ms; received so far:\n${raw.slice(-3000)}`);
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, left);
         waiters.push(() => {
