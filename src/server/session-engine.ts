@@ -9,7 +9,8 @@ import { UsageError } from '../core/errors.js';
 import type { CodyPaths } from '../core/paths.js';
 import type { Session } from '../core/session.js';
 import { startConversation } from '../core/start-conversation.js';
-import { BUILTIN_TOOL_NAMES, createBuiltinTools } from '../core/tools/builtin-tools.js';
+import { DEFAULT_APPROVAL_POLICY } from '../core/tools/policy.js';
+import { createToolRuntime, type CodyToolRuntime } from '../core/tools/runtime.js';
 import type { ApprovalDecision, Engine, EngineConversation, EngineEvent, Selection } from './engine-port.js';
 
 export interface SessionEngineOptions {
@@ -50,7 +51,7 @@ export function createSessionEngine(options: SessionEngineOptions): Engine {
           env: options.env,
           cwd: options.cwd,
           canAsk: true,
-          ...(wanted.tools === false ? {} : { tools: createBuiltinTools({ cwd: options.cwd }) }),
+          ...(wanted.tools === false ? {} : { tools: serverTools(wanted, options) }),
         });
       }
       return session;
@@ -84,7 +85,12 @@ export function createSessionEngine(options: SessionEngineOptions): Engine {
       const wanted = selection ? withSelection(base, selection) : base;
       const id = await startConversation(manager, wanted, {
         cwd: options.cwd,
-        tools: wanted.tools === false ? [] : BUILTIN_TOOL_NAMES,
+        tools:
+          wanted.tools === false
+            ? []
+            : serverTools(wanted, options)
+                .specs()
+                .map((spec) => spec.name),
       });
       if (selection) selections.set(id, wanted);
       return open(id);
@@ -128,4 +134,15 @@ function withSelection(config: CodyConfig, selection: Selection): CodyConfig {
   } as CodyConfig;
   resolveSelection(wanted); // a provider without that API is refused now, not at the next turn
   return wanted;
+}
+
+/** The tools a served conversation offers, under the configured approval policy (asked over the API). */
+function serverTools(config: CodyConfig, options: SessionEngineOptions): CodyToolRuntime {
+  return createToolRuntime({
+    cwd: options.cwd,
+    policy: config.approval ?? DEFAULT_APPROVAL_POLICY,
+    ...(config.sandbox ? { sandbox: config.sandbox } : {}),
+    ...(config.shellTimeoutMs !== undefined ? { shellTimeoutMs: config.shellTimeoutMs } : {}),
+    env: options.env,
+  });
 }
