@@ -56,7 +56,8 @@ export function conversationRoutes(context: ServerContext): Route[] {
         const options = parseInput(forkBody, await body(), 'fork request');
         const fork = await engine.fork(id, options);
         live.adopt(fork);
-        return { status: 201, body: await engine.get(fork.id) };
+        const summary = (await engine.get(fork.id)) as Record<string, unknown>;
+        return { status: 201, body: { ...summary, parentId: id, ...options } };
       },
     },
     {

@@ -1,10 +1,11 @@
 /** What the API accepts, validated at the boundary: unknown fields are refused so typos do not pass silently. */
 import { z } from 'zod';
+import { PRESET_PROVIDERS, PROVIDERS } from '../core/config.js';
 import { ApiError } from './api-error.js';
 import { APPROVAL_DECISIONS, type ApprovalDecision } from './engine-port.js';
 
 const selectionFields = {
-  provider: z.string().min(1).max(100),
+  provider: z.enum([...PROVIDERS, ...PRESET_PROVIDERS] as [string, ...string[]]),
   api: z.string().min(1).max(100).optional(),
   model: z.string().min(1).max(200).optional(),
 };
@@ -25,7 +26,7 @@ export const messageBody = z
 
 export const compactBody = z.object({ focus: z.string().max(10_000).optional() }).strict();
 
-export const forkBody = z.object({ atUserTurn: z.number().int().min(0).optional() }).strict();
+export const forkBody = z.object({ atUserTurn: z.number().int().min(1).optional() }).strict();
 
 export const approvalBody = z
   .object({ decision: z.enum(APPROVAL_DECISIONS as [ApprovalDecision, ...ApprovalDecision[]]) })

@@ -61,7 +61,7 @@ describe('cody serve', () => {
     const request = eventsOf(untilApproval).at(-1) ?? {};
     expect(request).toMatchObject({ conversationId: id, call: { name: 'shell' } });
     const state = await api.request('GET', `/conversations/${id}/state`);
-    expect(state.json).toMatchObject({ pendingApprovals: [request.id] });
+    expect(state.json).toMatchObject({ state: 'AwaitingToolApproval', pendingApprovals: [request.id] });
     expect(
       (await api.request('POST', `/approvals/${String(request.id)}`, { decision: 'approve' })).status,
     ).toBe(200);
@@ -78,7 +78,9 @@ describe('cody serve', () => {
       .map((event) => event.text)
       .join('');
     expect(text).toBe('It printed served-by-cody.');
-    expect(events.map((event) => event.type)).toEqual(expect.arrayContaining(['approval-resolved', 'usage']));
+    expect(events.map((event) => event.type)).toEqual(
+      expect.arrayContaining(['state', 'approval-resolved', 'usage']),
+    );
     // On the wire: the command's real output went back to the model.
     expect(JSON.stringify(harness.server.modelRequests('openai-chat')[1]?.body)).toContain('served-by-cody');
     // On disk, and through the transcript route.
@@ -151,6 +153,30 @@ describe('cody serve', () => {
     expect(remaining.filter((name) => name.endsWith('.jsonl'))).toEqual([`${id}.jsonl`]);
     stream.close();
     otherStream.close();
+  });
+
+  it('forks a conversation into a branch with its parent and the message it branched from', async () => {
+    const { api } = await serve();
+    const id = await createConversation(api);
+    const stream = await api.events(`/conversations/${id}/events`);
+    for (const text of ['first question', 'second question']) {
+      await api.request('POST', `/conversations/${id}/messages`, { text });
+      await stream.until((event) => event.type === 'turn-complete');
+    }
+    const fork = await api.request('POST', `/conversations/${id}/fork`, { atUserTurn: 2 });
+    expect(fork.status).toBe(201);
+    const forkId = String(fork.json.id);
+    expect(forkId).not.toBe(id);
+    expect(fork.text).toContain(id);
+    const forkStream = await api.events(`/conversations/${forkId}/events`);
+    await api.request('POST', `/conversations/${forkId}/messages`, { text: 'on the branch' });
+    await forkStream.until((event) => event.type === 'turn-complete');
+    const sent = JSON.stringify(harness.server.modelRequests().at(-1)?.body);
+    expect(sent).toContain('first question');
+    expect(sent).not.toContain('second question');
+    expect((await api.request('GET', '/conversations')).text).toContain(forkId);
+    stream.close();
+    forkStream.close();
   });
 
   it('two clients on one conversation: the second gets 409 while a turn runs, both see the same events; a CLI turn waits for the lock', async () => {

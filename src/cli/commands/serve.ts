@@ -9,13 +9,19 @@ export async function runServe(input: ServeOptionsInput, io: Io): Promise<number
   const options = parseServeOptions(input);
   const paths = resolveCodyPaths(io.env);
   await ensureCodyHome(paths);
-  const [{ createSessionEngine }, { startCodyServer }, { loadOrCreateToken }] = await Promise.all([
-    import('../../server/session-engine.js'),
+  const [{ createCody }, { startCodyServer }, { loadOrCreateToken }] = await Promise.all([
+    import('../../core/cody.js'),
     import('../../server/http-server.js'),
     import('../../server/token.js'),
   ]);
   const token = await loadOrCreateToken(paths.home);
-  const engine = createSessionEngine({ paths, env: io.env, cwd: io.cwd, cliVersion: CLI_VERSION });
+  const engine = createCody({
+    home: paths.home,
+    env: io.env,
+    cwd: io.cwd,
+    canAsk: true,
+    version: CLI_VERSION,
+  });
   const server = await startCodyServer({
     engine,
     token: token.token,
