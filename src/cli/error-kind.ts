@@ -1,22 +1,12 @@
 /** Error kinds as the scripting contract names them, from a thrown error. */
-import { CodyError, ExitCode } from '../core/errors.js';
+import { CodyError, ExitCode, type ErrorKind } from '../core/errors.js';
 import { MissingApiKeyError, ProviderError } from '../protocol/errors.js';
 
-export type CliErrorKind =
-  | 'usage'
-  | 'not-found'
-  | 'ambiguous'
-  | 'auth'
-  | 'provider'
-  | 'corrupt'
-  | 'locked'
-  | 'storage'
-  | 'busy'
-  | 'interrupted'
-  | 'failure'
-  | 'internal';
+/** The scripting contract uses core's error kinds as they are. */
+export type CliErrorKind = ErrorKind;
 
 const KINDS: readonly string[] = [
+  // Every ErrorKind, for checking a value that crossed a process boundary.
   'usage',
   'not-found',
   'ambiguous',
