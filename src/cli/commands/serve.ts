@@ -31,7 +31,7 @@ export async function runServe(input: ServeOptionsInput, io: Io): Promise<number
     env: io.env,
     log: (line) => io.stderr.write(`${line}\n`),
   });
-  io.stderr.write(`cody serve: listening on ${server.url}\n`);
+  // The token line comes first: a program that waits for "listening on" then has everything it needs.
   if (token.created) {
     io.stderr.write(
       `cody serve: new API token (saved to ${token.path}, shown only this once): ${token.token}\n`,
@@ -39,6 +39,7 @@ export async function runServe(input: ServeOptionsInput, io: Io): Promise<number
   } else {
     io.stderr.write(`cody serve: API token in ${token.path}\n`);
   }
+  io.stderr.write(`cody serve: listening on ${server.url}\n`);
   // `on`, not `once`: proper-lockfile's signal-exit re-raises a signal when it sees no other listener,
   // which would kill the process in the middle of the orderly stop.
   let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
