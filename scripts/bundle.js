@@ -1,6 +1,7 @@
 /**
- * Bundles the CLI into dist/bundle/ (one ES module per command path, SDKs included) so a command loads a
- * handful of files instead of hundreds from node_modules. Run by `npm run build` (and so by `prepare`).
+ * Bundles the CLI (dist/bundle/main.js) and the library entry (dist/bundle/index.js, what `import 'cody'`
+ * loads) into dist/bundle/ (one ES module per command path, SDKs included), so a command loads a handful of
+ * files instead of hundreds from node_modules and neither needs node_modules at run time. Run by `npm run build` (and so by `prepare`).
  * Dynamic imports stay split: `cody list` never loads the chunks that hold the SDKs, zod or the tokenizer.
  * dist/bundle/inputs.json maps every output file to the source modules it holds (tests read it to check
  * what a command loaded).
@@ -14,7 +15,7 @@ const outdir = join(root, 'dist', 'bundle');
 await rm(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/cli/main.ts' },
+  entryPoints: { main: 'src/cli/main.ts', index: 'src/index.ts' },
   outdir,
   bundle: true,
   splitting: true,

@@ -8,12 +8,15 @@
  */
 import { loadConfig, type CodyConfig } from './config.js';
 import { Conversation } from './conversation.js';
-import { ConversationManager, type ConversationSummary } from './conversation-manager.js';
+import { ConversationManager } from './conversation-manager.js';
+import type { ConversationSummary } from './rollout/summary-reader.js';
 import { CodyError } from './errors.js';
+import { checkSelection } from './selection-check.js';
 import { ensureCodyHome, resolveCodyPaths, type CodyPaths } from './paths.js';
 import type { ClientOptions, ModelClient } from '../protocol/index.js';
-import type { SelectionChoice } from './session.js';
-import { forkConversation, type ForkOptions } from './store/fork.js';
+import type { SelectionChoice } from './conversation-engine.js';
+import { forkConversation } from './store/fork.js';
+import type { ForkOptions } from './store/fork-options.js';
 import {
   readTranscriptPage,
   type TranscriptPage,
@@ -154,8 +157,8 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     list: async () => (await load()).manager.listConversations(),
     create: async (selection) => {
       const { manager, config } = await load();
-      await ensureCodyHome(paths);
       const chosen = selection ? { ...config, ...selectionConfig(selection) } : config;
+      await ensureCodyHome(paths);
       const id = await startConversation(manager, chosen, { cwd, tools: await toolNames(config) });
       return openLive(id, selection);
     },
@@ -199,6 +202,7 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
 }
 
 function selectionConfig(selection: SelectionChoice): CodyConfig {
+  checkSelection(selection);
   return {
     provider: selection.provider,
     ...(selection.api !== undefined ? { api: selection.api } : {}),

@@ -13,16 +13,9 @@ export { errorMessage, isErrno } from './errors.js';
 import { readConfigText } from './read-config-file.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 
-export const PROVIDERS = [
-  'openai',
-  'anthropic',
-  'google',
-  'openrouter',
-  'ollama',
-  'lmstudio',
-  'vllm',
-] as const;
-export type Provider = (typeof PROVIDERS)[number];
+import { PROVIDERS, type Provider } from './provider-names.js';
+
+export { PROVIDERS, type Provider };
 
 /** Presets: OpenAI-compatible servers spoken to with Chat Completions (see core/auth/provider-endpoints). */
 export const PRESET_PROVIDERS = ['openrouter', 'ollama', 'lmstudio', 'vllm'] as const;

@@ -11,8 +11,9 @@
  */
 import type { ContentPart } from '../protocol/index.js';
 import { CodyError, type ErrorHint, type ErrorKind } from './errors.js';
+import { checkSelection } from './selection-check.js';
 import type { ApprovalDecision, SessionEvent } from './session-events.js';
-import type { SelectionChoice, Session, SessionStatus } from './session.js';
+import type { ConversationEngine, SelectionChoice, SessionStatus } from './conversation-engine.js';
 
 export interface SubmitOptions {
   signal?: AbortSignal;
@@ -32,12 +33,12 @@ export function failureOf(error: unknown): { kind: ErrorKind; message: string; h
 
 export class Conversation {
   readonly id: string;
-  private readonly session: Session;
+  private readonly session: ConversationEngine;
   private readonly onClose: () => void;
   private running: AbortController | undefined;
   private closed = false;
 
-  constructor(session: Session, onClose: () => void = () => undefined) {
+  constructor(session: ConversationEngine, onClose: () => void = () => undefined) {
     this.session = session;
     this.id = session.id;
     this.onClose = onClose;
@@ -66,6 +67,7 @@ export class Conversation {
 
   /** Uses another provider/API/model for this conversation's next turns (config.json is untouched). */
   setSelection(choice: SelectionChoice): SessionStatus {
+    checkSelection(choice);
     this.session.setSelection(choice);
     return this.status();
   }

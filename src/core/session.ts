@@ -16,6 +16,7 @@ import type { TurnContext } from './agent/turn-context.js';
 import { TurnStateMachine } from './agent/turn-state.js';
 import { type CodyConfig, resolveSelection, type Selection } from './config.js';
 import type { ConversationManager } from './conversation-manager.js';
+import type { ConversationEngine, SelectionChoice, SessionStatus } from './conversation-engine.js';
 import { CodyError } from './errors.js';
 import { isReasoningModel, lookupModelLimits } from './model-catalog.js';
 import type { RecorderOptions } from './rollout/index.js';
@@ -51,27 +52,9 @@ export interface SubmitOptions {
   signal?: AbortSignal;
 }
 
-export interface SessionStatus {
-  id: string;
-  state: TurnState;
-  provider: string;
-  api: string;
-  model: string;
-  contextWindow: number;
-  contextTokens: number;
-  autoCompactLimit: number;
-  compactions: number;
-  items: number;
-}
+export type { SelectionChoice, SessionStatus };
 
-/** What `setSelection` takes: the provider, its API name (`chat`, `responses`, …) and the model. */
-export interface SelectionChoice {
-  provider: NonNullable<CodyConfig['provider']>;
-  api?: string;
-  model?: string;
-}
-
-export class Session {
+export class Session implements ConversationEngine {
   readonly id: string;
   private readonly options: SessionOptions;
   private readonly handle: ConversationHandle;

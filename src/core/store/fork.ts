@@ -5,14 +5,9 @@ import { messageText } from '../compact/message-text.js';
 import type { ConversationManager } from '../conversation-manager.js';
 import { UsageError } from '../errors.js';
 import { isContextualUserText } from '../rollout/is-contextual-user-text.js';
+import type { ForkOptions } from './fork-options.js';
 
-export interface ForkOptions {
-  /**
-   * Branch at the person's n-th message (1-based, counted in the live history): the fork holds what came
-   * before it, and records that message's text as where it branched. Default: after the last turn.
-   */
-  atUserTurn?: number;
-}
+export type { ForkOptions };
 
 /** Creates the fork (made the active conversation) and returns its id. */
 export async function forkConversation(

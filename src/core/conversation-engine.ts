@@ -1,0 +1,36 @@
+/**
+ * What a public `Conversation` drives: the live session's surface, as plain types (no zod, no engine
+ * internals), so the library's type declarations stand on their own.
+ */
+import type { ContentPart } from '../protocol/index.js';
+import type { Provider } from './provider-names.js';
+import type { ApprovalDecision, SessionEvent, TurnState } from './session-events.js';
+
+export interface SessionStatus {
+  id: string;
+  state: TurnState;
+  provider: string;
+  api: string;
+  model: string;
+  contextWindow: number;
+  contextTokens: number;
+  autoCompactLimit: number;
+  compactions: number;
+  items: number;
+}
+
+/** What `setSelection` takes: the provider, its API name (`chat`, `responses`, …) and the model. */
+export interface SelectionChoice {
+  provider: Provider;
+  api?: string;
+  model?: string;
+}
+
+export interface ConversationEngine {
+  readonly id: string;
+  submit(input: string | ContentPart[], options?: { signal?: AbortSignal }): AsyncIterable<SessionEvent>;
+  compact(focus?: string, signal?: AbortSignal): AsyncGenerator<SessionEvent, unknown>;
+  respond(approvalId: string, decision: ApprovalDecision): boolean;
+  status(): SessionStatus;
+  setSelection(choice: SelectionChoice): unknown;
+}

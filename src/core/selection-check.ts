@@ -1,0 +1,24 @@
+/** A provider/API/model choice from a library caller, checked before it is used or written. */
+import { PROVIDERS, toWireApi } from './config.js';
+import type { SelectionChoice } from './conversation-engine.js';
+import { UsageError } from './errors.js';
+
+/**
+ * Throws a 'usage' `CodyError` for an unknown provider, an API the provider does not speak, or an empty
+ * model, so a typo fails at once with one line instead of later inside a turn.
+ */
+export function checkSelection(selection: SelectionChoice): void {
+  const provider: unknown = selection.provider;
+  if (typeof provider !== 'string' || !(PROVIDERS as readonly string[]).includes(provider)) {
+    throw new UsageError(`Unknown provider '${String(provider)}'. Choose one of: ${PROVIDERS.join(', ')}.`);
+  }
+  const api: unknown = selection.api;
+  if (api !== undefined) {
+    if (typeof api !== 'string') throw new UsageError('The API must be a string (e.g. chat, responses).');
+    toWireApi(selection.provider, api);
+  }
+  const model: unknown = selection.model;
+  if (model !== undefined && (typeof model !== 'string' || model.trim() === '')) {
+    throw new UsageError('The model must be a non-empty string.');
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * Cody as a library: `import { createCody } from 'cody'`. Only what a program embedding Cody needs is
+ * exported here; everything else in the package is internal and may change between versions.
+ *
+ *   const cody = createCody({ home, env: process.env, cwd: process.cwd() });
+ *   const conversation = await cody.create({ provider: 'openai', api: 'chat', model: 'gpt-4o-mini' });
+ *   for await (const event of conversation.submit('hello')) { … }
+ */
+export { createCody } from './core/cody.js';
+export type { Cody, CreateCodyOptions } from './core/cody.js';
+export type { Conversation, SubmitOptions } from './core/conversation.js';
+export type { SelectionChoice, SessionStatus as ConversationStatus } from './core/conversation-engine.js';
+export type {
+  ApprovalDecision,
+  CompactionTrigger,
+  SessionEvent as CodyEvent,
+  SessionEventType as CodyEventType,
+  ToolFinishStatus,
+  TurnCompleteStatus,
+  TurnState,
+} from './core/session-events.js';
+export { CodyError } from './core/errors.js';
+export type { ErrorHint, ErrorKind } from './core/errors.js';
+export type { ConversationSummary } from './core/rollout/summary-reader.js';
+export type { ForkOptions } from './core/store/fork-options.js';
+export type { TranscriptPage, TranscriptPageOptions } from './core/store/transcript-page.js';
+export { APPROVAL_POLICIES } from './core/tools/policy.js';
+export type { ApprovalPolicy } from './core/tools/policy.js';
+export type { ToolDecision, ToolResult, ToolRunContext, ToolRuntime } from './core/tools/tool-runtime.js';
+export type { ContentPart, FunctionCallItem, ResponseItem, TokenUsage, WireApi } from './protocol/index.js';
