@@ -1,5 +1,5 @@
 /** `cody completion bash|zsh|fish`: a script that completes commands, options and conversation ids. */
-import { ExitCode } from '../core/errors.js';
+import { ExitCode } from './exit-codes.js';
 import type { Io } from './io.js';
 
 const ID_COMMANDS = ['resume', 'show', 'status', 'delete', 'fork', 'export', 'rename'];

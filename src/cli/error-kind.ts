@@ -1,5 +1,5 @@
 /** Error kinds as the scripting contract names them, from a thrown error. */
-import { CodyError, ExitCode, type ErrorKind } from '../core/errors.js';
+import { CodyError, type ErrorKind } from '../core/errors.js';
 import { MissingApiKeyError, ProviderError } from '../protocol/errors.js';
 
 /** The scripting contract uses core's error kinds as they are. */
@@ -28,31 +28,9 @@ function isKind(value: unknown): value is CliErrorKind {
 export function errorKindOf(error: unknown): CliErrorKind {
   if (error instanceof MissingApiKeyError) return 'auth';
   if (error instanceof ProviderError) return error.kind === 'auth' ? 'auth' : 'provider';
-  // The engine's CodyError carries its kind; older errors are classified by their exit code.
+  // Core's errors carry their kind (also when they crossed a process boundary as plain data).
   if (typeof error === 'object' && error !== null && isKind((error as { kind?: unknown }).kind)) {
     return (error as { kind: CliErrorKind }).kind;
   }
-  if (!(error instanceof CodyError)) return 'internal';
-  switch (error.exitCode) {
-    case ExitCode.usage:
-      return 'usage';
-    case ExitCode.unknownConversation:
-      return error.name === 'AmbiguousConversationError' ? 'ambiguous' : 'not-found';
-    case ExitCode.auth:
-      return 'auth';
-    case ExitCode.provider:
-      return 'provider';
-    case ExitCode.corruptRollout:
-      return 'corrupt';
-    case ExitCode.lockTimeout:
-      return 'locked';
-    case ExitCode.storage:
-      return 'storage';
-    case ExitCode.interrupted:
-      return 'interrupted';
-    case ExitCode.failure:
-      return 'failure';
-    default:
-      return 'internal';
-  }
+  return error instanceof CodyError ? error.kind : 'internal';
 }

@@ -3,7 +3,8 @@
  * modules are imported only when their command runs, so `cody --version` and `cody list` stay fast.
  */
 import { Argument, Command, CommanderError, Option } from 'commander';
-import { ExitCode, type ExitCodeValue, UsageError } from '../core/errors.js';
+import { UsageError } from '../core/errors.js';
+import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import type { ChatOptions, OutputFormat } from './commands/chat.js';
 import { processIo, type Io } from './io.js';
 import { reportError } from './report-error.js';

@@ -1,5 +1,5 @@
 /** Reads a secret: from a prompt without echo on a terminal, or from stdin (whole, trimmed) in scripts. */
-import { CodyError, ExitCode } from '../core/errors.js';
+import { CodyError } from '../core/errors.js';
 import { type InputStream, type Io, readAll } from './io.js';
 
 interface RawInput extends InputStream {
@@ -21,7 +21,7 @@ export async function readSecret(io: Io, prompt: string): Promise<string> {
         }
         if (char === '\u0003') {
           io.stderr.write('\n');
-          throw new CodyError('Cancelled; nothing was saved.', ExitCode.interrupted);
+          throw new CodyError('Cancelled; nothing was saved.', 'interrupted');
         }
         if (char === '\u007f' || char === '\b') value = value.slice(0, -1);
         else if (char >= ' ') value += char;

@@ -4,7 +4,7 @@
  * the terminal, so a start-up error is one line and an exit, never a hang; every exit restores the terminal.
  */
 import { resolveSelection } from '../core/config.js';
-import { ExitCode } from '../core/errors.js';
+import { ExitCode } from './exit-codes.js';
 import { createRedactor } from '../core/redact.js';
 import { startConversation } from '../core/start-conversation.js';
 import type { Session } from '../core/session.js';

@@ -32,57 +32,6 @@ export type ErrorKind =
   | 'internal';
 
 /**
- * @deprecated The CLI's exit codes; kept here while front ends move to `kind`. Use `exitCodeFor` in
- * src/cli instead.
- */
-export const ExitCode = {
-  ok: 0,
-  /** A turn failed for a reason not covered below (e.g. the stream ended with an error). */
-  failure: 1,
-  /** Bad command-line usage or an invalid option value. */
-  usage: 2,
-  /** Unknown conversation id, or a prefix that matches several. */
-  unknownConversation: 3,
-  /** Missing or rejected API key. */
-  auth: 4,
-  /** The provider answered with an HTTP error or the network failed (after retries). */
-  provider: 5,
-  /** A rollout file has a corrupt line. */
-  corruptRollout: 6,
-  /** Another cody process held the conversation lock past the timeout. */
-  lockTimeout: 7,
-  /** CODY_HOME or a rollout could not be read or written. */
-  storage: 8,
-  /** Interrupted by the user (SIGINT). */
-  interrupted: 130,
-  /** A bug: an unexpected error. */
-  internal: 70,
-} as const;
-
-export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
-
-const EXIT_CODE_BY_KIND: Readonly<Record<ErrorKind, ExitCodeValue>> = {
-  usage: ExitCode.usage,
-  'not-found': ExitCode.unknownConversation,
-  ambiguous: ExitCode.unknownConversation,
-  auth: ExitCode.auth,
-  provider: ExitCode.provider,
-  corrupt: ExitCode.corruptRollout,
-  locked: ExitCode.lockTimeout,
-  storage: ExitCode.storage,
-  busy: ExitCode.lockTimeout,
-  interrupted: ExitCode.interrupted,
-  failure: ExitCode.failure,
-  internal: ExitCode.internal,
-};
-
-const KIND_BY_EXIT_CODE: ReadonlyMap<number, ErrorKind> = new Map(
-  Object.entries(EXIT_CODE_BY_KIND)
-    .filter(([kind]) => kind !== 'ambiguous' && kind !== 'busy')
-    .map(([kind, code]): [number, ErrorKind] => [code, kind as ErrorKind]),
-);
-
-/**
  * What a front end could suggest next, in its own words (the CLI names its commands; core never does).
  * - list-conversations: see which conversations exist
  * - compact: compact the conversation by hand
@@ -93,24 +42,11 @@ export type ErrorHint = 'list-conversations' | 'compact' | 'choose-model';
 export class CodyError extends Error {
   readonly kind: ErrorKind;
   readonly hint: ErrorHint | undefined;
-  /**
-   * Accepts an exit code while callers move to kinds.
-   * @param kind what went wrong (an `ExitCode` value is accepted for now and translated)
-   */
-  constructor(
-    message: string,
-    kind: ErrorKind | ExitCodeValue,
-    options?: { cause?: unknown; hint?: ErrorHint },
-  ) {
+  constructor(message: string, kind: ErrorKind, options?: { cause?: unknown; hint?: ErrorHint }) {
     super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = new.target.name;
     this.hint = options?.hint;
-    this.kind = typeof kind === 'number' ? (KIND_BY_EXIT_CODE.get(kind) ?? 'internal') : kind;
-  }
-
-  /** @deprecated The CLI's exit code for `kind`; front ends should map `kind` themselves. */
-  get exitCode(): ExitCodeValue {
-    return EXIT_CODE_BY_KIND[this.kind];
+    this.kind = kind;
   }
 }
 

@@ -8,7 +8,6 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { CodyConfig } from '../../src/core/config.js';
 import { ConversationManager } from '../../src/core/conversation-manager.js';
-import { ExitCode } from '../../src/core/errors.js';
 import { ensureCodyHome, resolveCodyPaths } from '../../src/core/paths.js';
 import type { RecorderFileSystem } from '../../src/core/rollout/index.js';
 import {
@@ -288,7 +287,7 @@ describe('Session (scripted model client, real files)', () => {
     const session = await open(client);
     const error = await collect(session.submit('hi')).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(TurnFailedError);
-    expect((error as TurnFailedError).exitCode).toBe(ExitCode.auth);
+    expect((error as TurnFailedError).kind).toBe('auth');
     expect((error as TurnFailedError).message).toMatch(/HTTP 401.*OPENAI_API_KEY/);
     expect(client.requests).toHaveLength(1);
     const written = await lines();

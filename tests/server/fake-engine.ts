@@ -2,7 +2,7 @@
  * A scripted stand-in for the engine, for testing the HTTP layer alone (routes, SSE, errors, shutdown).
  * The real engine is exercised by the e2e tests that spawn `bin/cody serve`.
  */
-import { CodyError, ExitCode, UnknownConversationError } from '../../src/core/errors.js';
+import { CodyError, UnknownConversationError } from '../../src/core/errors.js';
 import type {
   ApprovalDecision,
   Engine,
@@ -41,7 +41,7 @@ export class FakeConversation implements EngineConversation {
     this.turns += 1;
     const turnId = `turn-${this.turns}`;
     this.submitted.push(message);
-    if (message === 'fail-early') throw new CodyError('no key: set OPENAI_API_KEY', ExitCode.auth);
+    if (message === 'fail-early') throw new CodyError('no key: set OPENAI_API_KEY', 'auth');
     yield { type: 'turn-started', turnId, provider: 'openai', api: 'chat', model: 'gpt-4o-mini' };
     yield { type: 'state', state: 'AwaitingLLMResponse' };
     for (const word of `echo: ${message}`.split(' ')) yield { type: 'text-delta', text: `${word} ` };
@@ -68,7 +68,7 @@ export class FakeConversation implements EngineConversation {
         return;
       }
     }
-    if (message === 'fail-late') throw new CodyError('provider said no', ExitCode.provider);
+    if (message === 'fail-late') throw new CodyError('provider said no', 'provider');
     yield { type: 'state', state: 'Idle' };
     yield { type: 'turn-complete', turnId, status: 'completed', finishReason: 'stop' };
   }

@@ -8,7 +8,8 @@ import {
   updateStoredKey,
 } from '../../core/auth/key-store.js';
 import { keyFromEnvironment, PROVIDER_ENDPOINTS } from '../../core/auth/provider-endpoints.js';
-import { ExitCode, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 import { readSecret } from '../read-secret.js';

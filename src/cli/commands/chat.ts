@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { ExitCode, UnsentMessageError, UsageError } from '../../core/errors.js';
+import { UnsentMessageError, UsageError } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import type { Session } from '../../core/session.js';
 import { startConversation } from '../../core/start-conversation.js';
 import { approvalFlags } from '../approval-flag.js';

@@ -1,4 +1,5 @@
-import { ExitCode, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { createContext, openSession } from '../context.js';
 import type { Io } from '../io.js';
 import { createTurnRenderer, formatTokens } from '../render.js';

@@ -1,4 +1,5 @@
-import { ExitCode, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { openWorkspace } from '../../core/tools/workspace.js';
 import { createContext } from '../context.js';
 import { sanitizeForTerminal } from '../sanitize.js';

@@ -1,6 +1,7 @@
 import type { ResponseItem } from '../../protocol/index.js';
 import { readTitles } from '../../core/conversation-titles.js';
-import { ExitCode, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { createRedactor, redactDeep } from '../../core/redact.js';
 import { readTranscript, type Transcript, type TranscriptEntry } from '../../core/transcript.js';
 import { createContext } from '../context.js';

@@ -1,4 +1,5 @@
-import { ExitCode, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { forkConversation } from '../../core/store/fork.js';
 import type { MessageItem } from '../../protocol/index.js';
 import { isRealUserMessage } from '../../core/compact/index.js';

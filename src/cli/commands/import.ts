@@ -1,5 +1,6 @@
 import { statSync } from 'node:fs';
-import { errorMessage, ExitCode, isErrno, UsageError } from '../../core/errors.js';
+import { errorMessage, isErrno, UsageError } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { importConversation } from '../../core/start-conversation.js';
 import { toolNames } from '../approval.js';
 import { createContext } from '../context.js';

@@ -1,5 +1,6 @@
 import { generateTitle, readTitles } from '../../core/conversation-titles.js';
-import { ExitCode, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import type { ConversationSummary } from '../../core/conversation-manager.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';

@@ -1,4 +1,4 @@
-import { ExitCode } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 import { sanitizeForTerminal } from '../sanitize.js';

@@ -2,7 +2,8 @@
 import { clientCredentials } from '../../core/auth/resolve-credentials.js';
 import { endpointOf } from '../../core/auth/provider-endpoints.js';
 import { resolveSelection } from '../../core/config.js';
-import { ExitCode, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { listModels } from '../../providers/shared/list-models.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';

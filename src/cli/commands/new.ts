@@ -1,5 +1,5 @@
 import { resolveSelection, saveConfig } from '../../core/config.js';
-import { ExitCode } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { applyProviderChoice } from '../../core/provider-choice.js';
 import { startConversation } from '../../core/start-conversation.js';
 import { toolNames } from '../approval.js';

@@ -1,6 +1,6 @@
 import { resolveSelection } from '../../core/config.js';
 import { countMessages } from '../../core/conversation-stats.js';
-import { ExitCode } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 

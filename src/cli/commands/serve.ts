@@ -1,6 +1,6 @@
 /** `cody serve`: the engine over HTTP until SIGTERM or Ctrl-C, then an orderly stop and exit 0. */
 import { ensureCodyHome, resolveCodyPaths } from '../../core/paths.js';
-import { ExitCode } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { parseServeOptions, type ServeOptionsInput } from '../../server/serve-options.js';
 import type { Io } from '../io.js';
 import { CLI_VERSION } from '../version.js';

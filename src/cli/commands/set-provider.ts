@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs';
 import { resolveSelection, saveConfig } from '../../core/config.js';
-import { ExitCode } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { isKnownModel, lookupModelLimits } from '../../core/model-catalog.js';
 import { applyProviderChoice } from '../../core/provider-choice.js';
 import { claudeCredentialsFile } from '../../core/auth/claude-signin.js';

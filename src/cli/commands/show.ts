@@ -1,5 +1,6 @@
 import type { ResponseItem } from '../../protocol/index.js';
-import { ExitCode, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { readTranscript, type TranscriptEntry } from '../../core/transcript.js';
 import { createContext, openSession } from '../context.js';
 import type { Io } from '../io.js';

@@ -1,4 +1,5 @@
-import { ExitCode, UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/errors.js';
+import { ExitCode } from '../exit-codes.js';
 import { type CommandContext, createContext } from '../context.js';
 import type { Io } from '../io.js';
 import { resolveConversationId } from './conversation-arg.js';

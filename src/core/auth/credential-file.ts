@@ -10,13 +10,13 @@ import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { privateLockFs } from '../rollout/private-lock-fs.js';
-import { CodyError, errorMessage, ExitCode, isErrno } from '../errors.js';
+import { CodyError, errorMessage, isErrno } from '../errors.js';
 
 /** A credential file that is missing, unreadable or not the JSON object it should be. */
 export class CredentialFileError extends CodyError {
   readonly file: string;
   constructor(file: string, problem: string, fix: string) {
-    super(`${file} ${problem}. ${fix}`, ExitCode.auth);
+    super(`${file} ${problem}. ${fix}`, 'auth');
     this.name = 'CredentialFileError';
     this.file = file;
   }
@@ -66,7 +66,7 @@ export async function writeJsonAtomically(file: string, value: JsonObject): Prom
     await rename(temporary, file);
   } catch (error) {
     await unlink(temporary).catch(() => undefined);
-    throw new CodyError(`Cannot write ${file}: ${errorMessage(error)}`, ExitCode.storage, { cause: error });
+    throw new CodyError(`Cannot write ${file}: ${errorMessage(error)}`, 'storage', { cause: error });
   }
   await syncDirectory(directory);
 }
@@ -104,7 +104,7 @@ export async function withFileLock<T>(file: string, work: () => Promise<T>): Pro
       onCompromised: () => undefined,
     });
   } catch (error) {
-    throw new CodyError(`Cannot lock ${file}: ${errorMessage(error)}`, ExitCode.storage, { cause: error });
+    throw new CodyError(`Cannot lock ${file}: ${errorMessage(error)}`, 'storage', { cause: error });
   }
   try {
     return await work();

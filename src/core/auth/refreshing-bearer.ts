@@ -7,7 +7,7 @@
  */
 import type { BearerCredential } from '../../protocol/index.js';
 import { postTokenRequest, tokenErrorCode } from '../../providers/shared/token-request.js';
-import { CodyError, ExitCode } from '../errors.js';
+import { CodyError } from '../errors.js';
 import { type JsonObject, readJsonObject, withFileLock, writeJsonAtomically } from './credential-file.js';
 
 /** What Cody needs from one state of the credential file. */
@@ -42,7 +42,7 @@ export interface SignInFormat {
 export class SignInRefreshError extends CodyError {
   readonly permanent: boolean;
   constructor(message: string, permanent: boolean) {
-    super(message, ExitCode.auth);
+    super(message, 'auth');
     this.name = 'SignInRefreshError';
     this.permanent = permanent;
   }

@@ -6,7 +6,7 @@
  */
 import type { ClientOptions } from '../../protocol/index.js';
 import { PRESET_PROVIDERS, type Provider, type Selection } from '../config.js';
-import { CodyError, ExitCode } from '../errors.js';
+import { CodyError } from '../errors.js';
 import { CLAUDE_OAUTH_BETA, readClaudeCredential } from './claude-signin.js';
 import { CHATGPT_CODEX_BASE_URL, readCodexCredential } from './codex-signin.js';
 import { keyStoreFile, LOGIN_PROVIDERS, readStoredKeys } from './key-store.js';
@@ -128,7 +128,7 @@ export async function clientCredentials(
   if (resolved.source.kind === 'none' && isPreset(selection.provider) && endpoint.needsKey) {
     throw new CodyError(
       `Missing API key for ${selection.provider}: set ${endpoint.keyVariables.join(' or ')} or run \`cody auth login ${selection.provider}\`.`,
-      ExitCode.auth,
+      'auth',
     );
   }
   return resolved.client;

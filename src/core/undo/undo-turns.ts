@@ -3,7 +3,7 @@
  * and records the rollback (a `thread_rolled_back` event) so resume drops those turns from the history.
  */
 import type { ConversationManager } from '../conversation-manager.js';
-import { CodyError, ExitCode } from '../errors.js';
+import { CodyError } from '../errors.js';
 import { acquireConversationLock, DEFAULT_LOCK_TIMEOUT_MS, RolloutRecorder } from '../rollout/index.js';
 import { openWorkspace } from '../tools/workspace.js';
 import { ghostCommitOf } from './ghost-snapshot.js';
@@ -29,7 +29,7 @@ export async function undoTurns(options: {
   if (!workspace.isGit)
     throw new CodyError(
       `Cannot undo: ${options.cwd} is not in a git work tree, so no snapshots were taken.`,
-      ExitCode.usage,
+      'usage',
     );
   const filePath = options.manager.rolloutPath(options.conversationId);
   const release = await acquireConversationLock(filePath, {
@@ -44,18 +44,18 @@ export async function undoTurns(options: {
         available === 0
           ? 'Nothing to undo: no turn of this conversation changed files.'
           : `Only ${available} turn${available === 1 ? '' : 's'} can be undone.`,
-        ExitCode.usage,
+        'usage',
       );
     }
     const commit = ghostCommitOf(plan.snapshot);
     if (!commit)
-      throw new CodyError('Cannot undo: the snapshot in the conversation is malformed.', ExitCode.failure);
+      throw new CodyError('Cannot undo: the snapshot in the conversation is malformed.', 'failure');
     try {
       await gitText(['cat-file', '-e', `${commit.id}^{commit}`], { cwd: workspace.root });
     } catch {
       throw new CodyError(
         `Cannot undo: snapshot ${commit.id.slice(0, 12)} is not in the repository at ${workspace.root}. Run cody undo in the project the conversation worked in.`,
-        ExitCode.usage,
+        'usage',
       );
     }
     const changes = await restoreSnapshot(workspace.root, commit.id);
