@@ -212,8 +212,66 @@ describe('turn loop and compaction flow (e2e)', () => {
       expect(aborted).toBeGreaterThan(firstUser);
       expect(kinds.slice(firstUser + 1, aborted)).not.toContain('assistant');
       expect(kinds.indexOf('user', firstUser + 1)).toBeGreaterThan(aborted);
+      // What the model got next: the unanswered message, a note that it got no reply, the new message.
+      const sent = messagesOf(slow.server.modelRequests().at(-1)?.body).filter((m) => m.role !== 'system');
+      expect(sent.map((message) => message.role)).toEqual(['user', 'assistant', 'user']);
+      expect(textOf(sent[1])).toMatch(/No reply: this turn was interrupted/);
+      expect(textOf(sent[2])).toContain('after the crash');
     } finally {
       await slow.close();
     }
   }, 60_000);
+
+  it('7.7: after a turn that got no reply, the next request never sends two user messages in a row, on each API', async () => {
+    const apis = [
+      { provider: 'openai', api: 'chat', model: 'gpt-4o-mini' },
+      { provider: 'openai', api: 'responses', model: 'gpt-4.1-mini' },
+      { provider: 'anthropic', api: 'messages', model: 'claude-sonnet-4-6' },
+      { provider: 'google', api: 'gemini', model: 'gemini-2.5-flash' },
+    ];
+    for (const selection of apis) {
+      await harness.writeConfig({
+        ...selection,
+        tools: false,
+        retry: { baseDelayMs: 20_000, maxDelayMs: 20_000 },
+      });
+      const id = (await harness.cody(['new'])).stdout.trim();
+      harness.server.enqueue({ type: 'error', status: 500 });
+      const run = startCody(['chat', 'first question'], /Retrying/);
+      await run.seen;
+      run.child.kill('SIGINT');
+      expect(await run.exited).toBe(130);
+      harness.server.enqueue({ type: 'reply', text: 'an answer' });
+      const next = await harness.cody(['chat', 'second question']);
+      expect(next.code, next.stderr).toBe(0);
+      const roles = rolesSent(harness.server.modelRequests().at(-1)?.body);
+      expect(roles, `${selection.api}: ${roles.join(' ')}`).toEqual(['user', 'assistant', 'user']);
+      // Resumed from disk in a new process, the same history is sent again.
+      harness.server.enqueue({ type: 'reply', text: 'another answer' });
+      expect((await harness.cody(['chat', 'third question'])).code).toBe(0);
+      expect(rolesSent(harness.server.modelRequests().at(-1)?.body)).toEqual([
+        'user',
+        'assistant',
+        'user',
+        'assistant',
+        'user',
+      ]);
+      expect((await harness.rollout(id)).join('\n')).not.toContain('No reply');
+    }
+  }, 120_000);
 });
+
+/** The conversation roles a request carries, in order, whatever the wire API (instructions left out). */
+function rolesSent(body: unknown): string[] {
+  const record = body as {
+    messages?: Array<{ role: string }>;
+    input?: Array<{ role?: string; type?: string }>;
+    contents?: Array<{ role: string }>;
+  };
+  const roles = record.messages
+    ? record.messages.map((message) => message.role)
+    : record.input
+      ? record.input.filter((item) => item.role !== undefined).map((item) => item.role ?? '')
+      : (record.contents ?? []).map((content) => (content.role === 'model' ? 'assistant' : content.role));
+  return roles.filter((role) => role !== 'system' && role !== 'developer');
+}

@@ -4,6 +4,7 @@
  * stops the turn before anything is sent); after it, a failed write stops further writes for the turn,
  * so the rollout never holds an answer without its question, and the turn ends with a storage error.
  */
+import { unansweredNote } from '../rollout/unanswered-turn.js';
 import { stat } from 'node:fs/promises';
 import type { ResponseItem, TokenUsage } from '../../protocol/index.js';
 import type { CodyConfig } from '../config.js';
@@ -90,6 +91,7 @@ export class ConversationHandle {
       if (this.openTurnId !== undefined) {
         // We hold the lock, so the process that started that turn is gone.
         await this.write((recorder) => recorder.appendEvent({ type: 'turn_aborted', reason: 'interrupted' }));
+        this.noteUnanswered('interrupted');
         this.openTurnId = undefined;
       }
     } catch (error) {
@@ -109,6 +111,13 @@ export class ConversationHandle {
   async *endTurn(payload: Parameters<RolloutRecorder['appendEvent']>[0]): AsyncGenerator<SessionEvent> {
     this.turnOpen = false;
     yield* this.append((recorder) => recorder.appendEvent(payload));
+    if (payload.type === 'turn_aborted') this.noteUnanswered(payload.reason);
+  }
+
+  /** After a turn that ended without a reply, the history the model sees says so (see unanswered-turn). */
+  private noteUnanswered(reason: unknown): void {
+    const note = unansweredNote(this.items, reason);
+    if (note) this.items.push(note);
   }
 
   /** Closes a turn that ended without saying how (its consumer stopped reading, or a bug). */
@@ -119,6 +128,7 @@ export class ConversationHandle {
     await this.write((recorder) => recorder.appendEvent({ type: 'turn_aborted', reason })).catch(
       () => undefined,
     );
+    this.noteUnanswered(reason);
   }
 
   /** Warnings from reading the rollout, each told once. */

@@ -3,6 +3,7 @@
  * the whole history, events update token usage and counts. Every line is validated with zod; unknown line
  * types and event kinds are ignored.
  */
+import { unansweredNote } from './unanswered-turn.js';
 import type { ResponseItem, TokenUsage } from '../../protocol/index.js';
 import { summaryMessage } from '../compact/build-replacement-history.js';
 import { isRealUserMessage } from '../compact/is-summary-message.js';
@@ -223,6 +224,10 @@ export class RolloutReplay {
   private applyEvent(payload: unknown): void {
     if (!isRecord(payload) || typeof payload.type !== 'string') return;
     if (payload.type === 'turn_complete' || payload.type === 'turn_aborted') this.lastTurnEnded = true;
+    if (payload.type === 'turn_aborted') {
+      const note = unansweredNote(this.state.history, payload.reason);
+      if (note) this.state.history.push(note);
+    }
     if (payload.type === 'token_count') {
       this.tokenCounts.push({ payload, historyLength: this.state.history.length, epoch: this.epoch });
     } else if (payload.type === 'thread_rolled_back') {
