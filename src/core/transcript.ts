@@ -3,7 +3,9 @@
  * later replaced), with compactions, provider switches and aborted turns marked. Reads the whole file,
  * unlike resume, because a person asked to see all of it.
  */
+import { isUtf8 } from 'node:buffer';
 import { readFile } from 'node:fs/promises';
+import { invalidUtf8Warning } from './rollout/utf8-warning.js';
 import type { ResponseItem } from '../protocol/index.js';
 import { EmptyConversationError, errorMessage, isErrno, StorageError } from './errors.js';
 import { codyEventOf } from './rollout/codex-lines.js';
@@ -31,15 +33,17 @@ export interface Transcript {
 }
 
 export async function readTranscript(filePath: string): Promise<Transcript> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(filePath, 'utf8');
+    bytes = await readFile(filePath);
   } catch (error) {
     if (isErrno(error, 'ENOENT')) throw new StorageError(`${filePath} does not exist.`, { cause: error });
     throw new StorageError(`Cannot read ${filePath}: ${errorMessage(error)}`, { cause: error });
   }
+  const text = bytes.toString('utf8');
   const lines = text.split('\n');
   const warnings: string[] = [];
+  if (!isUtf8(bytes)) warnings.push(invalidUtf8Warning(filePath, firstInvalidLine(bytes)));
   const entries: TranscriptEntry[] = [];
   let meta: TranscriptMeta | undefined;
   let lastTurn = '';
@@ -107,4 +111,17 @@ function addEvent(entries: TranscriptEntry[], payload: Record<string, unknown>):
   }
   if (payload.type === 'turn_aborted')
     entries.push({ kind: 'aborted', reason: String(payload.reason ?? 'unknown') });
+}
+
+/** The 1-based number of the first line whose bytes are not valid UTF-8. */
+function firstInvalidLine(bytes: Buffer): number {
+  let line = 1;
+  let start = 0;
+  for (let end = bytes.indexOf(0x0a); ; end = bytes.indexOf(0x0a, start)) {
+    const stop = end < 0 ? bytes.length : end;
+    if (!isUtf8(bytes.subarray(start, stop))) return line;
+    if (end < 0) return line;
+    start = end + 1;
+    line += 1;
+  }
 }

@@ -17,6 +17,7 @@ export class SseStream {
   private readonly response: ServerResponse;
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
+  private corked = false;
 
   constructor(
     response: ServerResponse,
@@ -43,6 +44,15 @@ export class SseStream {
 
   send(frame: SseFrame): void {
     if (this.closed) return;
+    // The events of one tick (a burst of deltas, a turn's last events) leave in one write, not one each.
+    if (!this.corked) {
+      this.corked = true;
+      this.response.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.response.uncork();
+      });
+    }
     // JSON.stringify never emits a raw newline, so one `data:` line carries the whole event.
     this.response.write(`${frame.id !== undefined ? `id: ${frame.id}\n` : ''}data: ${frame.data}\n\n`);
   }

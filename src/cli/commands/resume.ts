@@ -1,3 +1,4 @@
+import { sanitizeForTerminal } from '../sanitize.js';
 import { resolveSelection } from '../../core/config.js';
 import { countMessages } from '../../core/conversation-stats.js';
 import { ExitCode } from '../exit-codes.js';
@@ -21,6 +22,6 @@ export async function runResume(options: { id: string }, io: Io): Promise<number
       `Next turn runs with ${next.provider} (${next.apiName}) ${next.model}, the current selection; change it with: cody set-provider\n`,
     );
   }
-  for (const warning of resumed.warnings) io.stderr.write(`warning: ${warning}\n`);
+  for (const warning of resumed.warnings) io.stderr.write(`warning: ${sanitizeForTerminal(warning)}\n`);
   return ExitCode.ok;
 }

@@ -7,6 +7,7 @@
  * compaction are not read at all; a corrupt line after it stops with its `file:line`, and an incomplete
  * last line (an interrupted write) is tolerated.
  */
+import { isUtf8 } from 'node:buffer';
 import { open, type FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import {
@@ -26,6 +27,7 @@ import {
   RolloutReplay,
   withItem,
 } from './rollout-replay.js';
+import { invalidUtf8Warning } from './utf8-warning.js';
 import type { SessionMetaPayload } from './schema.js';
 
 export type { ResumedRollout } from './rollout-replay.js';
@@ -53,6 +55,8 @@ interface LiveLines {
   tornTail: boolean;
   /** The earliest corrupt line met (reported once line 1 is known to be sound, as a forward read would). */
   corrupt?: { error: CorruptRolloutError; offset: number };
+  /** The start of the earliest line read whose bytes are not valid UTF-8 (decoded with U+FFFD). */
+  invalidUtf8Offset?: number;
 }
 
 export async function readRolloutForResume(filePath: string): Promise<ResumedRollout> {
@@ -85,7 +89,12 @@ export async function readRolloutForResume(filePath: string): Promise<ResumedRol
     }
     if (corrupt) throw await relocate(handle, filePath, corrupt.error, corrupt.offset);
     if (live.tornTail) replay.markTorn();
-    return replay.finish();
+    const resumed = replay.finish();
+    if (live.invalidUtf8Offset !== undefined) {
+      const line = await lineNumberAt(handle, live.invalidUtf8Offset);
+      resumed.warnings.push(invalidUtf8Warning(filePath, line));
+    }
+    return resumed;
   } catch (error) {
     if (error instanceof CorruptRolloutError || error instanceof EmptyConversationError) throw error;
     if (error instanceof StorageError) throw error;
@@ -127,6 +136,7 @@ async function collectLiveLines(handle: FileHandle, size: number, filePath: stri
   const newestFirst: CollectedLine[] = [];
   let tornTail = false;
   let corrupt: LiveLines['corrupt'];
+  let invalidUtf8Offset: number | undefined;
   /** The start of a line that began before the chunk just read, carried into the next (earlier) one. */
   let carry: Buffer | undefined;
   /** The next line met is the one after the file's last newline (empty when the file ends with one). */
@@ -146,10 +156,12 @@ async function collectLiveLines(handle: FileHandle, size: number, filePath: stri
       const unterminated = isLastLine;
       isLastLine = false;
       if (newline < 0) {
+        if (!isUtf8(chunk.subarray(0, lineEnd))) invalidUtf8Offset = 0;
         const first = { text: chunk.toString('utf8', 0, lineEnd), terminated: !unterminated };
-        return collected(newestFirst, false, first, tornTail, corrupt);
+        return collected(newestFirst, false, first, tornTail, corrupt, invalidUtf8Offset);
       }
       const from = newline + 1;
+      if (!isUtf8(chunk.subarray(from, lineEnd))) invalidUtf8Offset = start + from;
       if (!isBlank(chunk, from, lineEnd)) {
         let parsed: ParsedLine | undefined;
         try {
@@ -169,14 +181,15 @@ async function collectLiveLines(handle: FileHandle, size: number, filePath: stri
         if (parsed === undefined) tornTail = true;
         else {
           newestFirst.push({ parsed: withItem(parsed), offset: start + from });
-          if (isFullCompaction(parsed)) return collected(newestFirst, true, undefined, tornTail, corrupt);
+          if (isFullCompaction(parsed))
+            return collected(newestFirst, true, undefined, tornTail, corrupt, invalidUtf8Offset);
         }
       }
       lineEnd = newline;
     }
     end = start;
   }
-  return collected(newestFirst, false, undefined, tornTail, corrupt);
+  return collected(newestFirst, false, undefined, tornTail, corrupt, invalidUtf8Offset);
 }
 
 function collected(
@@ -185,6 +198,7 @@ function collected(
   first: LiveLines['first'],
   tornTail: boolean,
   corrupt: LiveLines['corrupt'],
+  invalidUtf8Offset: number | undefined,
 ): LiveLines {
   return {
     lines: newestFirst.reverse(),
@@ -192,6 +206,7 @@ function collected(
     ...(first ? { first } : {}),
     tornTail,
     ...(corrupt ? { corrupt } : {}),
+    ...(invalidUtf8Offset !== undefined ? { invalidUtf8Offset } : {}),
   };
 }
 
@@ -221,12 +236,18 @@ async function relocate(
   error: CorruptRolloutError,
   offset: number,
 ): Promise<CorruptRolloutError> {
+  const line = await lineNumberAt(handle, offset);
+  const prefix = `Corrupt rollout ${filePath}:${UNKNOWN_LINE}: `;
+  const reason = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+  return new CorruptRolloutError(filePath, line, reason);
+}
+
+/** The 1-based number of the line that starts at byte `offset` (reads what comes before it). */
+async function lineNumberAt(handle: FileHandle, offset: number): Promise<number> {
   let line = 1;
   for (let start = 0; start < offset; start += CHUNK_BYTES) {
     const bytes = await readBytes(handle, start, Math.min(offset, start + CHUNK_BYTES));
     for (let index = bytes.indexOf(NEWLINE); index >= 0; index = bytes.indexOf(NEWLINE, index + 1)) line += 1;
   }
-  const prefix = `Corrupt rollout ${filePath}:${UNKNOWN_LINE}: `;
-  const reason = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-  return new CorruptRolloutError(filePath, line, reason);
+  return line;
 }

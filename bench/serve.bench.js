@@ -1,0 +1,209 @@
+/**
+ * `npm run bench:serve`: what `cody serve` adds to a turn. 50 conversations × 10 turns against the fake
+ * provider, 10 conversations at a time, run twice — through the library in this process (createCody from
+ * the built package entry) and through `cody serve` over HTTP + SSE — and the difference of the two
+ * per-turn latencies is the server's cost. Reports p50/p99 per turn, throughput and the server's peak
+ * RSS. Target: p50 added ≤ 5 ms. Run after `npm run build`.
+ * Then the same one conversation at a time (10 × 10), the server's cost without queueing.
+ * Options: --conversations N (50) --turns N (10) --parallel N (10).
+ */
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { TextDecoder } from 'node:util';
+
+const { AbortController, fetch } = globalThis;
+
+const option = (name, fallback) => {
+  const index = process.argv.indexOf(`--${name}`);
+  return index > 0 ? Number(process.argv[index + 1]) : fallback;
+};
+const TURNS = option('turns', 10);
+/** The issue's load (50 conversations, 10 at a time), then one at a time: latency without queueing. */
+const SCENARIOS = [
+  { conversations: option('conversations', 50), parallel: option('parallel', 10) },
+  { conversations: 10, parallel: 1 },
+];
+const repo = join(import.meta.dirname, '..');
+const SELECTION = { provider: 'openai', api: 'chat', model: 'gpt-4o-mini' };
+
+function percentile(values, p) {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Runs `worker(index)` for 0..count-1, `parallel` at a time. */
+async function pool(count, parallel, worker) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) await worker(next++);
+    }),
+  );
+}
+
+function startProcess(args, env, pattern) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [
+        ...(process.env.CODY_BENCH_PROFILE && args[1] === 'serve'
+          ? ['--cpu-prof', '--cpu-prof-dir', process.env.CODY_BENCH_PROFILE]
+          : []),
+        ...args,
+      ],
+      { env, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let text = '';
+    const onData = (chunk) => {
+      text += chunk;
+      const match = pattern.exec(text);
+      if (match) resolve({ child, url: match[1] });
+    };
+    child.stdout.setEncoding('utf8').on('data', onData);
+    child.stderr.setEncoding('utf8').on('data', onData);
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${text}`)));
+  });
+}
+
+/** The events of one SSE response, as parsed JSON objects, handed to `onEvent`. */
+async function readEvents(response, onEvent) {
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for await (const chunk of response.body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = block
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trimStart())
+        .join('\n');
+      if (data) onEvent(JSON.parse(data));
+    }
+  }
+}
+
+async function overServer(env, { conversations: CONVERSATIONS, parallel: PARALLEL }) {
+  const { child, url } = await startProcess(
+    [join(repo, 'bin', 'cody.js'), 'serve', '--port', '0'],
+    env,
+    /listening on (http:\/\/\S+)/,
+  );
+  const token = readFileSync(join(env.CODY_HOME, 'serve-token'), 'utf8').trim();
+  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const call = async (method, path, body) => {
+    const response = await fetch(`${url}${path}`, {
+      method,
+      headers,
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
+    if (response.status >= 300)
+      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+    return response.json();
+  };
+  const latencies = [];
+  const started = performance.now();
+  await pool(CONVERSATIONS, PARALLEL, async () => {
+    const { id } = await call('POST', '/conversations', SELECTION);
+    const controller = new AbortController();
+    const stream = await fetch(`${url}/conversations/${id}/events`, { headers, signal: controller.signal });
+    let onEnd = () => undefined;
+    const reading = readEvents(stream, (event) => {
+      if (event.type === 'turn-complete' || event.type === 'turn-failed') onEnd(event);
+    }).catch(() => undefined);
+    for (let turn = 0; turn < TURNS; turn += 1) {
+      const begin = performance.now();
+      const finished = new Promise((resolve) => (onEnd = resolve));
+      await call('POST', `/conversations/${id}/messages`, { text: `turn ${turn}` });
+      const event = await finished;
+      if (event.type !== 'turn-complete') throw new Error(`turn failed: ${JSON.stringify(event)}`);
+      latencies.push(performance.now() - begin);
+    }
+    controller.abort();
+    await reading;
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
+  const peakKiB = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  child.kill('SIGTERM');
+  await new Promise((resolve) => child.on('exit', resolve));
+  return { latencies, seconds, peakMiB: peakKiB / 1024 };
+}
+
+async function overLibrary(env, { conversations: CONVERSATIONS, parallel: PARALLEL }) {
+  const { createCody } = await import(join(repo, 'dist', 'bundle', 'index.js'));
+  const cody = createCody({ env, cwd: env.CODY_HOME });
+  const latencies = [];
+  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  await pool(CONVERSATIONS, PARALLEL, async () => {
+    const conversation = await cody.create(SELECTION);
+    for (let turn = 0; turn < TURNS; turn += 1) {
+      const begin = performance.now();
+      let last;
+      for await (const event of conversation.submit(`turn ${turn}`)) last = event;
+      if (last?.type !== 'turn-complete') throw new Error(`turn failed: ${JSON.stringify(last)}`);
+      latencies.push(performance.now() - begin);
+    }
+  });
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  await cody.close();
+  return { latencies, seconds, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+const root = await mkdtemp(join(tmpdir(), 'cody-serve-bench-'));
+const fake = await startProcess(
+  [join(repo, 'dist', 'tests', 'fake-provider', 'cli.js'), '--port', '0'],
+  process.env,
+  /listening on (http:\/\/\S+)/,
+);
+try {
+  const envFor = (name) => ({
+    ...process.env,
+    CODY_HOME: join(root, name),
+    NO_COLOR: '1',
+    OPENAI_API_KEY: 'bench-key',
+    OPENAI_BASE_URL: `${fake.url}/v1`,
+  });
+  for (const [n, scenario] of SCENARIOS.entries()) {
+    process.stdout.write(
+      `\n${scenario.conversations} conversations × ${TURNS} turns, ${scenario.parallel} at a time, against the fake provider\n`,
+    );
+    // Library first and last: the server's figure is compared with the mean of the two, so a machine
+    // that slows down or speeds up during the run does not pass for the server's cost.
+    const libraryBefore = await overLibrary(envFor(`library-1-${n}`), scenario);
+    const server = await overServer(envFor(`server-${n}`), scenario);
+    const libraryAfter = await overLibrary(envFor(`library-2-${n}`), scenario);
+    const library = [...libraryBefore.latencies, ...libraryAfter.latencies];
+    process.stdout.write(
+      `library CPU per turn: ${((libraryBefore.cpuMs + libraryAfter.cpuMs) / (2 * scenario.conversations * TURNS)).toFixed(2)} ms\n`,
+    );
+    const rows = [
+      ['library (createCody in process)', library, libraryBefore.seconds + libraryAfter.seconds, 2],
+      ['cody serve (HTTP + SSE)', server.latencies, server.seconds, 1],
+    ];
+    process.stdout.write(
+      `\n${'per turn'.padEnd(34)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'turns/s'.padStart(8)}\n`,
+    );
+    for (const [name, latencies, seconds, runs] of rows) {
+      const throughput = (scenario.conversations * TURNS * runs) / seconds;
+      process.stdout.write(
+        `${name.padEnd(34)} ${percentile(latencies, 50).toFixed(1).padStart(8)} ${percentile(latencies, 99).toFixed(1).padStart(8)} ${throughput.toFixed(0).padStart(8)}\n`,
+      );
+    }
+    const added50 = percentile(server.latencies, 50) - percentile(library, 50);
+    const added99 = percentile(server.latencies, 99) - percentile(library, 99);
+    process.stdout.write(`\nadded by the server, p50: ${added50.toFixed(1)} ms (target ≤ 5)\n`);
+    process.stdout.write(`added by the server, p99: ${added99.toFixed(1)} ms\n`);
+    process.stdout.write(`cody serve peak RSS: ${server.peakMiB.toFixed(1)} MiB\n`);
+  }
+} finally {
+  fake.child.kill();
+  await rm(root, { recursive: true, force: true });
+}
