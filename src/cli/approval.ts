@@ -82,9 +82,22 @@ export async function askApproval(
   return answer === 'y' || answer === 'yes' ? 'approve' : 'deny';
 }
 
-/** The line shown when a call was declined because no terminal could be asked. */
-export function declinedWithoutTerminal(event: Extract<SessionEvent, { type: 'tool-call' }>): string {
-  return `Declined (no terminal to ask; pass --auto-approve to allow): ${event.call.name} ${event.call.arguments}\n`;
+/**
+ * The line shown for a call declined without asking: by the approval policy, or because no terminal
+ * could be asked (a pipe, a script). Each names its real reason. Undefined for the person's own "no".
+ */
+export function declinedNotice(event: Extract<SessionEvent, { type: 'tool-call' }>): string | undefined {
+  const call = `${event.call.name} ${event.call.arguments}`;
+  const reason = sanitizeForTerminal(event.reason ?? '');
+  if (event.declinedBy === 'policy')
+    return sanitizeForTerminal(`Declined by policy: ${call}`) + ` — ${reason}\n`;
+  if (event.declinedBy === 'nobody-to-ask') {
+    return (
+      sanitizeForTerminal(`Declined (no terminal to ask; pass --approval full-auto to allow): ${call}`) +
+      ` — needs approval: ${reason}\n`
+    );
+  }
+  return undefined;
 }
 
 export function toolNames(config: CodyConfig): readonly string[] {

@@ -101,7 +101,9 @@ export async function runTurn(
     }
   });
 
-  const ask = (event: Extract<SessionEvent, { type: 'approval-requested' }>): Promise<ApprovalDecision> => {
+  const ask = (
+    event: Extract<SessionEvent, { type: 'approval-requested' }>,
+  ): Promise<{ decision: ApprovalDecision; reason?: string }> => {
     stopSpinner();
     endReply();
     err(
@@ -141,18 +143,18 @@ export async function runTurn(
             const result = reason.handle(next);
             if (result?.kind === 'submit') {
               err('\n');
-              if (result.text.trim() !== '')
-                queued.unshift(`I declined \`${summarizeToolCall(event.call)}\`: ${result.text.trim()}`);
-              done('deny', result.text.trim() === '' ? 'no' : 'no (your reason is sent next)');
+              const why = result.text.trim();
+              // The reason goes to the model with the denial, in that call's output.
+              done('deny', why === '' ? 'no' : 'no (your reason goes to the model with it)', why);
             }
           };
         }
         return undefined;
       };
-      const done = (decision: ApprovalDecision, label: string): void => {
+      const done = (decision: ApprovalDecision, label: string, reason = ''): void => {
         approval = undefined;
         err(color.dim(`  → ${label}\n`));
-        resolve(decision);
+        resolve(reason === '' ? { decision } : { decision, reason });
       };
     });
   };
@@ -203,13 +205,21 @@ export async function runTurn(
             ),
           );
           break;
-        case 'approval-requested':
-          session.respond(event.id, await ask(event));
+        case 'approval-requested': {
+          const answer = await ask(event);
+          session.respond(event.id, answer.decision, answer.reason);
           break;
+        }
         case 'tool-call':
           stopSpinner();
           endReply();
-          err(`${event.approved ? color.cyan('⏺') : color.red('✗')} ${summarizeToolCall(event.call)}\n`);
+          err(
+            `${event.approved ? color.cyan('⏺') : color.red('✗')} ${summarizeToolCall(event.call)}${
+              !event.approved && event.declinedBy === 'policy' && event.reason !== undefined
+                ? color.dim(` — declined by policy: ${sanitizeForTerminal(event.reason)}`)
+                : ''
+            }\n`,
+          );
           break;
         case 'item-recorded':
           if (event.item.type === 'function_call_output') {

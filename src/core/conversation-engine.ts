@@ -30,7 +30,7 @@ export interface ConversationEngine {
   readonly id: string;
   submit(input: string | ContentPart[], options?: { signal?: AbortSignal }): AsyncIterable<SessionEvent>;
   compact(focus?: string, signal?: AbortSignal): AsyncGenerator<SessionEvent, unknown>;
-  respond(approvalId: string, decision: ApprovalDecision): boolean;
+  respond(approvalId: string, decision: ApprovalDecision, reason?: string): boolean;
   status(): SessionStatus;
   setSelection(choice: SelectionChoice): unknown;
 }

@@ -56,9 +56,12 @@ export class Conversation {
     return this.guarded(controller, this.compactionEvents(focus, controller));
   }
 
-  /** Answers an `approval-requested` event; false when nothing with that id is waiting. */
-  respond(approvalId: string, decision: ApprovalDecision): boolean {
-    return this.session.respond(approvalId, decision);
+  /**
+   * Answers an `approval-requested` event; false when nothing with that id is waiting. With 'deny', a
+   * `reason` (what the person wants the model to know) goes to the model in that call's output.
+   */
+  respond(approvalId: string, decision: ApprovalDecision, reason?: string): boolean {
+    return this.session.respond(approvalId, decision, reason);
   }
 
   status(): SessionStatus {

@@ -24,6 +24,9 @@ export type TurnState =
 /** An answer to an `approval-requested` event. */
 export type ApprovalDecision = 'approve' | 'approve-session' | 'deny' | 'abort';
 
+/** Who declined a tool call that does not run. */
+export type ToolDeclinedBy = 'policy' | 'nobody-to-ask' | 'user';
+
 /** How a tool call ended. */
 export type ToolFinishStatus = 'ok' | 'error' | 'denied' | 'aborted';
 
@@ -66,8 +69,17 @@ export type SessionEvent =
       trimmedItems: number;
       summaryFailed: boolean;
     }
-  /** The model asked for a tool call; `approved` says whether it will run. */
-  | { type: 'tool-call'; call: FunctionCallItem; approved: boolean }
+  /**
+   * The model asked for a tool call; `approved` says whether it will run. A declined call says who
+   * declined it (the approval policy, nobody being there to ask, or the user) and why.
+   */
+  | {
+      type: 'tool-call';
+      call: FunctionCallItem;
+      approved: boolean;
+      declinedBy?: ToolDeclinedBy;
+      reason?: string;
+    }
   /**
    * A tool call needs a decision: the turn waits for `respond(id, decision)`. When nobody can answer
    * (`canAsk: false`), no request is made and the call is denied with a reason the model sees.

@@ -131,8 +131,8 @@ export class Session implements ConversationEngine {
    * Answers an `approval-requested` event. Returns false when no request with that id is waiting (already
    * answered, or the turn ended).
    */
-  respond(approvalId: string, decision: ApprovalDecision): boolean {
-    return this.approvals.respond(approvalId, decision);
+  respond(approvalId: string, decision: ApprovalDecision, reason?: string): boolean {
+    return this.approvals.respond(approvalId, decision, reason);
   }
 
   /** Whether an approval request with this id is waiting for an answer. */

@@ -26,7 +26,7 @@ export interface Selection {
 export interface EngineConversation {
   readonly id: string;
   submit(message: string, options?: { signal?: AbortSignal }): AsyncIterable<EngineEvent>;
-  respond(approvalId: string, decision: ApprovalDecision): void;
+  respond(approvalId: string, decision: ApprovalDecision, reason?: string): void;
   compact(focus?: string, options?: { signal?: AbortSignal }): AsyncIterable<EngineEvent>;
   status(): unknown;
   setSelection(selection: Selection): unknown;

@@ -96,12 +96,12 @@ export class LiveConversations {
     return this.run(id, 'compaction', (signal) => conversation.compact(focus, { signal }));
   }
 
-  async respond(approvalId: string, decision: ApprovalDecision): Promise<string> {
+  async respond(approvalId: string, decision: ApprovalDecision, reason?: string): Promise<string> {
     const id = this.approvals.get(approvalId);
     if (id === undefined) {
       throw new ApiError(404, 'approval-not-found', `No approval '${approvalId}' is waiting for an answer.`);
     }
-    (await this.handle(id)).respond(approvalId, decision);
+    (await this.handle(id)).respond(approvalId, decision, reason);
     this.approvals.delete(approvalId);
     return id;
   }

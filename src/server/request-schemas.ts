@@ -29,7 +29,11 @@ export const compactBody = z.object({ focus: z.string().max(10_000).optional() }
 export const forkBody = z.object({ atUserTurn: z.number().int().min(1).optional() }).strict();
 
 export const approvalBody = z
-  .object({ decision: z.enum(APPROVAL_DECISIONS as [ApprovalDecision, ...ApprovalDecision[]]) })
+  .object({
+    decision: z.enum(APPROVAL_DECISIONS as [ApprovalDecision, ...ApprovalDecision[]]),
+    /** With 'deny': what the model is told, with the denial, about why. */
+    reason: z.string().max(10_000).optional(),
+  })
   .strict();
 
 export const messagesQuery = z

@@ -40,9 +40,9 @@ export function turnRoutes(context: ServerContext): Route[] {
       method: 'POST',
       path: '/approvals/{id}',
       handler: async ({ params, body }) => {
-        const { decision } = parseInput(approvalBody, await body(), 'approval');
+        const { decision, reason } = parseInput(approvalBody, await body(), 'approval');
         const approvalId = params.id ?? '';
-        const conversationId = await live.respond(approvalId, decision);
+        const conversationId = await live.respond(approvalId, decision, reason);
         return { status: 200, body: { approvalId, conversationId, decision } };
       },
     },

@@ -100,6 +100,43 @@ describe('cody serve', () => {
     stream.close();
   });
 
+  it('sends the reason of a denial to the model with the denial, in that call’s output', async () => {
+    const server = await serve();
+    const { api } = server;
+    const id = await createConversation(api);
+    const stream = await api.events(`/conversations/${id}/events`);
+    harness.server.enqueue(shellCall('npm install'), { type: 'reply', text: 'I will use npm ci.' });
+    expect((await api.request('POST', `/conversations/${id}/messages`, { text: 'install' })).status).toBe(
+      202,
+    );
+    const request = eventsOf(await stream.until((event) => event.type === 'approval-requested')).at(-1) ?? {};
+    const answered = await api.request('POST', `/approvals/${String(request.id)}`, {
+      decision: 'deny',
+      reason: 'use npm ci instead',
+    });
+    expect(answered.status).toBe(200);
+    const rest = eventsOf(
+      await stream.until((event) => event.type === 'turn-complete' || event.type === 'turn-failed'),
+    );
+    expect(rest.find((event) => event.type === 'tool-call')).toMatchObject({
+      approved: false,
+      declinedBy: 'user',
+      reason: 'use npm ci instead',
+    });
+    const messages = (
+      harness.server.modelRequests('openai-chat').at(-1)?.body as {
+        messages: Array<{ role: string; content: unknown }>;
+      }
+    ).messages;
+    const tool = messages.find((message) => message.role === 'tool');
+    expect(String(tool?.content)).toBe(
+      'The user declined to run this tool call and said: use npm ci instead',
+    );
+    // Not a separate message of the person's.
+    expect(messages.filter((message) => message.role === 'user')).toHaveLength(1);
+    stream.close();
+  });
+
   it('pages the transcript, switches the model per conversation, compacts and deletes', async () => {
     const { api } = await serve();
     const id = await createConversation(api);

@@ -163,7 +163,11 @@ describe('tools end to end', () => {
         { name: 'shell', arguments: { command: 'touch ran.txt' } },
         { name: 'read_file', arguments: { path: outsideFile } },
       ]);
-      expect((await harness.cody(['chat', '--approval', 'read-only', 'try'])).code).toBe(0);
+      const readOnlyRun = await harness.cody(['chat', '--approval', 'read-only', 'try']);
+      expect(readOnlyRun.code).toBe(0);
+      // On screen too, each denial says its real reason: the policy, not a missing terminal.
+      expect(readOnlyRun.stderr).toMatch(/^Declined by policy: write_file .* — .*read-only/m);
+      expect(readOnlyRun.stderr).not.toMatch(/no terminal/);
       const readOnly = outputsOfLastTurn();
       expect(readOnly[0]).toMatch(/^Declined by policy: .*read-only.*write w\.txt/);
       expect(readOnly[1]).toMatch(/^Declined by policy: .*read-only.*touch ran\.txt/);
@@ -176,6 +180,7 @@ describe('tools end to end', () => {
       ]);
       const asked = await harness.cody(['chat', 'try again']);
       expect(asked.code).toBe(0);
+      expect(asked.stderr).toMatch(/^Declined \(no terminal to ask; .*\): shell .* — needs approval: /m);
       const askOutputs = outputsOfLastTurn();
       expect(askOutputs[0]).toMatch(/needs approval .*touch ran\.txt.* nobody can approve it here/);
       expect(askOutputs[1]).toMatch(/needs approval .*edit a\.txt.* nobody can approve it here/);

@@ -147,6 +147,30 @@ describe('the REPL in a terminal (tmux)', () => {
     expect(screen).toMatch(/more lines \(\/expand shows them\)/);
   });
 
+  it('n with a reason: the reason goes to the model with the denial, not as a message of its own', async () => {
+    const term = await start();
+    await term.waitFor('›');
+    harness.server.enqueue(
+      { type: 'reply', toolCalls: [{ name: 'shell', arguments: { command: 'npm install' } }] },
+      { type: 'reply', text: 'understood\n' },
+    );
+    await term.send('set it up', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('[y] yes, once');
+    await term.send('n', { literal: true });
+    await term.waitFor('Why not?');
+    await term.send('use npm ci', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('understood');
+    await term.waitFor(/›\s*$/m);
+    const body = harness.server.modelRequests('openai-chat').at(-1)?.body as ChatBody;
+    const tool = body.messages.find((message) => message.role === 'tool');
+    expect(String(tool?.content)).toBe('The user declined to run this tool call and said: use npm ci');
+    expect(body.messages.filter((message) => message.role === 'user')).toHaveLength(1);
+    // Nothing was queued as a next message: the REPL is idle at its prompt, one request per model turn.
+    expect(harness.server.modelRequests('openai-chat')).toHaveLength(2);
+  });
+
   it('a resize while a reply streams does not draw the prompt over it', async () => {
     const term = await start();
     await term.waitFor('›');

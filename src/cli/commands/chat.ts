@@ -4,7 +4,7 @@ import { ExitCode } from '../exit-codes.js';
 import type { Session } from '../../core/session.js';
 import { startConversation } from '../../core/start-conversation.js';
 import { approvalFlags } from '../approval-flag.js';
-import { askApproval, canAskOn, createCliTools, declinedWithoutTerminal, toolNames } from '../approval.js';
+import { askApproval, canAskOn, createCliTools, declinedNotice, toolNames } from '../approval.js';
 import { createContext, ephemeralContext, openSession, type CommandContext } from '../context.js';
 import { errorKindOf } from '../error-kind.js';
 import { type Io, readAll, useColor } from '../io.js';
@@ -168,8 +168,8 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
       renderer.handle(event);
       changes.observe(event);
       if (event.type === 'approval-requested') session.respond(event.id, await askApproval(io, event));
-      if (event.type === 'tool-call' && !event.approved && !canAsk)
-        io.stderr.write(declinedWithoutTerminal(event));
+      const notice = event.type === 'tool-call' && !event.approved ? declinedNotice(event) : undefined;
+      if (notice !== undefined) io.stderr.write(notice);
     }
   } catch (error) {
     // Nobody reads any more: the turn is recorded as interrupted; stop quietly, as `head` expects.

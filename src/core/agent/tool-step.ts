@@ -6,7 +6,7 @@
 import type { FunctionCallItem } from '../../protocol/index.js';
 import { truncateToolOutput } from '../compact/index.js';
 import { DEFAULT_TOOL_OUTPUT_TOKENS } from '../config.js';
-import type { SessionEvent, ToolFinishStatus } from '../session-events.js';
+import type { SessionEvent, ToolDeclinedBy, ToolFinishStatus } from '../session-events.js';
 import { groupCalls } from '../tools/call-groups.js';
 import type { ToolResult, ToolRuntime } from '../tools/tool-runtime.js';
 import { AsyncQueue } from './async-queue.js';
@@ -17,6 +17,18 @@ interface Verdict {
   run: boolean;
   output?: string;
   abort?: boolean;
+  /** Why a call that does not run was declined (for the `tool-call` event). */
+  declined?: { by: ToolDeclinedBy; reason: string };
+}
+
+/** The `tool-call` event: approved, or declined with who declined it and why. */
+function toolCallEvent(call: FunctionCallItem, verdict: Verdict): SessionEvent {
+  return {
+    type: 'tool-call',
+    call,
+    approved: verdict.run,
+    ...(verdict.declined ? { declinedBy: verdict.declined.by, reason: verdict.declined.reason } : {}),
+  };
 }
 
 export const DECLINED_BY_USER = 'The user declined to run this tool call. Ask them how to proceed.';
@@ -60,7 +72,7 @@ export async function* runToolCall(
     tools?.has(call.name) === true
       ? yield* approve(turn, tools, call)
       : { run: false, output: `Error: no tool named '${call.name}' is available.` };
-  yield { type: 'tool-call', call, approved: verdict.run };
+  yield toolCallEvent(call, verdict);
   const executing = turn.states.to('ExecutingTools');
   if (executing) yield executing;
   let result: ToolResult | undefined;
@@ -87,7 +99,7 @@ async function* runTogether(
     const verdict = verdicts.some((earlier) => earlier.abort === true)
       ? { run: false, output: NOT_RUN }
       : yield* approve(turn, tools, call);
-    yield { type: 'tool-call', call, approved: verdict.run };
+    yield toolCallEvent(call, verdict);
     verdicts.push(verdict);
   }
   const executing = turn.states.to('ExecutingTools');
@@ -149,11 +161,18 @@ async function* approve(
 ): AsyncGenerator<SessionEvent, Verdict> {
   const decision = await tools.decide(call);
   if (decision.kind === 'allow') return { run: true };
-  if (decision.kind === 'deny') return { run: false, output: `Declined by policy: ${decision.reason}` };
+  if (decision.kind === 'deny') {
+    return {
+      run: false,
+      output: `Declined by policy: ${decision.reason}`,
+      declined: { by: 'policy', reason: decision.reason },
+    };
+  }
   if (!turn.canAsk) {
     return {
       run: false,
       output: `Declined: this call needs approval (${decision.reason}) and nobody can approve it here. Ask the user how to proceed.`,
+      declined: { by: 'nobody-to-ask', reason: decision.reason },
     };
   }
   const waiting = turn.states.to('AwaitingToolApproval');
@@ -166,14 +185,22 @@ async function* approve(
     reason: decision.reason,
     ...(decision.preview !== undefined ? { preview: decision.preview } : {}),
   };
-  const answered = await answer;
+  const { decision: answered, reason: said } = await answer;
   yield { type: 'approval-resolved', id, decision: answered };
   if (answered === 'approve-session') tools.rememberApproval(call);
   if (answered === 'approve' || answered === 'approve-session') return { run: true };
   if (answered === 'abort') {
     return { run: false, output: 'The user stopped the turn instead of running this call.', abort: true };
   }
-  return { run: false, output: DECLINED_BY_USER };
+  if (said !== undefined) {
+    // What the person typed goes with the denial, in this call's output, where the model looks for it.
+    return {
+      run: false,
+      output: `The user declined to run this tool call and said: ${said}`,
+      declined: { by: 'user', reason: said },
+    };
+  }
+  return { run: false, output: DECLINED_BY_USER, declined: { by: 'user', reason: 'the user said no' } };
 }
 
 /** Runs the call, passing its output on as `tool-output` events while it runs. */

@@ -16,7 +16,7 @@ export interface DangerousCommand {
  * expression matched against the whole command line.
  */
 export const DEFAULT_DANGEROUS_COMMANDS: readonly DangerousCommand[] = [
-  { pattern: String.raw`(^|[\s;&|(])(sudo|su|doas|pkexec)(\s|$)`, reason: 'runs as another user' },
+  { pattern: String.raw`(^|[\s;&|(\x60])(sudo|su|doas|pkexec)(\s|$)`, reason: 'runs as another user' },
   {
     pattern: String.raw`\bgit\s+push\b[^;&|]*(\s--force\b|\s--force-with-lease\b|\s-[a-zA-Z]*f\b|\s\+\S)`,
     reason: 'force-pushes',
@@ -38,11 +38,52 @@ export const DEFAULT_DANGEROUS_COMMANDS: readonly DangerousCommand[] = [
   },
 ];
 
-/** Why this command must ask whatever the policy, or undefined when nothing marks it. */
+/** Shells whose `-c` argument is itself a command line. */
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'dash', 'ksh', 'fish', 'busybox']);
+/** How deep `bash -c "sh -c '…'"` is followed before the command is treated as dangerous. */
+const MAX_NESTING = 4;
+
+/**
+ * Why this command must ask whatever the policy, or undefined when nothing marks it. A command line
+ * handed to a shell (`bash -c '…'`, `sh -lc "…"`) or to `eval` is checked as a command line of its own,
+ * so a wrapper hides nothing; pipes, `&&`, `;` and wrappers such as `env`, `xargs`, `nice` or `timeout`
+ * are seen through because every word of the line is checked.
+ */
 export function dangerReason(
   command: string,
   workspace: Workspace,
   patterns: readonly DangerousCommand[] = DEFAULT_DANGEROUS_COMMANDS,
+  depth = 0,
+): string | undefined {
+  if (depth > MAX_NESTING) return 'the command nests shells too deeply to check';
+  const own = ownDangerReason(command, workspace, patterns);
+  if (own !== undefined) return own;
+  for (const script of nestedScripts(splitWords(command))) {
+    const nested = dangerReason(script, workspace, patterns, depth + 1);
+    if (nested !== undefined) return nested;
+  }
+  return undefined;
+}
+
+/** The command lines run by `<shell> … -c SCRIPT` and `eval ARGS…` within these words. */
+function nestedScripts(words: readonly string[]): string[] {
+  const scripts: string[] = [];
+  for (let index = 0; index < words.length; index += 1) {
+    const program = (words[index] ?? '').split('/').at(-1) ?? '';
+    if (program === 'eval') scripts.push(argumentsOf(words, index + 1).join(' '));
+    if (!SHELLS.has(program)) continue;
+    const rest = argumentsOf(words, index + 1);
+    const flag = rest.findIndex((word) => /^-[a-zA-Z]*c[a-zA-Z]*$/.test(word));
+    const script = flag >= 0 ? rest[flag + 1] : undefined;
+    if (script !== undefined) scripts.push(script);
+  }
+  return scripts;
+}
+
+function ownDangerReason(
+  command: string,
+  workspace: Workspace,
+  patterns: readonly DangerousCommand[],
 ): string | undefined {
   for (const entry of patterns) {
     let regex: RegExp;

@@ -141,10 +141,10 @@ describe('tool runtime', () => {
       env: process.env,
     });
     const escape = join(outside, 'escaped.txt');
-    // The write outside hides in a nested shell, where the dangerous-command check does not see it.
+    // The write outside hides behind a variable, which the static dangerous-command check cannot follow.
     const { decision, result } = await decideAndRun(
       tools,
-      call('shell', { command: `echo in > inside.txt; bash -c 'echo out > ${escape}'; true` }),
+      call('shell', { command: `echo in > inside.txt; f=${escape}; echo out > "$f"; true` }),
     );
     expect(decision.kind).toBe('allow');
     expect(result.exitCode).toBe(0);
