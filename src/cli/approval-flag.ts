@@ -37,3 +37,8 @@ export function approvalFlags(options: { approval?: string; autoApprove?: boolea
     ...(options.autoApprove === true ? { autoApprove: true } : {}),
   };
 }
+
+/** Whether no approval flag was given, so the conversation's own recorded policy applies. */
+export function noApprovalFlag(options: { approval?: string; autoApprove?: boolean }): boolean {
+  return options.approval === undefined && options.autoApprove !== true;
+}

@@ -73,7 +73,7 @@ export async function ephemeralContext(
 export async function openSession(
   context: CommandContext,
   conversationId: string,
-  extra: Pick<SessionOptions, 'tools' | 'onLockWait' | 'canAsk'> = {},
+  extra: Pick<SessionOptions, 'tools' | 'onLockWait' | 'canAsk' | 'followConversationPolicy'> = {},
 ): Promise<Session> {
   const { Session } = await import('../core/session.js');
   return Session.open({

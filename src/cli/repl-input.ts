@@ -17,6 +17,7 @@ export const SLASH_COMMANDS: ReadonlyArray<[string, string]> = [
   ['/new', 'start a new conversation'],
   ['/fork', '/fork [N]: continue in a copy of this conversation (up to user turn N)'],
   ['/compact', '/compact [focus]: summarise older history now'],
+  ['/approval', '/approval [read-only|ask|auto-edit|full-auto]: what tool calls may do without asking'],
   ['/undo', '/undo [N]: put the files back as they were before the last N turns that changed them'],
   ['/diff', '/diff [TURN]: what a turn changed, as a unified diff (default: the last)'],
   ['/export', '/export [md|json|html] [FILE]: write this conversation out'],

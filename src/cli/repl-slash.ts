@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { applyProviderChoice } from '../core/provider-choice.js';
+import { APPROVAL_POLICIES } from '../core/tools/policy.js';
 import { generateTitle, readTitles } from '../core/conversation-titles.js';
 import { createRedactor, redactDeep } from '../core/redact.js';
 import { startConversation } from '../core/start-conversation.js';
@@ -26,6 +27,8 @@ export interface ReplState {
   session: Session;
   open: (context: CommandContext, id: string) => Promise<Session>;
   lastToolOutput: string | undefined;
+  /** /approval chose a policy: conversations opened later in this session keep it. */
+  policyChosen: () => void;
 }
 
 interface Ui {
@@ -83,6 +86,9 @@ export async function runSlashCommand(
       );
       return undefined;
     }
+    case '/approval':
+      approvalCommand(argument, state, ui, say);
+      return undefined;
     case '/new':
     case '/clear': {
       const id = await startConversation(state.context.manager, state.context.config, {
@@ -256,4 +262,25 @@ async function showDiff(id: string, turn: string, io: Io, say: (text: string) =>
     { conversation: id, ...(turn !== '' ? { turn } : {}) },
     { ...io, stdout: { write: say, isTTY: true }, stderr: { write: say } },
   );
+}
+
+/** `/approval [policy]`: shows or sets the approval policy of this conversation's tool calls. */
+function approvalCommand(argument: string, state: ReplState, ui: Ui, say: (text: string) => void): void {
+  if (argument === '') {
+    const current = state.session.status().approvalPolicy;
+    say(
+      current === undefined
+        ? 'This conversation has no tools.\n'
+        : `Approval policy: ${current}. Change it with /approval ${APPROVAL_POLICIES.join('|')}.\n`,
+    );
+    return;
+  }
+  try {
+    state.session.setApprovalPolicy(argument);
+  } catch (error) {
+    say(ui.color.red(`${error instanceof Error ? error.message : String(error)}\n`));
+    return;
+  }
+  state.policyChosen();
+  say(ui.color.green(`✓ Approval policy ${argument} for this conversation (kept with its next turn)\n`));
 }

@@ -8,7 +8,7 @@ import { ExitCode } from './exit-codes.js';
 import { createRedactor } from '../core/redact.js';
 import { startConversation } from '../core/start-conversation.js';
 import type { Session } from '../core/session.js';
-import { approvalFlags } from './approval-flag.js';
+import { approvalFlags, noApprovalFlag } from './approval-flag.js';
 import { canAskOn, createCliTools, toolNames } from './approval.js';
 import { createChangeReporter } from './turn-changes.js';
 import { chooseConversation, type ChatOptions } from './commands/chat.js';
@@ -61,8 +61,14 @@ async function interactive(
 ): Promise<number> {
   const color = stderrChalk(io);
   const tools = createCliTools(io, initialContext.config, approvalFlags(options));
+  // Without --approval, each conversation keeps the policy it last ran under, until /approval picks one.
+  let policyChosen = !noApprovalFlag(options);
   const open = async (context: CommandContext, id: string): Promise<Session> =>
-    openSession(context, id, { ...(tools ? { tools } : {}), canAsk: canAskOn(io) });
+    openSession(context, id, {
+      ...(tools ? { tools } : {}),
+      canAsk: canAskOn(io),
+      followConversationPolicy: !policyChosen,
+    });
   const id =
     chosen ??
     (await startConversation(initialContext.manager, initialContext.config, {
@@ -78,7 +84,13 @@ async function interactive(
   );
   let state: ReplState | undefined;
   const ready = async (): Promise<ReplState> => {
-    state ??= { context: initialContext, session: await opening, open, lastToolOutput: undefined };
+    state ??= {
+      context: initialContext,
+      session: await opening,
+      open,
+      lastToolOutput: undefined,
+      policyChosen: () => (policyChosen = true),
+    };
     return state;
   };
   const redact = createRedactor(initialContext.config.redact ?? []);

@@ -127,6 +127,7 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
           env,
           cwd,
           canAsk: options.canAsk !== false,
+          followConversationPolicy: options.approvalPolicy === undefined,
           ...(runtime ? { tools: runtime } : {}),
           ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),
         });

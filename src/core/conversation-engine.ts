@@ -17,6 +17,8 @@ export interface SessionStatus {
   autoCompactLimit: number;
   compactions: number;
   items: number;
+  /** The approval policy of the conversation's tool calls (absent when it has no tools). */
+  approvalPolicy?: string;
 }
 
 /** What `setSelection` takes: the provider, its API name (`chat`, `responses`, …) and the model. */
@@ -33,4 +35,5 @@ export interface ConversationEngine {
   respond(approvalId: string, decision: ApprovalDecision, reason?: string): boolean;
   status(): SessionStatus;
   setSelection(choice: SelectionChoice): unknown;
+  setApprovalPolicy(policy: string): void;
 }

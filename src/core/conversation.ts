@@ -9,6 +9,7 @@
  * The conversation is reserved from the `submit` call until its event stream ends or is abandoned
  * (`return()` on its iterator).
  */
+import type { ApprovalPolicy } from './tools/policy.js';
 import type { ContentPart } from '../protocol/index.js';
 import { CodyError, type ErrorHint, type ErrorKind } from './errors.js';
 import { checkSelection } from './selection-check.js';
@@ -72,6 +73,15 @@ export class Conversation {
   setSelection(choice: SelectionChoice): SessionStatus {
     checkSelection(choice);
     this.session.setSelection(choice);
+    return this.status();
+  }
+
+  /**
+   * Sets the approval policy ('read-only' | 'ask' | 'auto-edit' | 'full-auto') for this conversation's
+   * next tool calls; it is recorded with the next turn and kept when the conversation is opened again.
+   */
+  setApprovalPolicy(policy: ApprovalPolicy): SessionStatus {
+    this.session.setApprovalPolicy(policy);
     return this.status();
   }
 

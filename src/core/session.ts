@@ -17,7 +17,8 @@ import { TurnStateMachine } from './agent/turn-state.js';
 import { type CodyConfig, resolveSelection, type Selection } from './config.js';
 import type { ConversationManager } from './conversation-manager.js';
 import type { ConversationEngine, SelectionChoice, SessionStatus } from './conversation-engine.js';
-import { CodyError } from './errors.js';
+import { CodyError, UsageError } from './errors.js';
+import { APPROVAL_POLICIES, isApprovalPolicy } from './tools/policy.js';
 import { isReasoningModel, lookupModelLimits } from './model-catalog.js';
 import type { RecorderOptions } from './rollout/index.js';
 import type { ApprovalDecision, SessionEvent, TurnState } from './session-events.js';
@@ -46,6 +47,11 @@ export interface SessionOptions {
    * false, a call the policy would ask about is denied with a reason the model sees; nothing waits.
    */
   canAsk?: boolean;
+  /**
+   * The front end was given no approval policy of its own (no `--approval`): the policy the
+   * conversation's last turn ran under, when one was recorded, wins over the configured default.
+   */
+  followConversationPolicy?: boolean;
 }
 
 export interface SubmitOptions {
@@ -82,7 +88,26 @@ export class Session implements ConversationEngine {
   static async open(options: SessionOptions): Promise<Session> {
     const session = new Session(options);
     await session.handle.reload();
+    const recorded = session.handle.lastApprovalPolicy;
+    if (options.followConversationPolicy === true && isApprovalPolicy(recorded))
+      options.tools?.setPolicy?.(recorded);
     return session;
+  }
+
+  /**
+   * Changes the approval policy of this conversation's next tool calls; recorded with the next turn
+   * (turn_context), so the conversation keeps it when it is opened again without an explicit policy.
+   */
+  setApprovalPolicy(policy: string): void {
+    if (!isApprovalPolicy(policy)) {
+      throw new UsageError(
+        `Unknown approval policy '${policy}'. Choose one of: ${APPROVAL_POLICIES.join(', ')}.`,
+      );
+    }
+    const tools = this.options.tools;
+    if (!tools?.setPolicy)
+      throw new UsageError('This conversation has no tools, so no approval policy applies.');
+    tools.setPolicy(policy);
   }
 
   /** The live history (what the next prompt is built from). */
@@ -124,6 +149,9 @@ export class Session implements ConversationEngine {
       autoCompactLimit: this.budget.limitFor(limits),
       compactions: this.handle.compactionCount,
       items: this.handle.history.length,
+      ...(this.options.tools?.permissions
+        ? { approvalPolicy: this.options.tools.permissions().approvalPolicy }
+        : {}),
     };
   }
 

@@ -6,6 +6,7 @@ import {
   messagesQuery,
   parseInput,
   selectionBody,
+  approvalPolicyBody,
 } from './request-schemas.js';
 import { conversationIdParam, type ServerContext } from './server-context.js';
 
@@ -92,6 +93,18 @@ export function conversationRoutes(context: ServerContext): Route[] {
         live.assertIdle(id);
         const conversation = await live.handle(id);
         await conversation.setSelection(selection);
+        return { status: 200, body: { conversationId: id, status: await conversation.status() } };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/conversations/{id}/approval-policy',
+      handler: async ({ params, body }) => {
+        const id = conversationIdParam(params);
+        const { policy } = parseInput(approvalPolicyBody, await body(), 'approval policy');
+        live.assertIdle(id);
+        const conversation = await live.handle(id);
+        conversation.setApprovalPolicy(policy);
         return { status: 200, body: { conversationId: id, status: await conversation.status() } };
       },
     },

@@ -30,6 +30,7 @@ export interface EngineConversation {
   compact(focus?: string, options?: { signal?: AbortSignal }): AsyncIterable<EngineEvent>;
   status(): unknown;
   setSelection(selection: Selection): unknown;
+  setApprovalPolicy(policy: string): unknown;
   abort(): void;
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { PRESET_PROVIDERS, PROVIDERS } from '../core/config.js';
 import { ApiError } from './api-error.js';
+import { APPROVAL_POLICIES, type ApprovalPolicy } from '../core/tools/policy.js';
 import { APPROVAL_DECISIONS, type ApprovalDecision } from './engine-port.js';
 
 const selectionFields = {
@@ -55,3 +56,7 @@ export function parseInput<T>(schema: z.ZodType<T>, value: unknown, what: string
       : issue?.message;
   throw new ApiError(400, 'invalid-request', `Invalid ${what}${field}: ${reason ?? 'not accepted'}.`);
 }
+
+export const approvalPolicyBody = z
+  .object({ policy: z.enum(APPROVAL_POLICIES as unknown as [ApprovalPolicy, ...ApprovalPolicy[]]) })
+  .strict();

@@ -171,6 +171,26 @@ describe('the REPL in a terminal (tmux)', () => {
     expect(harness.server.modelRequests('openai-chat')).toHaveLength(2);
   });
 
+  it('/approval shows and sets the policy of this conversation; a call then runs without asking', async () => {
+    const term = await start();
+    await term.waitFor('›');
+    await term.send('/approval', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('Approval policy: ask.');
+    await term.send('/approval full-auto', { literal: true });
+    await term.send('Enter');
+    await term.waitFor('✓ Approval policy full-auto for this conversation');
+    harness.server.enqueue(
+      { type: 'reply', toolCalls: [{ name: 'shell', arguments: { command: 'echo ran-freely' } }] },
+      { type: 'reply', text: 'finished\n' },
+    );
+    await term.send('go', { literal: true });
+    await term.send('Enter');
+    const screen = await term.waitFor('finished');
+    expect(screen).not.toContain('[y] yes, once');
+    expect(JSON.stringify(harness.server.modelRequests('openai-chat').at(-1)?.body)).toContain('ran-freely');
+  });
+
   it('a resize while a reply streams does not draw the prompt over it', async () => {
     const term = await start();
     await term.waitFor('›');

@@ -92,7 +92,13 @@ export class FakeConversation implements EngineConversation {
   }
 
   status(): unknown {
-    return { id: this.id, ...this.selection, contextTokens: 0 };
+    return { id: this.id, ...this.selection, approvalPolicy: this.approvalPolicy, contextTokens: 0 };
+  }
+
+  approvalPolicy = 'ask';
+
+  setApprovalPolicy(policy: string): void {
+    this.approvalPolicy = policy;
   }
 
   setSelection(selection: Selection): void {

@@ -3,7 +3,7 @@ import { UnsentMessageError, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Session } from '../../core/session.js';
 import { startConversation } from '../../core/start-conversation.js';
-import { approvalFlags } from '../approval-flag.js';
+import { approvalFlags, noApprovalFlag } from '../approval-flag.js';
 import { askApproval, canAskOn, createCliTools, declinedNotice, toolNames } from '../approval.js';
 import { createContext, ephemeralContext, openSession, type CommandContext } from '../context.js';
 import { errorKindOf } from '../error-kind.js';
@@ -78,7 +78,10 @@ export async function runChat(options: ChatOptions, io: Io): Promise<number> {
         tools: toolNames(context.config),
       }));
     const tools = createCliTools(io, context.config, approvalFlags(options));
-    const session = await openSession(context, id, { ...withTools(tools) });
+    const session = await openSession(context, id, {
+      ...withTools(tools),
+      followConversationPolicy: noApprovalFlag(options),
+    });
     const selection = session.selection();
     writer.start({
       conversationId: id,
@@ -128,6 +131,7 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   const session = await openSession(context, id, {
     ...withTools(tools),
     canAsk,
+    followConversationPolicy: noApprovalFlag(options),
     onLockWait: () => {
       io.stderr.write(
         color.yellow('Waiting for another cody process to finish writing to this conversation…\n'),

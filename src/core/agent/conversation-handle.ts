@@ -41,6 +41,8 @@ export class ConversationHandle {
   firstUserMessage: string | undefined;
   /** The model of the last recorded turn (a new one gets a catalogue warning). */
   lastModel: string | undefined;
+  /** The approval policy the conversation's last turn ran under (Cody's name), if one was recorded. */
+  lastApprovalPolicy: string | undefined;
   /** The conversation's running token total, recorded with each `token_count` (Codex's `total_token_usage`). */
   totalTokenUsage: TokenUsage | undefined;
   private knownFileSize = -1;
@@ -202,6 +204,7 @@ export class ConversationHandle {
     this.readWarnings = [...resumed.warnings];
     this.compactionCount = resumed.compactionCount;
     this.lastModel = resumed.lastTurnContext?.model;
+    this.lastApprovalPolicy = resumed.lastTurnContext?.cody_approval_policy;
     this.messageCount = resumed.messageCount ?? countMessages(resumed.history);
     this.firstUserMessage = resumed.firstUserMessage ?? firstUserPreview(resumed.history);
     this.openTurnId = resumed.openTurnId;

@@ -1,3 +1,4 @@
+import type { ApprovalPolicy } from './policy.js';
 import type { FunctionCallItem, GhostSnapshotItem, ToolSpec } from '../../protocol/index.js';
 
 /**
@@ -48,6 +49,8 @@ export interface ToolRuntime {
   snapshot?(): Promise<GhostSnapshotItem | undefined>;
   /** The approval policy and sandbox in force, recorded in each turn_context. */
   permissions?(): ToolPermissions;
+  /** Changes the approval policy for the calls that follow (per conversation). */
+  setPolicy?(policy: ApprovalPolicy): void;
 }
 
 export interface ToolPermissions {
