@@ -178,7 +178,8 @@ describe('tools end to end', () => {
         { name: 'edit_file', arguments: { path: 'a.txt', old_text: 'beta', new_text: 'BETA' } },
         { name: 'read_file', arguments: { path: 'a.txt' } },
       ]);
-      const asked = await harness.cody(['chat', 'try again']);
+      // The conversation now keeps read-only (its last turn's policy): ask is chosen explicitly.
+      const asked = await harness.cody(['chat', '--approval', 'ask', 'try again']);
       expect(asked.code).toBe(0);
       expect(asked.stderr).toMatch(/^Declined \(no terminal to ask; .*\): shell .* — needs approval: /m);
       const askOutputs = outputsOfLastTurn();

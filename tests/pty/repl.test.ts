@@ -301,7 +301,8 @@ describe('the REPL in a terminal (tmux)', () => {
   it('/diff and /undo run the real commands on this conversation; a slash command typed ahead runs after the turn', async () => {
     const term = await start();
     await term.waitFor('›');
-    harness.server.enqueue({ type: 'reply', text: `${'slow words '.repeat(30)}\n` });
+    // Long enough (~6 s at 30 ms a chunk) that the typed-ahead command lands mid-reply on a loaded machine.
+    harness.server.enqueue({ type: 'reply', text: `${'slow words '.repeat(100)}\n` });
     await term.send('first', { literal: true });
     await term.send('Enter');
     await term.waitFor('slow words');
