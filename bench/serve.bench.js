@@ -8,14 +8,13 @@
  * Options: --conversations N (50) --turns N (10) --parallel N (10).
  */
 import { spawn } from 'node:child_process';
+import { Buffer } from 'node:buffer';
+import { Agent, request as httpRequest } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { TextDecoder } from 'node:util';
-
-const { AbortController, fetch } = globalThis;
 
 const option = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
@@ -69,25 +68,6 @@ function startProcess(args, env, pattern) {
   });
 }
 
-/** The events of one SSE response, as parsed JSON objects, handed to `onEvent`. */
-async function readEvents(response, onEvent) {
-  const decoder = new TextDecoder();
-  let buffer = '';
-  for await (const chunk of response.body) {
-    buffer += decoder.decode(chunk, { stream: true });
-    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const data = block
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.slice(5).trimStart())
-        .join('\n');
-      if (data) onEvent(JSON.parse(data));
-    }
-  }
-}
-
 async function overServer(env, { conversations: CONVERSATIONS, parallel: PARALLEL }) {
   const { child, url } = await startProcess(
     [join(repo, 'bin', 'cody.js'), 'serve', '--port', '0'],
@@ -96,26 +76,64 @@ async function overServer(env, { conversations: CONVERSATIONS, parallel: PARALLE
   );
   const token = readFileSync(join(env.CODY_HOME, 'serve-token'), 'utf8').trim();
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const call = async (method, path, body) => {
-    const response = await fetch(`${url}${path}`, {
-      method,
-      headers,
-      ...(body ? { body: JSON.stringify(body) } : {}),
+  // node:http with keep-alive, not fetch: the client's own cost (undici) must not pass for the server's.
+  const agent = new Agent({ keepAlive: true });
+  const { hostname, port } = new URL(url);
+  const call = (method, path, body) =>
+    new Promise((resolve, reject) => {
+      const payload = body ? JSON.stringify(body) : undefined;
+      const request = httpRequest(
+        {
+          hostname,
+          port,
+          path,
+          method,
+          agent,
+          headers: { ...headers, ...(payload ? { 'content-length': Buffer.byteLength(payload) } : {}) },
+        },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk) => (text += chunk));
+          response.on('end', () =>
+            response.statusCode >= 300
+              ? reject(new Error(`${method} ${path}: ${response.statusCode} ${text}`))
+              : resolve(JSON.parse(text)),
+          );
+        },
+      );
+      request.on('error', reject);
+      request.end(payload);
     });
-    if (response.status >= 300)
-      throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
-    return response.json();
-  };
+  const openStream = (path, onEvent) =>
+    new Promise((resolve, reject) => {
+      const request = httpRequest({ hostname, port, path, headers }, (response) => {
+        let buffer = '';
+        response.setEncoding('utf8').on('data', (chunk) => {
+          buffer += chunk;
+          for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            const data = block
+              .split('\n')
+              .filter((line) => line.startsWith('data:'))
+              .map((line) => line.slice(5).trimStart())
+              .join('\n');
+            if (data) onEvent(JSON.parse(data));
+          }
+        });
+        resolve(() => request.destroy());
+      });
+      request.on('error', (error) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
+      request.end();
+    });
   const latencies = [];
   const started = performance.now();
   await pool(CONVERSATIONS, PARALLEL, async () => {
     const { id } = await call('POST', '/conversations', SELECTION);
-    const controller = new AbortController();
-    const stream = await fetch(`${url}/conversations/${id}/events`, { headers, signal: controller.signal });
     let onEnd = () => undefined;
-    const reading = readEvents(stream, (event) => {
+    const close = await openStream(`/conversations/${id}/events`, (event) => {
       if (event.type === 'turn-complete' || event.type === 'turn-failed') onEnd(event);
-    }).catch(() => undefined);
+    });
     for (let turn = 0; turn < TURNS; turn += 1) {
       const begin = performance.now();
       const finished = new Promise((resolve) => (onEnd = resolve));
@@ -124,12 +142,12 @@ async function overServer(env, { conversations: CONVERSATIONS, parallel: PARALLE
       if (event.type !== 'turn-complete') throw new Error(`turn failed: ${JSON.stringify(event)}`);
       latencies.push(performance.now() - begin);
     }
-    controller.abort();
-    await reading;
+    close();
   });
   const seconds = (performance.now() - started) / 1000;
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
   const peakKiB = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
+  agent.destroy();
   child.kill('SIGTERM');
   await new Promise((resolve) => child.on('exit', resolve));
   return { latencies, seconds, peakMiB: peakKiB / 1024 };
