@@ -131,6 +131,9 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
           ...(runtime ? { tools: runtime } : {}),
           ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),
         });
+        // A conversation keeps the provider and model it last ran with (config.json is only the default
+        // for new ones); `setSelection` changes it, and the next turn records the change.
+        session.followRecordedSelection();
         const conversation = new Conversation(session, () => {
           live.delete(resolved);
           opened.delete(resolved);

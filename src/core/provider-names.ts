@@ -9,3 +9,7 @@ export const PROVIDERS = [
   'vllm',
 ] as const;
 export type Provider = (typeof PROVIDERS)[number];
+
+export function isProvider(value: unknown): value is Provider {
+  return typeof value === 'string' && (PROVIDERS as readonly string[]).includes(value);
+}

@@ -5,7 +5,7 @@
  * `Conversation` (the public API) turns that into a `turn-failed` event.
  */
 import { randomUUID } from 'node:crypto';
-import type { ClientOptions, ContentPart, ModelClient, ResponseItem } from '../protocol/index.js';
+import type { ClientOptions, ContentPart, ModelClient, ResponseItem, WireApi } from '../protocol/index.js';
 import { createModelClient } from '../providers/index.js';
 import { ApprovalDesk } from './agent/approvals.js';
 import { type CompactionReport, runCompaction } from './agent/compaction-step.js';
@@ -14,7 +14,8 @@ import { ConversationHandle } from './agent/conversation-handle.js';
 import { runTurn } from './agent/turn-loop.js';
 import type { TurnContext } from './agent/turn-context.js';
 import { TurnStateMachine } from './agent/turn-state.js';
-import { type CodyConfig, resolveSelection, type Selection } from './config.js';
+import { apiNameOf, type CodyConfig, resolveSelection, type Selection } from './config.js';
+import { isProvider } from './provider-names.js';
 import type { ConversationManager } from './conversation-manager.js';
 import type { ConversationEngine, SelectionChoice, SessionStatus } from './conversation-engine.js';
 import { CodyError, UsageError } from './errors.js';
@@ -60,6 +61,13 @@ export interface SubmitOptions {
 
 export type { SelectionChoice, SessionStatus };
 
+const WIRE_APIS: ReadonlySet<string> = new Set<WireApi>([
+  'openai-responses',
+  'openai-chat',
+  'anthropic-messages',
+  'gemini',
+]);
+
 export class Session implements ConversationEngine {
   readonly id: string;
   private readonly options: SessionOptions;
@@ -92,6 +100,22 @@ export class Session implements ConversationEngine {
     if (options.followConversationPolicy === true && isApprovalPolicy(recorded))
       options.tools?.setPolicy?.(recorded);
     return session;
+  }
+
+  /**
+   * Uses what the conversation last ran with (its last turn's provider, API and model, else those it was
+   * created with) instead of the configured default; false when nothing usable was recorded.
+   */
+  followRecordedSelection(): boolean {
+    const recorded = this.handle.recordedSelection;
+    if (!recorded || !isProvider(recorded.provider)) return false;
+    try {
+      const api = WIRE_APIS.has(recorded.api) ? apiNameOf(recorded.api as WireApi) : recorded.api;
+      this.setSelection({ provider: recorded.provider, api, model: recorded.model });
+      return true;
+    } catch {
+      return false; // an API or model this version no longer knows: the configured default stays
+    }
   }
 
   /**

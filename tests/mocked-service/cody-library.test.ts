@@ -196,4 +196,44 @@ describe('createCody', () => {
     await cody.delete(fork.id);
     expect((await cody.list()).map((summary) => summary.id)).toEqual([conversation.id]);
   });
+
+  it('a conversation keeps its own provider and model when opened again; setSelection changes them', async () => {
+    const conversation = await cody.create({ provider: 'anthropic', model: 'claude-sonnet-4-6' });
+    expect(conversation.status()).toMatchObject({ provider: 'anthropic', model: 'claude-sonnet-4-6' });
+    await cody.close();
+    // A new process (a new createCody) with config.json's default (openai): the conversation's own wins.
+    const again = createCody({
+      home,
+      env: {},
+      cwd: home,
+      tools: false,
+      clientFactory: () => Promise.resolve(client),
+    });
+    try {
+      const reopened = await again.open(conversation.id);
+      expect(reopened.status()).toMatchObject({
+        provider: 'anthropic',
+        api: 'messages',
+        model: 'claude-sonnet-4-6',
+      });
+      reopened.setSelection({ provider: 'google', model: 'gemini-2.5-flash' });
+      await drain(reopened.submit('switch'));
+      await again.close();
+      const third = createCody({
+        home,
+        env: {},
+        cwd: home,
+        tools: false,
+        clientFactory: () => Promise.resolve(client),
+      });
+      const last = await third.open(conversation.id);
+      expect(last.status()).toMatchObject({ provider: 'google', api: 'gemini', model: 'gemini-2.5-flash' });
+      expect(() => last.setSelection({ provider: 'nope' as 'openai' })).toThrow(
+        expect.objectContaining({ kind: 'usage' }),
+      );
+      await third.close();
+    } finally {
+      await again.close();
+    }
+  });
 });

@@ -43,6 +43,8 @@ export class ConversationHandle {
   lastModel: string | undefined;
   /** The approval policy the conversation's last turn ran under (Cody's name), if one was recorded. */
   lastApprovalPolicy: string | undefined;
+  /** What the conversation last ran with (its last turn, else what it was created with). */
+  recordedSelection: { provider: string; api: string; model: string } | undefined;
   /** The conversation's running token total, recorded with each `token_count` (Codex's `total_token_usage`). */
   totalTokenUsage: TokenUsage | undefined;
   private knownFileSize = -1;
@@ -205,6 +207,8 @@ export class ConversationHandle {
     this.compactionCount = resumed.compactionCount;
     this.lastModel = resumed.lastTurnContext?.model;
     this.lastApprovalPolicy = resumed.lastTurnContext?.cody_approval_policy;
+    const ran = resumed.lastTurnContext ?? resumed.meta;
+    this.recordedSelection = { provider: ran.provider, api: ran.api, model: ran.model };
     this.messageCount = resumed.messageCount ?? countMessages(resumed.history);
     this.firstUserMessage = resumed.firstUserMessage ?? firstUserPreview(resumed.history);
     this.openTurnId = resumed.openTurnId;
