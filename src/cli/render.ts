@@ -59,6 +59,8 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
     spinner = undefined;
   };
   let compacting = false;
+  /** Calls whose approval question (with its diff) was shown. */
+  const asked = new Set<string>();
   const note = (text: string): void => {
     stopSpinner();
     io.stderr.write(`${compacting ? '\n' : ''}${text}\n`);
@@ -117,8 +119,12 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
         case 'tool-call':
           markdown?.end();
           note(color.dim(`${event.approved ? '▶' : '✗'} ${summarizeToolCall(event.call)}`));
+          // An edit that ran without asking shows its diff (an asked one showed it with the question).
+          if (event.approved && !asked.has(event.call.call_id))
+            for (const line of diffPreview(event.call, 8)) io.stderr.write(color.dim(`  ${line}\n`));
           return;
         case 'approval-requested':
+          asked.add(event.call.call_id);
           // The command asks the question; the spinner must not draw over it.
           stopSpinner();
           markdown?.end();

@@ -101,6 +101,11 @@ export async function runTurn(
     }
   });
 
+  /** Calls whose approval question (with its diff) was shown. */
+  const asked = new Set<string>();
+  const paintDiff = (line: string): string =>
+    line.startsWith('+') ? color.green(line) : line.startsWith('-') ? color.red(line) : line;
+
   const ask = (
     event: Extract<SessionEvent, { type: 'approval-requested' }>,
   ): Promise<{ decision: ApprovalDecision; reason?: string }> => {
@@ -113,8 +118,7 @@ export async function runTurn(
       event.preview !== undefined
         ? sanitizeForTerminal(event.preview).split('\n').slice(0, 20)
         : diffPreview(event.call);
-    for (const line of preview)
-      err(`  ${line.startsWith('+') ? color.green(line) : line.startsWith('-') ? color.red(line) : line}\n`);
+    for (const line of preview) err(`  ${paintDiff(line)}\n`);
     err(
       color.dim(
         '  [y] yes, once   [a] always for this command   [n] no, and tell the model why   [Esc] stop the turn\n',
@@ -206,6 +210,7 @@ export async function runTurn(
           );
           break;
         case 'approval-requested': {
+          asked.add(event.call.call_id);
           const answer = await ask(event);
           session.respond(event.id, answer.decision, answer.reason);
           break;
@@ -220,6 +225,10 @@ export async function runTurn(
                 : ''
             }\n`,
           );
+          // An edit that ran without asking shows its diff here (an asked one showed it in the question).
+          if (event.approved && !asked.has(event.call.call_id)) {
+            for (const line of diffPreview(event.call, 8)) err(`  ${paintDiff(line)}\n`);
+          }
           break;
         case 'item-recorded':
           if (event.item.type === 'function_call_output') {

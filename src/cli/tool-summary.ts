@@ -60,6 +60,18 @@ export function diffPreview(call: FunctionCallItem, max = 20): string[] {
     for (const line of args.new_text.split('\n')) lines.push(`+ ${line}`);
   } else if (call.name === 'write_file' && typeof args.content === 'string') {
     for (const line of args.content.split('\n')) lines.push(`+ ${line}`);
+  } else if (call.name === 'apply_patch' && typeof args.input === 'string') {
+    // The patch's own lines: file headers, removed and added lines, context.
+    for (const line of args.input.split('\n')) {
+      if (line === '*** Begin Patch' || line === '*** End Patch' || line === '') continue;
+      lines.push(
+        line.startsWith('*** ')
+          ? line.slice(4)
+          : line.startsWith('@@')
+            ? line
+            : `${line.slice(0, 1)} ${line.slice(1)}`,
+      );
+    }
   } else {
     return [];
   }

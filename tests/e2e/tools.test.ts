@@ -57,6 +57,8 @@ describe('tools end to end', () => {
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('All done.');
       expect(run.stderr).toContain('2 files changed, +2 \u22121');
+      // The patch ran without asking, so its diff is shown under the call.
+      expect(run.stderr).toMatch(/Update File: a\.txt\n\s+ alpha\n\s+- beta\n\s+\+ gamma/);
       expect(await readFile(join(harness.home, 'a.txt'), 'utf8')).toBe('alpha\ngamma\n');
 
       const requests = harness.server.modelRequests();

@@ -191,6 +191,26 @@ describe('the REPL in a terminal (tmux)', () => {
     expect(JSON.stringify(harness.server.modelRequests('openai-chat').at(-1)?.body)).toContain('ran-freely');
   });
 
+  it('an edit that runs without asking shows its diff under the call', async () => {
+    await writeFile(join(harness.home, 'notes.txt'), 'alpha\nbeta\n');
+    const term = await start(['--approval', 'auto-edit']);
+    await term.waitFor('›');
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [
+          { name: 'edit_file', arguments: { path: 'notes.txt', old_text: 'beta', new_text: 'BETA' } },
+        ],
+      },
+      { type: 'reply', text: 'edited\n' },
+    );
+    await term.send('shout it', { literal: true });
+    await term.send('Enter');
+    const screen = await term.waitFor('edited');
+    expect(screen).not.toContain('[y] yes, once');
+    expect(screen).toMatch(/edit notes\.txt[^\n]*\n\s+- beta\n\s+\+ BETA/);
+  });
+
   it('a resize while a reply streams does not draw the prompt over it', async () => {
     const term = await start();
     await term.waitFor('›');
