@@ -46,13 +46,20 @@ export function exitCodeFor(kind: ErrorKind): ExitCodeValue {
   return BY_KIND[kind];
 }
 
-const HINTS: Readonly<Record<ErrorHint, string>> = {
-  'list-conversations': 'List available: cody list',
-  compact: "Run 'cody compact' to compact it by hand.",
-  'choose-model': 'Choose another with: cody set-provider <provider> --model <model>',
+type HintWords = (subject: string, model: string | undefined) => string;
+
+const HINTS: Readonly<Record<ErrorHint, HintWords>> = {
+  'list-conversations': () => 'List available: cody list',
+  compact: () => "Run 'cody compact' to compact it by hand.",
+  'choose-model': () => 'Choose another with: cody set-provider <provider> --model <model>',
+  'store-key': (provider) => `Or store one with: cody auth login ${provider}`,
+  'use-api-key': (provider) => `For a key: cody set-provider ${provider} --auth key`,
+  'store-keys-again': () => 'Then store keys again with: cody auth login <provider>',
+  'choose-provider': (provider, model) =>
+    `Use: cody set-provider ${provider}${model !== undefined ? ` --model ${model}` : ''}`,
 };
 
 /** The CLI's words for a hint core gave: the command to run next. */
-export function hintText(hint: ErrorHint | undefined): string {
-  return hint ? HINTS[hint] : '';
+export function hintText(hint: ErrorHint | undefined, subject = '<provider>', model?: string): string {
+  return hint ? HINTS[hint](subject, model) : '';
 }

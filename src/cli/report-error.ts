@@ -19,7 +19,7 @@ export function reportError(error: unknown, io: Io, debug: boolean): ExitCodeVal
 
 function classify(error: unknown): { message: string; exitCode: ExitCodeValue; expected: boolean } {
   if (error instanceof CodyError) {
-    const hint = hintText(error.hint);
+    const hint = hintText(error.hint, error.hintSubject, error.hintModel);
     return {
       message: hint ? `${error.message} ${hint}` : error.message,
       exitCode: exitCodeFor(error.kind),

@@ -37,22 +37,46 @@ export type ErrorKind =
  * - compact: compact the conversation by hand
  * - choose-model: pick another model (or fix the base URL)
  */
-export type ErrorHint = 'list-conversations' | 'compact' | 'choose-model';
+export type ErrorHint =
+  | 'list-conversations'
+  | 'compact'
+  | 'choose-model'
+  /** keep a key for `hintSubject` (a provider) in Cody's own store */
+  | 'store-key'
+  /** sign in to `hintSubject` (a provider) with an API key instead of a subscription login */
+  | 'use-api-key'
+  /** store keys again after fixing or deleting the key store */
+  | 'store-keys-again'
+  /** choose `hintSubject` (a provider), with `hintModel` when one was given */
+  | 'choose-provider';
+
+export interface CodyErrorOptions {
+  cause?: unknown;
+  hint?: ErrorHint;
+  /** What the hint is about (a provider name), for the front end's wording. */
+  hintSubject?: string;
+  /** A model the hint should keep. */
+  hintModel?: string;
+}
 
 export class CodyError extends Error {
   readonly kind: ErrorKind;
   readonly hint: ErrorHint | undefined;
-  constructor(message: string, kind: ErrorKind, options?: { cause?: unknown; hint?: ErrorHint }) {
+  readonly hintSubject: string | undefined;
+  readonly hintModel: string | undefined;
+  constructor(message: string, kind: ErrorKind, options?: CodyErrorOptions) {
     super(message, options?.cause !== undefined ? { cause: options.cause } : undefined);
     this.name = new.target.name;
     this.hint = options?.hint;
+    this.hintSubject = options?.hintSubject;
+    this.hintModel = options?.hintModel;
     this.kind = kind;
   }
 }
 
 export class UsageError extends CodyError {
-  constructor(message: string) {
-    super(message, 'usage');
+  constructor(message: string, options?: Omit<CodyErrorOptions, 'cause'>) {
+    super(message, 'usage', options);
   }
 }
 

@@ -64,9 +64,11 @@ export function applyProviderChoice(config: CodyConfig, choice: ProviderChoice):
     const baseUrl = choice.baseUrl ?? config.baseUrls?.[provider];
     const preset = (PRESET_PROVIDERS as readonly string[]).includes(provider);
     if (owner && owner !== provider && !preset && !(provider === 'openai' && baseUrl)) {
-      throw new UsageError(
-        `Model '${choice.model}' belongs to ${owner}, not ${provider}. Use: cody set-provider ${owner} --model ${choice.model}`,
-      );
+      throw new UsageError(`Model '${choice.model}' belongs to ${owner}, not ${provider}.`, {
+        hint: 'choose-provider',
+        hintSubject: owner,
+        hintModel: choice.model,
+      });
     }
   } else if (auth === 'chatgpt' && authChanged) {
     model = CHATGPT_DEFAULT_MODEL;
@@ -101,9 +103,10 @@ function parseAuth(provider: Provider, text: string): AuthMode | undefined {
   if (mode === AUTH_MODES.anthropic && provider === 'anthropic') return AUTH_MODES.anthropic;
   if (mode === AUTH_MODES.openai || mode === AUTH_MODES.anthropic) {
     const owner = mode === AUTH_MODES.openai ? 'openai' : 'anthropic';
-    throw new UsageError(
-      `--auth ${mode} signs in to ${owner}, not ${provider}. Use: cody set-provider ${owner} --auth ${mode}`,
-    );
+    throw new UsageError(`--auth ${mode} signs in to ${owner}, not ${provider}.`, {
+      hint: 'choose-provider',
+      hintSubject: owner,
+    });
   }
   throw new UsageError(`Unknown --auth '${text}'. Choose chatgpt (openai), claude (anthropic) or key.`);
 }

@@ -123,7 +123,7 @@ describe('presets', () => {
     const chat = await cody(['chat', 'no key']);
     expect(chat.code).toBe(4);
     expect(chat.stderr).toBe(
-      'cody: Missing API key for openrouter: set OPENROUTER_API_KEY or run `cody auth login openrouter`.\n',
+      'cody: Missing API key for openrouter: set OPENROUTER_API_KEY. Or store one with: cody auth login openrouter\n',
     );
   });
 

@@ -156,7 +156,7 @@ describe('Claude sign-in from Claude Code', () => {
     const chat = await cody(['chat', 'nope']);
     expect(chat.code).toBe(4);
     expect(chat.stderr).toBe(
-      `cody: ${file} ${content === undefined ? 'does not exist' : 'is not valid JSON'}. Sign in with \`claude\`, or use a key: cody set-provider anthropic --auth key\n`,
+      `cody: ${file} ${content === undefined ? 'does not exist' : 'is not valid JSON'}. Sign in with \`claude\`, or use an API key. For a key: cody set-provider anthropic --auth key\n`,
     );
   });
 });

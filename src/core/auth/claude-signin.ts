@@ -7,7 +7,7 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { CredentialFileError, isJsonObject, readJsonObject } from './credential-file.js';
+import { CredentialFileError, type CredentialFix, isJsonObject, readJsonObject } from './credential-file.js';
 import { RefreshingBearer, type SignInFormat } from './refreshing-bearer.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -92,7 +92,11 @@ function claudeFormat(file: string, tokenUrl: string): SignInFormat {
 /** Reads Claude Code's credentials; a missing, corrupt or empty file is a one-line error naming it. */
 export async function readClaudeCredential(env: Env, now: number = Date.now()): Promise<ClaudeCredential> {
   const file = claudeCredentialsFile(env);
-  const fix = 'Sign in with `claude`, or use a key: cody set-provider anthropic --auth key';
+  const fix: CredentialFix = {
+    text: 'Sign in with `claude`, or use an API key.',
+    hint: 'use-api-key',
+    hintSubject: 'anthropic',
+  };
   const document = await readJsonObject(file, fix);
   if (!document) throw new CredentialFileError(file, 'does not exist', fix);
   const format = claudeFormat(file, claudeTokenUrl(env));

@@ -7,7 +7,13 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { CredentialFileError, isJsonObject, type JsonObject, readJsonObject } from './credential-file.js';
+import {
+  CredentialFileError,
+  type CredentialFix,
+  isJsonObject,
+  type JsonObject,
+  readJsonObject,
+} from './credential-file.js';
 import { chatgptAccountIdOf, jwtExpiryMs } from './jwt.js';
 import { RefreshingBearer, type SignInFormat, type TokenSnapshot } from './refreshing-bearer.js';
 
@@ -103,7 +109,11 @@ function readTokens(file: string, document: JsonObject, now: number): TokenSnaps
 /** Reads Codex's auth.json; a missing, corrupt or empty file is a one-line error naming it. */
 export async function readCodexCredential(env: Env, now: number = Date.now()): Promise<CodexCredential> {
   const file = codexAuthFile(env);
-  const fix = 'Sign in with `codex login`, or use a key: cody set-provider openai --auth key';
+  const fix: CredentialFix = {
+    text: 'Sign in with `codex login`, or use an API key.',
+    hint: 'use-api-key',
+    hintSubject: 'openai',
+  };
   const document = await readJsonObject(file, fix);
   if (!document) throw new CredentialFileError(file, 'does not exist', fix);
   if (isJsonObject(document.tokens)) {

@@ -10,13 +10,22 @@ import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { privateLockFs } from '../rollout/private-lock-fs.js';
-import { CodyError, errorMessage, isErrno } from '../errors.js';
+import { CodyError, type ErrorHint, errorMessage, isErrno } from '../errors.js';
 
 /** A credential file that is missing, unreadable or not the JSON object it should be. */
+/** What to do about a bad credential file: words, and the front end's hint (a command to run). */
+export type CredentialFix = string | { text: string; hint: ErrorHint; hintSubject?: string };
+
 export class CredentialFileError extends CodyError {
   readonly file: string;
-  constructor(file: string, problem: string, fix: string) {
-    super(`${file} ${problem}. ${fix}`, 'auth');
+  constructor(file: string, problem: string, fix: CredentialFix) {
+    super(
+      `${file} ${problem}. ${typeof fix === 'string' ? fix : fix.text}`,
+      'auth',
+      typeof fix === 'string'
+        ? undefined
+        : { hint: fix.hint, ...(fix.hintSubject !== undefined ? { hintSubject: fix.hintSubject } : {}) },
+    );
     this.name = 'CredentialFileError';
     this.file = file;
   }
@@ -29,7 +38,7 @@ export function isJsonObject(value: unknown): value is JsonObject {
 }
 
 /** The file's JSON object, or `undefined` when it does not exist; `fix` says what to do otherwise. */
-export async function readJsonObject(file: string, fix: string): Promise<JsonObject | undefined> {
+export async function readJsonObject(file: string, fix: CredentialFix): Promise<JsonObject | undefined> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');

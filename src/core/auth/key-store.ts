@@ -3,7 +3,13 @@
  * 0600 in the 0700 home, rewritten atomically under its lock (unknown fields are kept).
  */
 import { join } from 'node:path';
-import { isJsonObject, readJsonObject, withFileLock, writeJsonAtomically } from './credential-file.js';
+import {
+  type CredentialFix,
+  isJsonObject,
+  readJsonObject,
+  withFileLock,
+  writeJsonAtomically,
+} from './credential-file.js';
 
 /** Providers whose key `cody auth login` stores. */
 export const LOGIN_PROVIDERS = ['openai', 'anthropic', 'google', 'openrouter'] as const;
@@ -13,7 +19,7 @@ export function keyStoreFile(codyHome: string): string {
   return join(codyHome, 'auth.json');
 }
 
-const FIX = 'Fix or delete it, then run `cody auth login <provider>` again';
+const FIX: CredentialFix = { text: 'Fix or delete it.', hint: 'store-keys-again' };
 
 /** The stored key of each provider (an empty record when nothing is stored). */
 export async function readStoredKeys(file: string): Promise<Record<string, string>> {

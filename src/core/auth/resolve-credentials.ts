@@ -127,8 +127,9 @@ export async function clientCredentials(
   const endpoint = PROVIDER_ENDPOINTS[selection.provider];
   if (resolved.source.kind === 'none' && isPreset(selection.provider) && endpoint.needsKey) {
     throw new CodyError(
-      `Missing API key for ${selection.provider}: set ${endpoint.keyVariables.join(' or ')} or run \`cody auth login ${selection.provider}\`.`,
+      `Missing API key for ${selection.provider}: set ${endpoint.keyVariables.join(' or ')}.`,
       'auth',
+      { hint: 'store-key', hintSubject: selection.provider },
     );
   }
   return resolved.client;

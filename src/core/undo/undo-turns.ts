@@ -54,7 +54,7 @@ export async function undoTurns(options: {
       await gitText(['cat-file', '-e', `${commit.id}^{commit}`], { cwd: workspace.root });
     } catch {
       throw new CodyError(
-        `Cannot undo: snapshot ${commit.id.slice(0, 12)} is not in the repository at ${workspace.root}. Run cody undo in the project the conversation worked in.`,
+        `Cannot undo: snapshot ${commit.id.slice(0, 12)} is not in the repository at ${workspace.root}. Undo from the project the conversation worked in.`,
         'usage',
       );
     }
