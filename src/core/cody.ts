@@ -37,9 +37,10 @@ export interface CreateCodyOptions {
   approvalPolicy?: ApprovalPolicy;
   /**
    * Whether the caller answers `approval-requested` events (default true). When false, a call the policy
-   * would ask about is denied with a reason the model sees, and nothing waits.
+   * would ask about is denied with a reason the model sees, and nothing waits. A function is asked at
+   * each approval, with the conversation's id (a server answers whether a client is attached).
    */
-  canAsk?: boolean;
+  canAsk?: boolean | ((conversationId: string) => Promise<boolean>);
   /** Replaces the built-in tools (tests; programs with tools of their own). `false`: no tools at all. */
   tools?: ToolRuntime | false;
   /** Builds the model client (tests point it elsewhere). */
@@ -126,7 +127,13 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
           config,
           env,
           cwd,
-          canAsk: options.canAsk !== false,
+          canAsk:
+            typeof options.canAsk === 'function'
+              ? (
+                  (ask) => () =>
+                    ask(resolved)
+                )(options.canAsk)
+              : options.canAsk !== false,
           followConversationPolicy: options.approvalPolicy === undefined,
           ...(runtime ? { tools: runtime } : {}),
           ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),

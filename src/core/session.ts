@@ -47,7 +47,7 @@ export interface SessionOptions {
    * Whether someone can answer `approval-requested` events (a terminal, an API client, code). When
    * false, a call the policy would ask about is denied with a reason the model sees; nothing waits.
    */
-  canAsk?: boolean;
+  canAsk?: boolean | (() => Promise<boolean>);
   /**
    * The front end was given no approval policy of its own (no `--approval`): the policy the
    * conversation's last turn ran under, when one was recorded, wins over the configured default.
@@ -278,7 +278,7 @@ export class Session implements ConversationEngine {
       states: this.states,
       tools: this.options.tools,
       approvals: this.approvals,
-      canAsk: this.options.canAsk === true,
+      canAsk: typeof this.options.canAsk === 'function' ? this.options.canAsk : this.options.canAsk === true,
       signal,
     };
   }

@@ -36,9 +36,18 @@ export interface CodyServerOptions {
 
 export interface CodyServer {
   url: string;
+  /**
+   * Whether an API client is attached to this conversation's events to answer an approval request: true
+   * at once when one is, else as soon as one attaches within `ATTACH_GRACE_MS`, else false (the call is
+   * then declined with a reason the model sees — never a turn waiting for nobody).
+   */
+  clientAttached(conversationId: string): Promise<boolean>;
   /** Stops accepting, interrupts running turns (waiting up to `graceMs` for them to be recorded), ends streams. */
   close(graceMs?: number): Promise<void>;
 }
+
+/** How long an approval request waits for a client to attach to the conversation's events. */
+export const ATTACH_GRACE_MS = 5_000;
 
 /** How long SIGTERM waits for interrupted turns to record where they stopped. */
 export const SHUTDOWN_GRACE_MS = 10_000;
@@ -145,6 +154,7 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
 
   return {
     url: `http://${host}:${address.port}`,
+    clientAttached: (conversationId) => context.live.waitForListener(conversationId, ATTACH_GRACE_MS),
     close: async (graceMs = SHUTDOWN_GRACE_MS) => {
       stopping = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));

@@ -56,6 +56,17 @@ export class LiveConversations {
     return this.entry(id).log;
   }
 
+  /** True once a client listens to the conversation's events; false if none does within `withinMs`. */
+  async waitForListener(id: string, withinMs: number): Promise<boolean> {
+    const log = this.entry(id).log;
+    const until = Date.now() + withinMs;
+    while (log.subscriberCount === 0) {
+      if (this.stopping || Date.now() >= until) return false;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    return true;
+  }
+
   /** The turn state as the last `state` event told it, and the running turn if any. */
   state(id: string): { state: string; turnId: string | null; pendingApprovals: string[] } {
     const live = this.live.get(id);

@@ -100,6 +100,31 @@ describe('cody serve', () => {
     stream.close();
   });
 
+  it('declines a call that needs approval when no client is attached to answer it, never a hang', async () => {
+    const { api } = await serve();
+    const id = await createConversation(api);
+    harness.server.enqueue(shellCall('echo nobody-here'), { type: 'reply', text: 'Understood.' });
+    const started = Date.now();
+    expect((await api.request('POST', `/conversations/${id}/messages`, { text: 'run it' })).status).toBe(202);
+    // Nobody listens to the events: after the attach grace (5 s) the call is declined and the turn ends.
+    let state = '';
+    while (Date.now() - started < 20_000) {
+      state = String((await api.request('GET', `/conversations/${id}/state`)).json.state);
+      if (state === 'Idle' && harness.server.modelRequests('openai-chat').length === 2) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect(state).toBe('Idle');
+    const messages = (
+      harness.server.modelRequests('openai-chat')[1]?.body as {
+        messages: Array<{ role: string; content: unknown }>;
+      }
+    ).messages;
+    expect(String(messages.find((message) => message.role === 'tool')?.content)).toMatch(
+      /^Declined: this call needs approval .* nobody can approve it here/,
+    );
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4_500);
+  }, 30_000);
+
   it('sends the reason of a denial to the model with the denial, in that call’s output', async () => {
     const server = await serve();
     const { api } = server;

@@ -15,11 +15,13 @@ export async function runServe(input: ServeOptionsInput, io: Io): Promise<number
     import('../../server/token.js'),
   ]);
   const token = await loadOrCreateToken(paths.home);
+  // An approval is asked only of a client attached to that conversation's events (see clientAttached).
+  let attached: (conversationId: string) => Promise<boolean> = () => Promise.resolve(false);
   const engine = createCody({
     home: paths.home,
     env: io.env,
     cwd: io.cwd,
-    canAsk: true,
+    canAsk: (conversationId) => attached(conversationId),
     version: CLI_VERSION,
   });
   const server = await startCodyServer({
@@ -31,6 +33,7 @@ export async function runServe(input: ServeOptionsInput, io: Io): Promise<number
     env: io.env,
     log: (line) => io.stderr.write(`${line}\n`),
   });
+  attached = (conversationId) => server.clientAttached(conversationId);
   // The token line comes first: a program that waits for "listening on" then has everything it needs.
   if (token.created) {
     io.stderr.write(

@@ -168,7 +168,7 @@ async function* approve(
       declined: { by: 'policy', reason: decision.reason },
     };
   }
-  if (!turn.canAsk) {
+  if (!(typeof turn.canAsk === 'function' ? await turn.canAsk() : turn.canAsk)) {
     return {
       run: false,
       output: `Declined: this call needs approval (${decision.reason}) and nobody can approve it here. Ask the user how to proceed.`,

@@ -22,7 +22,10 @@ export interface TurnContext {
   states: TurnStateMachine;
   tools: ToolRuntime | undefined;
   approvals: ApprovalDesk;
-  /** Whether someone answers approval requests; when not, an 'ask' is a denial. */
-  canAsk: boolean;
+  /**
+   * Whether someone answers approval requests; when not, an 'ask' is a denial. A function is asked at
+   * each approval (a server: is a client attached to this conversation's events?).
+   */
+  canAsk: boolean | (() => Promise<boolean>);
   signal: AbortSignal | undefined;
 }
