@@ -363,4 +363,41 @@ describe('readRolloutForResume', () => {
   it('reports a missing file as an unknown conversation', async () => {
     await expect(readRolloutForResume(filePath)).rejects.toThrow(UnknownConversationError);
   });
+
+  it('sees a turn left open across a compaction inside it (killed after the compaction was written)', async () => {
+    const context = (turn: string) =>
+      line('turn_context', {
+        turn_id: turn,
+        provider: 'openai',
+        api: 'openai-chat',
+        model: 'gpt-4.1-mini',
+        context_window: 128_000,
+      });
+    const huge = 'x'.repeat(200_000); // longer than any marker line: skipped, not parsed
+    const compacted = line('compacted', {
+      message: 'summary',
+      replacement_history: [userMessage('kept'), userMessage(`${SUMMARY_PREFIX} s`), userMessage(huge)],
+      compaction_count: 1,
+    });
+    const head = [
+      metaLine(),
+      context('t1'),
+      itemLine(userMessage('first')),
+      itemLine(assistantMessage('answer')),
+      line('response_item', { type: 'cody_turn_complete', turn_id: 't1' }),
+      context('t2'),
+      itemLine(userMessage(huge)),
+    ];
+    await write(...head, compacted);
+    const open = await readRolloutForResume(filePath);
+    expect(open.openTurnId).toBe('t2');
+    expect(open.history.at(-1)).toEqual(userMessage(huge));
+
+    // The same compaction after a finished turn: nothing is open.
+    await write(...head, line('response_item', { type: 'cody_turn_aborted', reason: 'x' }), compacted);
+    expect((await readRolloutForResume(filePath)).openTurnId).toBeUndefined();
+    // And a turn that ended after the compaction is closed.
+    await write(...head, compacted, line('response_item', { type: 'cody_turn_complete', turn_id: 't2' }));
+    expect((await readRolloutForResume(filePath)).openTurnId).toBeUndefined();
+  });
 });

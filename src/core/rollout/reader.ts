@@ -27,6 +27,7 @@ import {
   RolloutReplay,
   withItem,
 } from './rollout-replay.js';
+import { openTurnBefore } from './turn-before-compaction.js';
 import { invalidUtf8Warning } from './utf8-warning.js';
 import type { SessionMetaPayload } from './schema.js';
 
@@ -73,6 +74,17 @@ export async function readRolloutForResume(filePath: string): Promise<ResumedRol
     const live = await collectLiveLines(handle, size, filePath);
     const replay = new RolloutReplay(filePath, await metaOf(handle, size, filePath, id, live));
     const { lines, corrupt } = live;
+    // A compaction inside a turn: that turn's context comes first, so an unfinished turn is seen as one.
+    const compaction = live.fromCompaction ? lines[0] : undefined;
+    const context = compaction ? await openTurnBefore(handle, compaction.offset) : undefined;
+    if (context) {
+      try {
+        const contextLine = parseRolloutLine(filePath, context.text, UNKNOWN_LINE, false);
+        if (contextLine) replay.apply(contextLine, UNKNOWN_LINE);
+      } catch {
+        // A malformed line before the compaction is not part of the live history: ignored, as before.
+      }
+    }
     for (let index = 0; index < lines.length; index += 1) {
       const line = lines[index]!;
       if (corrupt && line.offset > corrupt.offset) break;
