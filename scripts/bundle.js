@@ -15,7 +15,7 @@ const outdir = join(root, 'dist', 'bundle');
 await rm(outdir, { recursive: true, force: true });
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/cli/main.ts', index: 'src/index.ts' },
+  entryPoints: { main: 'src/cli/main.ts', 'bare-repl': 'src/cli/bare-repl.ts', index: 'src/index.ts' },
   outdir,
   bundle: true,
   splitting: true,
