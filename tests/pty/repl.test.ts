@@ -101,7 +101,8 @@ describe('the REPL in a terminal (tmux)', () => {
     await term.send('C-c');
     screen = await term.waitFor('Press Ctrl-C again to exit');
     await term.send('C-c');
-    screen = await term.waitFor(/EXIT=\d+/);
+    // `stty -a` prints after EXIT= and ends with `extproc`: wait for all of it, not only EXIT=.
+    screen = await term.waitFor(/EXIT=\d+[\s\S]*extproc/);
     // The shell's next output starts on its own line, in cooked mode with echo, paste mode off.
     expect(screen).toMatch(/^EXIT=130$/m);
     expect(screen).toMatch(/(^|\s)icanon(\s|$)/m);
