@@ -14,14 +14,26 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   // Node ≥ 22 keeps compiled code between runs; Node 20 has no such cache.
   const { enableCompileCache } = await import('node:module');
   enableCompileCache?.();
-  // Bare `cody` (the REPL) skips the command-line parser: the prompt is what a person waits for.
-  const bare = process.argv.length === 2;
-  const entry = bare ? await import('../dist/bundle/bare-repl.js') : await import('../dist/bundle/main.js');
+  // Bare `cody` (the REPL) and bare `cody list` skip the command-line parser: what people wait for most.
+  const words = process.argv.slice(2);
+  const bare = words.length === 0 ? 'repl' : words.length === 1 && words[0] === 'list' ? 'list' : undefined;
+  const entry =
+    bare === 'repl'
+      ? await import('../dist/bundle/bare-repl.js')
+      : bare === 'list'
+        ? await import('../dist/bundle/bare-list.js')
+        : await import('../dist/bundle/main.js');
   const { installSignalHandling, exitCodeAfterSignal } = entry;
   // SIGINT/SIGTERM/SIGHUP end every command within ~2 s (src/cli/signals.ts).
   installSignalHandling();
   try {
-    process.exitCode = exitCodeAfterSignal(await (bare ? entry.runBareRepl() : entry.main(process.argv)));
+    const run =
+      bare === 'repl'
+        ? entry.runBareRepl()
+        : bare === 'list'
+          ? entry.runBareList()
+          : entry.main(process.argv);
+    process.exitCode = exitCodeAfterSignal(await run);
   } catch (error) {
     process.stderr.write(
       `cody: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`,

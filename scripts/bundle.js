@@ -3,6 +3,9 @@
  * loads) into dist/bundle/ (one ES module per command path, SDKs included), so a command loads a handful of
  * files instead of hundreds from node_modules and neither needs node_modules at run time. Run by `npm run build` (and so by `prepare`).
  * Dynamic imports stay split: `cody list` never loads the chunks that hold the SDKs, zod or the tokenizer.
+ * Bare `cody list` (dist/bundle/bare-list.js) is a second, unsplit build: one file instead of ~20 chunks
+ * (src/cli/bare-list.ts says why); it shares no module instance with the first build, and is never loaded
+ * in the same process as it.
  * dist/bundle/inputs.json maps every output file to the source modules it holds (tests read it to check
  * what a command loaded).
  */
@@ -13,12 +16,10 @@ import { join, relative } from 'node:path';
 const root = join(import.meta.dirname, '..');
 const outdir = join(root, 'dist', 'bundle');
 await rm(outdir, { recursive: true, force: true });
-const result = await build({
+const common = {
   absWorkingDir: root,
-  entryPoints: { main: 'src/cli/main.ts', 'bare-repl': 'src/cli/bare-repl.ts', index: 'src/index.ts' },
   outdir,
   bundle: true,
-  splitting: true,
   format: 'esm',
   platform: 'node',
   target: 'node20',
@@ -32,9 +33,19 @@ const result = await build({
   banner: {
     js: "import { createRequire as __codyCreateRequire } from 'node:module'; const require = __codyCreateRequire(import.meta.url);",
   },
-});
+};
+const results = await Promise.all([
+  build({
+    ...common,
+    entryPoints: { main: 'src/cli/main.ts', 'bare-repl': 'src/cli/bare-repl.ts', index: 'src/index.ts' },
+    splitting: true,
+  }),
+  build({ ...common, entryPoints: { 'bare-list': 'src/cli/bare-list.ts' }, splitting: false }),
+]);
 const inputs = {};
-for (const [file, output] of Object.entries(result.metafile.outputs)) {
-  if (file.endsWith('.js')) inputs[relative(outdir, join(root, file))] = Object.keys(output.inputs);
+for (const result of results) {
+  for (const [file, output] of Object.entries(result.metafile.outputs)) {
+    if (file.endsWith('.js')) inputs[relative(outdir, join(root, file))] = Object.keys(output.inputs);
+  }
 }
 await writeFile(join(outdir, 'inputs.json'), `${JSON.stringify(inputs, null, 1)}\n`);

@@ -5,7 +5,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, sep } from 'node:path';
 import type { MessageItem, ResponseItem, WireApi } from '../protocol/index.js';
 import { assertValidConversationIdOrPrefix, isConversationId, newConversationId } from './conversation-id.js';
 import {
@@ -56,14 +56,18 @@ const ACTIVE_FILE_MODE = 0o600;
 export class ConversationManager {
   readonly paths: CodyPaths;
   private readonly options: ConversationManagerOptions;
+  /** The conversations directory, normalised once with a trailing separator. */
+  private readonly rolloutPrefix: string;
 
   constructor(paths: CodyPaths, options: ConversationManagerOptions) {
     this.paths = paths;
     this.options = options;
+    this.rolloutPrefix = join(paths.conversationsDir, sep);
   }
 
+  /** Concatenated, not joined: `cody list` asks for a thousand of these, and path.join costs ~3 µs each. */
   rolloutPath(id: string): string {
-    return join(this.paths.conversationsDir, `${id}${ROLLOUT_SUFFIX}`);
+    return `${this.rolloutPrefix}${id}${ROLLOUT_SUFFIX}`;
   }
 
   /** Creates the rollout (session_meta and the initial items) and makes it the active conversation. */
@@ -155,8 +159,10 @@ export class ConversationManager {
   async listConversations(options: { limit?: number } = {}): Promise<ConversationSummary[]> {
     const ids = await this.allIds();
     const summaries = summarizeConversations(this.paths.conversationsDir, ids, (id) => this.rolloutPath(id));
-    // ISO timestamps and UUIDv7 ids sort correctly as plain strings (and much faster than localeCompare).
-    const key = (summary: ConversationSummary): string => `${summary.updatedAt} ${summary.id}`;
+    // ISO timestamps and UUIDv7 ids sort correctly as plain strings (and much faster than localeCompare);
+    // each key is built once, not twice per comparison.
+    const keys = new Map(summaries.map((summary) => [summary, `${summary.updatedAt} ${summary.id}`]));
+    const key = (summary: ConversationSummary): string => keys.get(summary) ?? '';
     summaries.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
     return options.limit !== undefined ? summaries.slice(0, Math.max(0, options.limit)) : summaries;
   }

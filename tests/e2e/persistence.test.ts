@@ -249,34 +249,47 @@ describe('cody persistence and resume (e2e)', () => {
       loader,
       "export async function load(url, context, next) { if (url.startsWith('file:')) process.stderr.write(`LOADED ${url}\\n`); return next(url, context); }\n",
     );
-    const result = await harness.shell(`node --no-warnings --experimental-loader ${loader} ${CODY_BIN} list`);
-    expect(result.code, result.stderr).toBe(0);
-    const files = result.stderr
-      .split('\n')
-      .filter((line) => line.startsWith('LOADED '))
-      .map((line) => fileURLToPath(line.slice('LOADED '.length)));
-    // The CLI runs from its bundle: map each bundle file back to the source modules it holds.
     const bundle = join(REPO_ROOT, 'dist', 'bundle');
     const inputs = JSON.parse(await readFile(join(bundle, 'inputs.json'), 'utf8')) as Record<
       string,
       string[]
     >;
-    expect(files.some((file) => file.startsWith(bundle))).toBe(true);
-    const loaded = files.flatMap((file) =>
-      file.startsWith(bundle) ? (inputs[relative(bundle, file)] ?? [`unmapped ${file}`]) : [file],
-    );
-    expect(loaded).toContain('src/cli/commands/list.ts');
-    expect(loaded.filter((module) => module.startsWith('unmapped'))).toEqual([]);
-    for (const heavy of [
-      'node_modules/openai/',
-      'node_modules/@anthropic-ai/',
-      'node_modules/@google/genai/',
-      'node_modules/zod/',
-      'node_modules/gpt-tokenizer/',
-      'src/core/session.ts',
-      'src/providers/',
-    ]) {
-      expect(loaded.filter((module) => module.includes(heavy))).toEqual([]);
+    // Bare `cody list` (one unsplit file) and `cody list --json` (the shared chunks) are both checked.
+    for (const args of ['list', 'list --json']) {
+      const coverage = join(harness.home, `coverage-${args.replace(/\W+/g, '-')}`);
+      const result = await harness.shell(
+        `NODE_V8_COVERAGE=${coverage} node --no-warnings --experimental-loader ${loader} ${CODY_BIN} ${args}`,
+      );
+      expect(result.code, result.stderr).toBe(0);
+      const files = result.stderr
+        .split('\n')
+        .filter((line) => line.startsWith('LOADED '))
+        .map((line) => fileURLToPath(line.slice('LOADED '.length)));
+      expect(files.some((file) => file.startsWith(bundle))).toBe(true);
+      // The CLI runs from its bundle: map each bundle file back to the source modules it holds.
+      const present = files.flatMap((file) =>
+        file.startsWith(bundle) ? (inputs[relative(bundle, file)] ?? [`unmapped ${file}`]) : [file],
+      );
+      expect(present).toContain('src/cli/commands/list.ts');
+      expect(present.filter((module) => module.startsWith('unmapped'))).toEqual([]);
+      // A module the bundler wrapped for a dynamic import is in the file but runs only when imported: its
+      // wrapper (a function named after the module's path) was never called. Every other module ran.
+      const neverRan = await uncalledModuleWrappers(coverage);
+      const ran = present.filter((module) => !neverRan.has(module));
+      for (const heavy of [
+        'node_modules/openai/',
+        'node_modules/@anthropic-ai/',
+        'node_modules/@google/genai/',
+        'node_modules/zod/',
+        'node_modules/gpt-tokenizer/',
+        'src/core/session.ts',
+        'src/providers/',
+      ]) {
+        expect(
+          ran.filter((module) => module.includes(heavy)),
+          args,
+        ).toEqual([]);
+      }
     }
   });
 
@@ -326,3 +339,21 @@ describe('cody persistence and resume (e2e)', () => {
     expect((await harness.cody(['show', id])).code).toBe(3);
   });
 });
+
+/** The modules whose bundler wrapper (`"path/of/module.js"() {…}`) V8's coverage saw never called. */
+async function uncalledModuleWrappers(coverageDir: string): Promise<Set<string>> {
+  const uncalled = new Set<string>();
+  for (const file of await readdir(coverageDir)) {
+    const report = JSON.parse(await readFile(join(coverageDir, file), 'utf8')) as {
+      result: { url: string; functions: { functionName: string; ranges: { count: number }[] }[] }[];
+    };
+    for (const script of report.result) {
+      for (const fn of script.functions) {
+        if (/^(src|node_modules)\//.test(fn.functionName) && fn.ranges[0]?.count === 0) {
+          uncalled.add(fn.functionName);
+        }
+      }
+    }
+  }
+  return uncalled;
+}

@@ -44,19 +44,31 @@ describe('list cache', () => {
       },
     })}\n`;
 
+  /** The cache's rows: [id, size, mtimeMs, provider, api, model, createdAt, updatedAt, compactions, …]. */
+  const readRows = async (): Promise<unknown[][]> => {
+    const cache = JSON.parse(await readFile(join(paths.conversationsDir, LIST_CACHE_FILE), 'utf8')) as {
+      version: number;
+      rows: unknown[][];
+    };
+    expect(cache.version).toBe(2);
+    return cache.rows;
+  };
+
   it('is written on the first listing and used while files are unchanged', async () => {
     const id = await create();
-    await manager.listConversations();
-    const cache = JSON.parse(await readFile(join(paths.conversationsDir, LIST_CACHE_FILE), 'utf8')) as {
-      entries: Record<string, { size: number; mtimeMs: number; summary: { id: string } }>;
-    };
-    expect(Object.keys(cache.entries)).toEqual([id]);
-    expect(cache.entries[id]?.summary.id).toBe(id);
+    const [listed] = await manager.listConversations();
+    const rows = await readRows();
+    expect(rows.map((row) => row[0])).toEqual([id]);
     // Keyed by the file as it is, so the next listing takes the entry without reading the file.
     const { size, mtimeMs } = await stat(manager.rolloutPath(id));
-    expect(cache.entries[id]).toMatchObject({ size, mtimeMs });
-    // The cache file is not a conversation.
-    expect((await manager.listConversations()).map((entry) => entry.id)).toEqual([id]);
+    expect(rows[0]?.slice(0, 6)).toEqual([id, size, mtimeMs, 'openai', 'openai-chat', 'gpt-4.1-mini']);
+    // The file is not read again: a cached entry that says otherwise is what the next listing shows.
+    const cachePath = join(paths.conversationsDir, LIST_CACHE_FILE);
+    const planted = rows.map((row) => [...row.slice(0, 5), 'planted-model', ...row.slice(6)]);
+    await writeFile(cachePath, JSON.stringify({ version: 2, rows: planted }));
+    const again = await manager.listConversations();
+    expect(again.map((entry) => entry.id)).toEqual([id]); // the cache file is not a conversation
+    expect(again[0]).toEqual({ ...listed, model: 'planted-model' });
   });
 
   it('re-reads a conversation that changed and drops one that was deleted', async () => {
@@ -80,21 +92,27 @@ describe('list cache', () => {
     const cachePath = join(paths.conversationsDir, LIST_CACHE_FILE);
     await writeFile(cachePath, '{not json');
     expect((await manager.listConversations())[0]).toMatchObject({ id, messageCount: 2 });
+    const { size, mtimeMs } = await stat(manager.rolloutPath(id));
+    // A row of the right file with a wrong type, and a short row: both ignored, the file read again.
+    const wrongType = [id, size, mtimeMs, 7, 'openai-chat', 'm', 'c', 'u', 0, 9, 'cached', null];
+    for (const rows of [[wrongType], [[id, size, mtimeMs]]]) {
+      await writeFile(cachePath, JSON.stringify({ version: 2, rows }));
+      expect((await manager.listConversations())[0]).toMatchObject({
+        id,
+        messageCount: 2,
+        preview: 'real preview',
+      });
+    }
+    // A version-1 cache (nested objects) is not read, just rebuilt.
     await writeFile(
       cachePath,
       JSON.stringify({
         version: 1,
-        entries: { [id]: { size: 1, mtimeMs: 1, summary: { id, provider: 7 } } },
+        entries: { [id]: { size, mtimeMs, summary: { id, provider: 'x', messageCount: 99 } } },
       }),
     );
-    expect((await manager.listConversations())[0]).toMatchObject({
-      id,
-      messageCount: 2,
-      preview: 'real preview',
-    });
-    const rebuilt = JSON.parse(await readFile(cachePath, 'utf8')) as {
-      entries: Record<string, { summary: { messageCount: number } }>;
-    };
-    expect(rebuilt.entries[id]?.summary.messageCount).toBe(2);
+    expect((await manager.listConversations())[0]).toMatchObject({ id, messageCount: 2 });
+    const rebuilt = await readRows();
+    expect(rebuilt[0]?.[9]).toBe(2);
   });
 });
