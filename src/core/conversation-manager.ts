@@ -3,21 +3,25 @@
  * modules (zod-validated reader, recorder, importer) are loaded only by the operations that need them,
  * so `cody list` pays for none of them.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import type { MessageItem, ResponseItem, WireApi } from '../protocol/index.js';
-import { assertValidConversationIdOrPrefix, isConversationId, newConversationId } from './conversation-id.js';
+import { assertValidConversationIdOrPrefix, newConversationId } from './conversation-id.js';
+import {
+  conversationIds,
+  listConversations,
+  readActiveId,
+  ROLLOUT_SUFFIX,
+  rolloutPathIn,
+} from './conversation-list.js';
 import {
   AmbiguousConversationError,
   errorMessage,
-  isErrno,
   StorageError,
   UnknownConversationError,
 } from './errors.js';
 import { type CodyPaths, ensureCodyHome } from './paths.js';
 import type { ResumedRollout } from './rollout/reader.js';
-import { summarizeConversations } from './rollout/list-cache.js';
 import type { ConversationSummary } from './rollout/summary-reader.js';
 import { codexModelProvider } from './rollout/codex-lines.js';
 
@@ -45,8 +49,6 @@ export interface NewConversationOptions {
   forkedFrom?: { id: string; message?: string };
 }
 
-const ROLLOUT_SUFFIX = '.jsonl';
-
 function modelProviderField(modelProvider: string | undefined): { model_provider?: string } {
   return modelProvider !== undefined ? { model_provider: modelProvider } : {};
 }
@@ -56,18 +58,16 @@ const ACTIVE_FILE_MODE = 0o600;
 export class ConversationManager {
   readonly paths: CodyPaths;
   private readonly options: ConversationManagerOptions;
-  /** The conversations directory, normalised once with a trailing separator. */
-  private readonly rolloutPrefix: string;
+  private readonly pathOf: (id: string) => string;
 
   constructor(paths: CodyPaths, options: ConversationManagerOptions) {
     this.paths = paths;
     this.options = options;
-    this.rolloutPrefix = join(paths.conversationsDir, sep);
+    this.pathOf = rolloutPathIn(paths.conversationsDir);
   }
 
-  /** Concatenated, not joined: `cody list` asks for a thousand of these, and path.join costs ~3 µs each. */
   rolloutPath(id: string): string {
-    return `${this.rolloutPrefix}${id}${ROLLOUT_SUFFIX}`;
+    return this.pathOf(id);
   }
 
   /** Creates the rollout (session_meta and the initial items) and makes it the active conversation. */
@@ -114,7 +114,7 @@ export class ConversationManager {
   /** An exact id, or a prefix matching exactly one conversation. */
   async resolveId(idOrPrefix: string): Promise<string> {
     const wanted = assertValidConversationIdOrPrefix(idOrPrefix);
-    const ids = await this.allIds();
+    const ids = conversationIds(this.paths.conversationsDir);
     if (ids.includes(wanted)) return wanted;
     const matches = ids.filter((id) => id.startsWith(wanted));
     if (matches.length === 1 && matches[0] !== undefined) return matches[0];
@@ -142,29 +142,12 @@ export class ConversationManager {
 
   /** The active conversation, if it still exists. */
   async getActiveId(): Promise<string | undefined> {
-    let text: string;
-    try {
-      text = readFileSync(this.paths.activeFile, 'utf8').trim();
-    } catch (error) {
-      if (isErrno(error, 'ENOENT')) return undefined;
-      throw new StorageError(`Cannot read ${this.paths.activeFile}: ${errorMessage(error)}`, {
-        cause: error,
-      });
-    }
-    if (!isConversationId(text)) return undefined;
-    return existsSync(this.rolloutPath(text)) ? text : undefined;
+    return readActiveId(this.paths);
   }
 
   /** Newest activity first, from each file's head and tail only; unreadable files carry a `problem`. */
   async listConversations(options: { limit?: number } = {}): Promise<ConversationSummary[]> {
-    const ids = await this.allIds();
-    const summaries = summarizeConversations(this.paths.conversationsDir, ids, (id) => this.rolloutPath(id));
-    // ISO timestamps and UUIDv7 ids sort correctly as plain strings (and much faster than localeCompare);
-    // each key is built once, not twice per comparison.
-    const keys = new Map(summaries.map((summary) => [summary, `${summary.updatedAt} ${summary.id}`]));
-    const key = (summary: ConversationSummary): string => keys.get(summary) ?? '';
-    summaries.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
-    return options.limit !== undefined ? summaries.slice(0, Math.max(0, options.limit)) : summaries;
+    return listConversations(this.paths, options);
   }
 
   /**
@@ -214,22 +197,6 @@ export class ConversationManager {
     });
     await this.setActive(id);
     return { id, filePath, itemCount: imported.itemCount };
-  }
-
-  private async allIds(): Promise<string[]> {
-    let names: string[];
-    try {
-      names = readdirSync(this.paths.conversationsDir);
-    } catch (error) {
-      if (isErrno(error, 'ENOENT')) return [];
-      throw new StorageError(`Cannot read ${this.paths.conversationsDir}: ${errorMessage(error)}`, {
-        cause: error,
-      });
-    }
-    return names
-      .filter((name) => name.endsWith(ROLLOUT_SUFFIX))
-      .map((name) => name.slice(0, -ROLLOUT_SUFFIX.length))
-      .filter(isConversationId);
   }
 
   private now(): Date {

@@ -291,6 +291,17 @@ describe('cody persistence and resume (e2e)', () => {
         ).toEqual([]);
       }
     }
+    // With a config file, bare `cody list` validates it with zod, loaded from its own file beside the
+    // listing's (dist/bundle/bare-list-config.js), and still lists.
+    await harness.cody(['set-provider', 'anthropic']);
+    const result = await harness.shell(`node --no-warnings --experimental-loader ${loader} ${CODY_BIN} list`);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('Something to list');
+    // That file holds the schema and zod unwrapped: loading it runs them.
+    expect(result.stderr).toContain(`LOADED file://${join(bundle, 'bare-list-config.js')}`);
+    expect(inputs['bare-list-config.js']).toEqual(
+      expect.arrayContaining(['src/core/config-schema.ts', 'node_modules/zod/v3/types.js']),
+    );
   });
 
   it('keeps API keys off disk and uses private file modes', async () => {

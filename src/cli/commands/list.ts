@@ -1,8 +1,10 @@
 import { generateTitle, readTitles } from '../../core/conversation-titles.js';
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
-import type { ConversationSummary } from '../../core/conversation-manager.js';
-import { createContext } from '../context.js';
+import { loadConfig } from '../../core/config.js';
+import { listConversations, readActiveId } from '../../core/conversation-list.js';
+import { resolveCodyPaths } from '../../core/paths.js';
+import type { ConversationSummary } from '../../core/rollout/summary-reader.js';
 import type { Io } from '../io.js';
 import { sanitizeForTerminal, terminalSafeJson } from '../sanitize.js';
 
@@ -20,9 +22,13 @@ export async function runList(options: ListOptions, io: Io): Promise<number> {
     if (!Number.isInteger(limit) || limit < 1)
       throw new UsageError(`--limit must be a positive whole number, not '${options.limit}'.`);
   }
-  const context = await createContext(io, { create: false });
-  const all = await context.manager.listConversations();
-  const titles = readTitles(context.paths.home);
+  // Read only: CODY_HOME is not created. The config is still checked, as every command checks it. The
+  // listing reads the directory itself, not through ConversationManager: bare `cody list` is one bundle
+  // file, and the manager's writers and reader would be most of it.
+  const paths = resolveCodyPaths(io.env);
+  await loadConfig(paths.configFile);
+  const all = listConversations(paths);
+  const titles = readTitles(paths.home);
   const titled = all.map((conversation) => ({
     ...conversation,
     title: titles.get(conversation.id) ?? generateTitle(conversation.preview),
@@ -54,7 +60,7 @@ export async function runList(options: ListOptions, io: Io): Promise<number> {
     );
     return ExitCode.ok;
   }
-  const active = await context.manager.getActiveId();
+  const active = readActiveId(paths);
   const prefixes = uniquePrefixes(all.map((conversation) => conversation.id));
   const width = terminalWidth(io);
   const lines = formatRows(

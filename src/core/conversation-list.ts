@@ -1,0 +1,67 @@
+/**
+ * Reading the conversations directory: ids, rollout paths, the listing and the active id. Kept apart from
+ * `ConversationManager` (which also creates, deletes, imports and resumes, through dynamic imports of the
+ * reader, recorder and lock) so that `cody list` loads this and the summary reader only.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
+import { isConversationId } from './conversation-id.js';
+import { errorMessage, isErrno, StorageError } from './errors.js';
+import type { CodyPaths } from './paths.js';
+import { summarizeConversations } from './rollout/list-cache.js';
+import type { ConversationSummary } from './rollout/summary-reader.js';
+
+export const ROLLOUT_SUFFIX = '.jsonl';
+
+/**
+ * A conversation id's rollout path under `conversationsDir`: the directory is normalised once and the rest
+ * concatenated (`cody list` asks for a thousand of these, and `path.join` costs ~3 µs each).
+ */
+export function rolloutPathIn(conversationsDir: string): (id: string) => string {
+  const prefix = join(conversationsDir, sep);
+  return (id) => `${prefix}${id}${ROLLOUT_SUFFIX}`;
+}
+
+/** The ids of the rollouts in the directory (none when it does not exist yet). */
+export function conversationIds(conversationsDir: string): string[] {
+  let names: string[];
+  try {
+    names = readdirSync(conversationsDir);
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return [];
+    throw new StorageError(`Cannot read ${conversationsDir}: ${errorMessage(error)}`, { cause: error });
+  }
+  return names
+    .filter((name) => name.endsWith(ROLLOUT_SUFFIX))
+    .map((name) => name.slice(0, -ROLLOUT_SUFFIX.length))
+    .filter(isConversationId);
+}
+
+/** Newest activity first, from each file's head and tail only; unreadable files carry a `problem`. */
+export function listConversations(paths: CodyPaths, options: { limit?: number } = {}): ConversationSummary[] {
+  const ids = conversationIds(paths.conversationsDir);
+  const summaries = summarizeConversations(
+    paths.conversationsDir,
+    ids,
+    rolloutPathIn(paths.conversationsDir),
+  );
+  // ISO timestamps and UUIDv7 ids sort correctly as plain strings (and much faster than localeCompare);
+  // each key is built once, not twice per comparison.
+  const keys = new Map(summaries.map((summary) => [summary, `${summary.updatedAt} ${summary.id}`]));
+  const key = (summary: ConversationSummary): string => keys.get(summary) ?? '';
+  summaries.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
+  return options.limit !== undefined ? summaries.slice(0, Math.max(0, options.limit)) : summaries;
+}
+
+/** The active conversation, if it still exists. */
+export function readActiveId(paths: CodyPaths): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(paths.activeFile, 'utf8').trim();
+  } catch (error) {
+    if (isErrno(error, 'ENOENT')) return undefined;
+    throw new StorageError(`Cannot read ${paths.activeFile}: ${errorMessage(error)}`, { cause: error });
+  }
+  if (!isConversationId(text)) return undefined;
+  return existsSync(rolloutPathIn(paths.conversationsDir)(text)) ? text : undefined;
+}
