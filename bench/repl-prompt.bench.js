@@ -1,6 +1,8 @@
 /**
  * Time to the REPL's prompt in a real pseudo-terminal (util-linux `script` provides it), against
- * `cody --version` in one interleaved run. Issue target: the prompt within 1.5 × the --version time.
+ * `cody --version` in one interleaved run. Issue target: the prompt within 1.5 × the --version time,
+ * compared like for like: --version through the same pty wrapper, whose own start-up (`script`, a shell)
+ * would otherwise count against the prompt only. The bare --version ratio is printed too.
  * Run after `npm run build`: node bench/repl-prompt.bench.js [--rounds N]
  */
 import { spawn } from 'node:child_process';
@@ -67,7 +69,8 @@ printTable(`REPL start-up, median of ${rounds} interleaved rounds`, [
   ['cody --version', `${version.toFixed(1)} ms`],
   ['cody --version (pty)', `${versionPty.toFixed(1)} ms`],
   ['REPL prompt (pty)', `${prompt.toFixed(1)} ms`],
-  ['ratio to --version (target ≤ 1.5)', (prompt / version).toFixed(2)],
-  ['ratio to --version, both in a pty', (prompt / versionPty).toFixed(2)],
+  // Like for like: both through the same pty wrapper (`script` and its shell start before Node does).
+  ['ratio to --version, both in a pty (target ≤ 1.5)', (prompt / versionPty).toFixed(2)],
+  ['ratio to a bare --version (wrapper counted once)', (prompt / version).toFixed(2)],
 ]);
 await rm(home, { recursive: true, force: true });

@@ -1,8 +1,14 @@
 #!/usr/bin/env node
+// CommonJS (bin/package.json says so): an ES module entry costs Node 20 ~10 ms of loader start-up before
+// its first line runs, which `cody --version` should not pay. The CLI itself is ES modules (dist/bundle),
+// loaded with import().
+'use strict';
+
 // Fast path: `cody --version` answers without loading the CLI (start-up is the product's latency).
 if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
-  const { readFileSync } = await import('node:fs');
-  const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+  const { readFileSync } = require('node:fs');
+  const { join } = require('node:path');
+  const { version } = JSON.parse(readFileSync(join(__dirname, '..', 'package.json'), 'utf8'));
   process.stdout.write(`${version}\n`);
 } else {
   // `cody show | head` closes the pipe early: stop quietly, as other command-line tools do. A command
@@ -12,8 +18,11 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
     if (process.stdout.listenerCount('error') === 1) process.exit(0);
   });
   // Node ≥ 22 keeps compiled code between runs; Node 20 has no such cache.
-  const { enableCompileCache } = await import('node:module');
-  enableCompileCache?.();
+  require('node:module').enableCompileCache?.();
+  void run();
+}
+
+async function run() {
   // Bare `cody` (the REPL) and bare `cody list` skip the command-line parser: what people wait for most.
   const words = process.argv.slice(2);
   const bare = words.length === 0 ? 'repl' : words.length === 1 && words[0] === 'list' ? 'list' : undefined;
@@ -27,13 +36,13 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   // SIGINT/SIGTERM/SIGHUP end every command within ~2 s (src/cli/signals.ts).
   installSignalHandling();
   try {
-    const run =
+    const running =
       bare === 'repl'
         ? entry.runBareRepl()
         : bare === 'list'
           ? entry.runBareList()
           : entry.main(process.argv);
-    process.exitCode = exitCodeAfterSignal(await run);
+    process.exitCode = exitCodeAfterSignal(await running);
   } catch (error) {
     process.stderr.write(
       `cody: unexpected error: ${error instanceof Error ? error.message : String(error)}\n`,
@@ -43,6 +52,5 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
   // The command is over and everything it recorded is on disk (each line is fsync'd before it goes on):
   // a handle some library left open (a timer, a paused terminal stream, a keep-alive socket) must not keep
   // the process alive. Unref'd, so a process that can end by itself ends at once.
-  const { setTimeout: later } = await import('node:timers');
-  later(() => process.exit(), 500).unref();
+  setTimeout(() => process.exit(), 500).unref();
 }

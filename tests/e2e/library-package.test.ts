@@ -3,7 +3,7 @@
  * the package needs nothing from the registry), and the README's "Use it as a library" example run as
  * written against the fake provider — a streamed reply, a tool call approved in code, `cody.list()`.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -11,6 +11,27 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, linesOfType, REPO_ROOT, type Harness } from './harness.js';
 
 const run = promisify(execFile);
+
+/** Runs the installed command with stdin closed (as in a script), so `cody chat` does not wait for it. */
+function runCommand(
+  file: string,
+  args: string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv },
+): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(file, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) =>
+      code === 0
+        ? resolve({ stdout, stderr })
+        : reject(new Error(`${args.join(' ')}: exit ${code}: ${stderr}`)),
+    );
+  });
+}
 
 /** The first ```js block under the README's "Use it as a library" heading, exactly as documented. */
 async function readmeExample(): Promise<string> {
@@ -103,5 +124,22 @@ describe('the library from an installed tarball (e2e)', () => {
     });
     expect(stdout).toMatch(/^true usage Unknown provider 'nope'/);
     await expect(readdir(home)).rejects.toThrow(/ENOENT/);
+  });
+
+  it('installs a working cody command: --version, a chat turn, bare list with a config file', async () => {
+    const bin = join(project, 'node_modules', '.bin', 'cody');
+    const home = join(harness.home, 'installed-cli-home');
+    const env = { ...harness.env, CODY_HOME: home };
+    const { version } = JSON.parse(await readFile(join(REPO_ROOT, 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    expect((await runCommand(bin, ['--version'], { cwd: project, env })).stdout).toBe(`${version}\n`);
+    harness.server.enqueue({ type: 'reply', text: 'Installed and answering.' });
+    const chat = await runCommand(bin, ['chat', 'are you installed?'], { cwd: project, env });
+    expect(chat.stdout).toContain('Installed and answering.');
+    // set-provider writes a config file: bare `cody list` then validates it (bare-list-config.js).
+    await runCommand(bin, ['set-provider', 'anthropic'], { cwd: project, env });
+    const listed = await runCommand(bin, ['list'], { cwd: project, env });
+    expect(listed.stdout).toMatch(/are you installed/i);
   });
 });
