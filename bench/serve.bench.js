@@ -29,6 +29,12 @@ const SCENARIOS = [
 const repo = join(import.meta.dirname, '..');
 const SELECTION = { provider: 'openai', api: 'chat', model: 'gpt-4o-mini' };
 
+/** A process's CPU time so far (user + system), in ms, from /proc (clock ticks of 10 ms). */
+function cpuMsOf(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -128,6 +134,7 @@ async function overServer(env, { conversations: CONVERSATIONS, parallel: PARALLE
     });
   const latencies = [];
   const started = performance.now();
+  const cpuBefore = cpuMsOf(child.pid);
   await pool(CONVERSATIONS, PARALLEL, async () => {
     const { id } = await call('POST', '/conversations', SELECTION);
     let onEnd = () => undefined;
@@ -145,12 +152,13 @@ async function overServer(env, { conversations: CONVERSATIONS, parallel: PARALLE
     close();
   });
   const seconds = (performance.now() - started) / 1000;
+  const cpuMs = cpuMsOf(child.pid) - cpuBefore;
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
   const peakKiB = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
   agent.destroy();
   child.kill('SIGTERM');
   await new Promise((resolve) => child.on('exit', resolve));
-  return { latencies, seconds, peakMiB: peakKiB / 1024 };
+  return { latencies, seconds, cpuMs, peakMiB: peakKiB / 1024 };
 }
 
 async function overLibrary(env, { conversations: CONVERSATIONS, parallel: PARALLEL }) {
@@ -200,7 +208,8 @@ try {
     const libraryAfter = await overLibrary(envFor(`library-2-${n}`), scenario);
     const library = [...libraryBefore.latencies, ...libraryAfter.latencies];
     process.stdout.write(
-      `library CPU per turn: ${((libraryBefore.cpuMs + libraryAfter.cpuMs) / (2 * scenario.conversations * TURNS)).toFixed(2)} ms\n`,
+      `CPU per turn: library ${((libraryBefore.cpuMs + libraryAfter.cpuMs) / (2 * scenario.conversations * TURNS)).toFixed(2)} ms, ` +
+        `cody serve ${(server.cpuMs / (scenario.conversations * TURNS)).toFixed(2)} ms (the server process)\n`,
     );
     const rows = [
       ['library (createCody in process)', library, libraryBefore.seconds + libraryAfter.seconds, 2],

@@ -13,6 +13,8 @@ export interface LoggedEvent {
   sequence: number;
   /** The JSON sent as `data:`. */
   data: string;
+  /** Sent to subscribers at once rather than gathered with the next events (see sse.ts). */
+  urgent?: boolean;
 }
 
 export type Subscriber = (event: LoggedEvent) => void;
@@ -35,9 +37,10 @@ export class EventLog {
     this.capacity = capacity;
   }
 
-  append(data: string): LoggedEvent {
+  append(data: string, urgent = false): LoggedEvent {
     this.sequence += 1;
     const event: LoggedEvent = { id: `${this.boot}-${this.sequence}`, sequence: this.sequence, data };
+    if (urgent) event.urgent = true;
     this.events.push(event);
     if (this.events.length > this.capacity) this.events.splice(0, this.events.length - this.capacity);
     for (const subscriber of this.subscribers) subscriber(event);

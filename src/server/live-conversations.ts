@@ -36,6 +36,8 @@ const ENDING_EVENTS: Record<RunningTurn['kind'], ReadonlySet<string>> = {
   turn: TERMINAL_EVENTS,
   compaction: new Set([...TERMINAL_EVENTS, 'compaction-finished']),
 };
+/** Events a client acts on (a run's end, a question): streamed at once, the rest gathered for ≤ 4 ms. */
+const URGENT_EVENTS: ReadonlySet<string> = new Set([...ENDING_EVENTS.compaction, 'approval-requested']);
 
 export class LiveConversations {
   private readonly engine: Engine;
@@ -216,7 +218,10 @@ export class LiveConversations {
   }
 
   private publish(live: Live, event: EngineEvent): void {
-    live.log.append(this.scrub(JSON.stringify({ ...event, conversationId: live.id })));
+    live.log.append(
+      this.scrub(JSON.stringify({ ...event, conversationId: live.id })),
+      URGENT_EVENTS.has(event.type),
+    );
   }
 
   private entry(id: string): Live {
