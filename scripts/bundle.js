@@ -3,9 +3,9 @@
  * loads) into dist/bundle/ (one ES module per command path, SDKs included), so a command loads a handful of
  * files instead of hundreds from node_modules and neither needs node_modules at run time. Run by `npm run build` (and so by `prepare`).
  * Dynamic imports stay split: `cody list` never loads the chunks that hold the SDKs, zod or the tokenizer.
- * Bare `cody list` (dist/bundle/bare-list.js) is a second, unsplit build: one file instead of ~20 chunks
- * (src/cli/bare-list.ts says why); it shares no module instance with the first build, and is never loaded
- * in the same process as it.
+ * Bare `cody list` (dist/bundle/bare-list.js, with bare-list-config.js for a config file) is a second,
+ * unsplit build: one small file instead of ~23 chunks (src/cli/bare-list.ts says why); it shares no module
+ * instance with the first build, and is never loaded in the same process as it.
  * dist/bundle/inputs.json maps every output file to the source modules it holds (tests read it to check
  * what a command loaded).
  */
