@@ -10,6 +10,7 @@ import type { configSchema } from './config-schema.js';
 import { CodyError, errorMessage, StorageError, UsageError } from './errors.js';
 
 export { errorMessage, isErrno } from './errors.js';
+import { quickCheckedConfig } from './config-quick-check.js';
 import { readConfigText } from './read-config-file.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 
@@ -145,7 +146,9 @@ export async function loadConfig(configFile: string): Promise<CodyConfig> {
       'usage',
     );
   }
-  // zod is loaded only when there is a config file to validate.
+  // The shapes Cody itself writes need no zod; anything else is checked by the full schema.
+  const quick = quickCheckedConfig(raw);
+  if (quick) return quick as CodyConfig;
   const { configSchema } = await import('./config-schema.js');
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) {

@@ -291,17 +291,30 @@ describe('cody persistence and resume (e2e)', () => {
         ).toEqual([]);
       }
     }
-    // With a config file, bare `cody list` validates it with zod, loaded from its own file beside the
-    // listing's (dist/bundle/bare-list-config.js), and still lists.
+    // The config set-provider writes is checked without zod; any other config by the full schema (zod),
+    // loaded from its own file beside the listing's (dist/bundle/bare-list-config.js).
+    const configLoader = `LOADED file://${join(bundle, 'bare-list-config.js')}`;
     await harness.cody(['set-provider', 'anthropic']);
-    const result = await harness.shell(`node --no-warnings --experimental-loader ${loader} ${CODY_BIN} list`);
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stdout).toContain('Something to list');
+    const plain = await harness.shell(`node --no-warnings --experimental-loader ${loader} ${CODY_BIN} list`);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stdout).toContain('Something to list');
+    expect(plain.stderr).not.toContain(configLoader);
+    const configFile = join(harness.env.CODY_HOME ?? '', 'config.json');
+    const config = JSON.parse(await readFile(configFile, 'utf8')) as Record<string, unknown>;
+    await writeFile(configFile, JSON.stringify({ ...config, compact: { threshold: 0.7 } }));
+    const tuned = await harness.shell(`node --no-warnings --experimental-loader ${loader} ${CODY_BIN} list`);
+    expect(tuned.code, tuned.stderr).toBe(0);
+    expect(tuned.stdout).toContain('Something to list');
     // That file holds the schema and zod unwrapped: loading it runs them.
-    expect(result.stderr).toContain(`LOADED file://${join(bundle, 'bare-list-config.js')}`);
+    expect(tuned.stderr).toContain(configLoader);
     expect(inputs['bare-list-config.js']).toEqual(
       expect.arrayContaining(['src/core/config-schema.ts', 'node_modules/zod/v3/types.js']),
     );
+    // And a bad value there is still refused in one line, exit 2.
+    await writeFile(configFile, JSON.stringify({ ...config, compact: { threshold: 7 } }));
+    const refused = await harness.shell(`${CODY_BIN} list`);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/^cody: .*config\.json: invalid setting 'compact\.threshold'/);
   });
 
   it('keeps API keys off disk and uses private file modes', async () => {

@@ -1,0 +1,45 @@
+/**
+ * The config file in the shapes `cody set-provider` and `cody auth` write (provider, api, model, base URLs,
+ * a sign-in choice), accepted without loading zod: ~13 ms on every command that reads the config, which
+ * is every command once a person has chosen a provider. Anything else — another key, another type, a
+ * doubtful value — returns undefined and goes through the full schema (config-schema.ts), which gives the
+ * precise error. What this accepts, the schema accepts unchanged (tests/unit/core/config-quick-check.test.ts).
+ */
+import { isProvider } from './provider-names.js';
+
+type QuickConfig = Record<string, unknown>;
+
+const AUTH_VALUES: Readonly<Record<string, string>> = { openai: 'chatgpt', anthropic: 'claude' };
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isHttpUrl(value: unknown): boolean {
+  if (typeof value !== 'string') return false;
+  try {
+    const { protocol } = new URL(value);
+    return protocol === 'http:' || protocol === 'https:';
+  } catch {
+    return false;
+  }
+}
+
+const CHECKS: Readonly<Record<string, (value: unknown) => boolean>> = {
+  provider: isProvider,
+  api: (value) => typeof value === 'string',
+  model: (value) => typeof value === 'string' && value.length > 0,
+  baseUrls: (value) => isPlainObject(value) && Object.values(value).every(isHttpUrl),
+  auth: (value) =>
+    isPlainObject(value) && Object.entries(value).every(([key, choice]) => AUTH_VALUES[key] === choice),
+};
+
+/** The config as read, when it is one of the common shapes; undefined: validate it with the schema. */
+export function quickCheckedConfig(raw: unknown): QuickConfig | undefined {
+  if (!isPlainObject(raw)) return undefined;
+  for (const [key, value] of Object.entries(raw)) {
+    const check = CHECKS[key];
+    if (!check?.(value)) return undefined;
+  }
+  return raw;
+}
