@@ -48,6 +48,9 @@ const results = await Promise.all([
     ...common,
     entryPoints: { main: 'src/cli/main.ts', 'bare-repl': 'src/cli/bare-repl.ts', index: 'src/index.ts' },
     splitting: true,
+    // What @google/genai imports only for Vertex AI sign-in and its Live API, neither of which Cody uses
+    // (scripts/stubs/ says why); a call into either fails with a clear message instead.
+    alias: { 'google-auth-library': './scripts/stubs/google-auth-library.js', ws: './scripts/stubs/ws.js' },
   }),
   // Without splitting, a dynamic import is bundled in (wrapped, run only when imported). The config
   // schema (zod, 130 KB) is instead its own file beside bare-list.js: loading a 177 KB file cost ~14 ms

@@ -3,7 +3,7 @@
  * node_modules beside them, run a chat turn on each kind of SDK against the fake provider.
  */
 import { execFile } from 'node:child_process';
-import { cp, mkdir } from 'node:fs/promises';
+import { cp, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -57,5 +57,19 @@ describe('the published package (e2e)', () => {
     const list = await harness.shell(`node ${bin} list`);
     expect(list.code).toBe(0);
     expect(list.stdout).toMatch(/packaged responses/i);
+  });
+
+  it('leaves out what @google/genai needs only for Vertex AI and its Live API (stubbed)', async () => {
+    const inputs = JSON.parse(
+      await readFile(join(REPO_ROOT, 'dist', 'bundle', 'inputs.json'), 'utf8'),
+    ) as Record<string, string[]>;
+    const all = Object.values(inputs).flat();
+    expect(all).toContain('node_modules/@google/genai/dist/node/index.mjs');
+    expect(all.filter((module) => /^node_modules\/(google-auth-library|gaxios|ws)\//.test(module))).toEqual(
+      [],
+    );
+    expect(all).toEqual(
+      expect.arrayContaining(['scripts/stubs/google-auth-library.js', 'scripts/stubs/ws.js']),
+    );
   });
 });
