@@ -53,7 +53,8 @@ const HINTS: Readonly<Record<ErrorHint, HintWords>> = {
   compact: () => "Run 'cody compact' to compact it by hand.",
   'choose-model': () => 'Choose another with: cody set-provider <provider> --model <model>',
   'store-key': (provider) => `Or store one with: cody auth login ${provider}`,
-  'use-api-key': (provider) => `For a key: cody set-provider ${provider} --auth key`,
+  'use-api-key': (provider) =>
+    `For a key: cody auth login ${provider} (or its key variable), then cody set-provider ${provider} --auth key`,
   'store-keys-again': () => 'Then store keys again with: cody auth login <provider>',
   'choose-provider': (provider, model) =>
     `Use: cody set-provider ${provider}${model !== undefined ? ` --model ${model}` : ''}`,

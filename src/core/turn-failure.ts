@@ -1,19 +1,43 @@
 /** How a turn that cannot complete is reported: one error with a kind, and one line of text. */
 import type { ProviderError } from '../protocol/index.js';
-import { API_KEY_VARIABLES, SIGN_IN_FAILED_CODE } from '../providers/index.js';
-import { CodyError, type ErrorHint, type ErrorKind } from './errors.js';
+import type { WireApi } from '../protocol/index.js';
+import { API_KEY_VARIABLES, SIGN_IN_FAILED_CODE, SIGN_IN_REFUSED_CODE } from '../providers/index.js';
+import { CodyError, type CodyErrorOptions, type ErrorHint, type ErrorKind } from './errors.js';
 
 /** A turn that could not complete. Its user message stays recorded; a `turn_aborted` event says why. */
 export class TurnFailedError extends CodyError {
   readonly providerError: ProviderError | undefined;
-  constructor(message: string, kind: ErrorKind, providerError?: ProviderError, hint?: ErrorHint) {
-    super(message, kind, { ...(providerError ? { cause: providerError } : {}), ...(hint ? { hint } : {}) });
+  constructor(
+    message: string,
+    kind: ErrorKind,
+    providerError?: ProviderError,
+    hint?: ErrorHint,
+    hintOptions: Pick<CodyErrorOptions, 'hintSubject'> = {},
+  ) {
+    super(message, kind, {
+      ...(providerError ? { cause: providerError } : {}),
+      ...(hint ? { hint, ...hintOptions } : {}),
+    });
     this.providerError = providerError;
   }
 }
 
+/** The provider a wire API belongs to, for hints that name one. */
+const PROVIDER_OF_API: Readonly<Record<WireApi, string>> = {
+  'openai-responses': 'openai',
+  'openai-chat': 'openai',
+  'anthropic-messages': 'anthropic',
+  gemini: 'google',
+};
+
 /** The error for a provider failure that retries did not fix: kind 'auth' or 'provider'. */
 export function failureFromProvider(error: ProviderError, retries: number, what?: string): TurnFailedError {
+  // A sign-in token the provider will not take: the way out is a key (the front end says how).
+  if (error.code === SIGN_IN_REFUSED_CODE) {
+    return new TurnFailedError(describeProviderFailure(error, retries, what), 'auth', error, 'use-api-key', {
+      hintSubject: PROVIDER_OF_API[error.api],
+    });
+  }
   return new TurnFailedError(
     describeProviderFailure(error, retries, what),
     error.kind === 'auth' ? 'auth' : 'provider',
@@ -27,7 +51,7 @@ export function describeProviderFailure(error: ProviderError, retries: number, w
   const status = error.statusCode !== undefined ? ` (HTTP ${error.statusCode})` : '';
   const after = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
   const hint =
-    error.kind === 'auth' && error.code !== SIGN_IN_FAILED_CODE
+    error.kind === 'auth' && error.code !== SIGN_IN_FAILED_CODE && error.code !== SIGN_IN_REFUSED_CODE
       ? ` — check the key in ${(API_KEY_VARIABLES[error.api] ?? []).join(' or ')}`
       : error.kind === 'not-found'
         ? ' — check the model name and the base URL'

@@ -8,7 +8,7 @@ export { normalizeItems, ABORTED_OUTPUT } from './shared/normalize-items.js';
 export { isReplayableTo, modelFamily } from './shared/origin.js';
 export { API_KEY_VARIABLES, BASE_URL_VARIABLES, DEFAULT_BASE_URLS } from './shared/endpoint.js';
 export { listModels } from './shared/list-models.js';
-export { SIGN_IN_FAILED_CODE } from './shared/bearer-fetch.js';
+export { SIGN_IN_FAILED_CODE, SIGN_IN_REFUSED_CODE } from './shared/bearer-fetch.js';
 
 export async function createModelClient(options: ClientOptions): Promise<ModelClient> {
   switch (options.api) {

@@ -208,7 +208,7 @@ describe('ChatGPT sign-in from Codex', () => {
     expect(chat.code).toBe(4);
     const file = join(codexHome, 'auth.json');
     expect(chat.stderr).toBe(
-      `cody: ${file} ${content === undefined ? 'does not exist' : 'is not valid JSON'}. Sign in with \`codex login\`, or use an API key. For a key: cody set-provider openai --auth key\n`,
+      `cody: ${file} ${content === undefined ? 'does not exist' : 'is not valid JSON'}. Sign in with \`codex login\`, or use an API key. For a key: cody auth login openai (or its key variable), then cody set-provider openai --auth key\n`,
     );
     expect(harness.server.modelRequests()).toHaveLength(0);
   });

@@ -139,8 +139,9 @@ describe('Claude sign-in from Claude Code', () => {
     expect(chat.code).toBe(4);
     const lines = chat.stderr.trim().split('\n');
     expect(lines.filter((line) => line.startsWith('cody:'))).toHaveLength(1);
+    // The provider's words name no command; the CLI adds how to switch to a key.
     expect(chat.stderr).toMatch(
-      /Anthropic refuses Claude sign-in tokens outside its own apps\. Use an API key instead: cody auth login anthropic/,
+      /Anthropic refuses Claude sign-in tokens outside its own apps; use an Anthropic API key instead.* For a key: cody auth login anthropic \(or its key variable\), then cody set-provider anthropic --auth key$/m,
     );
     expect(chat.stderr).not.toMatch(/check the key/);
   });
@@ -156,7 +157,7 @@ describe('Claude sign-in from Claude Code', () => {
     const chat = await cody(['chat', 'nope']);
     expect(chat.code).toBe(4);
     expect(chat.stderr).toBe(
-      `cody: ${file} ${content === undefined ? 'does not exist' : 'is not valid JSON'}. Sign in with \`claude\`, or use an API key. For a key: cody set-provider anthropic --auth key\n`,
+      `cody: ${file} ${content === undefined ? 'does not exist' : 'is not valid JSON'}. Sign in with \`claude\`, or use an API key. For a key: cody auth login anthropic (or its key variable), then cody set-provider anthropic --auth key\n`,
     );
   });
 });

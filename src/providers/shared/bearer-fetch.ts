@@ -20,6 +20,8 @@ export interface BearerFetchOptions {
 
 /** Error code of the synthetic 401 answers, so core does not add "check your key" hints to them. */
 export const SIGN_IN_FAILED_CODE = 'signin_failed';
+/** The provider refused the sign-in token itself (not expired: not accepted here); an API key works. */
+export const SIGN_IN_REFUSED_CODE = 'signin_refused';
 
 export function bearerFetch(bearer: BearerCredential, options: BearerFetchOptions = {}): Fetch {
   const inner = options.fetch ?? nodeHttpFetch;
@@ -45,7 +47,7 @@ export function bearerFetch(bearer: BearerCredential, options: BearerFetchOption
     if ([400, 401, 403].includes(response.status) && options.explainRefusal) {
       const text = await response.clone().text();
       const explained = options.explainRefusal(response.status, text);
-      if (explained !== undefined) return signInFailure(new Error(explained), 403);
+      if (explained !== undefined) return signInFailure(new Error(explained), 403, SIGN_IN_REFUSED_CODE);
     }
     return response;
   };
@@ -59,8 +61,8 @@ function withBearer(init: RequestInit | undefined, token: string, bearer: Bearer
   return { ...init, headers };
 }
 
-function signInFailure(error: unknown, status = 401): Response {
+function signInFailure(error: unknown, status = 401, code = SIGN_IN_FAILED_CODE): Response {
   const message = error instanceof Error ? error.message : String(error);
-  const body = { type: 'error', error: { type: SIGN_IN_FAILED_CODE, code: SIGN_IN_FAILED_CODE, message } };
+  const body = { type: 'error', error: { type: code, code, message } };
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 }
