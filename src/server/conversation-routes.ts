@@ -1,4 +1,6 @@
 /** The conversation store over HTTP: list, create, get, delete, fork, transcript, state, selection. */
+import type { z } from 'zod';
+import type { EngineConversation } from './engine-port.js';
 import type { Route } from './router.js';
 import {
   createConversationBody,
@@ -84,29 +86,40 @@ export function conversationRoutes(context: ServerContext): Route[] {
         return { status: 200, body: { conversationId: id, ...state, status } };
       },
     },
-    {
-      method: 'PUT',
-      path: '/conversations/{id}/selection',
-      handler: async ({ params, body }) => {
-        const id = conversationIdParam(params);
-        const selection = parseInput(selectionBody, await body(), 'selection');
-        live.assertIdle(id);
-        const conversation = await live.handle(id);
-        await conversation.setSelection(selection);
-        return { status: 200, body: { conversationId: id, status: await conversation.status() } };
-      },
-    },
-    {
-      method: 'PUT',
-      path: '/conversations/{id}/approval-policy',
-      handler: async ({ params, body }) => {
-        const id = conversationIdParam(params);
-        const { policy } = parseInput(approvalPolicyBody, await body(), 'approval policy');
-        live.assertIdle(id);
-        const conversation = await live.handle(id);
-        conversation.setApprovalPolicy(policy);
-        return { status: 200, body: { conversationId: id, status: await conversation.status() } };
-      },
-    },
+    settingRoute(context, 'selection', selectionBody, 'selection', (conversation, selection) =>
+      conversation.setSelection(selection),
+    ),
+    settingRoute(
+      context,
+      'approval-policy',
+      approvalPolicyBody,
+      'approval policy',
+      (conversation, { policy }) => conversation.setApprovalPolicy(policy),
+    ),
   ];
+}
+
+/**
+ * `PUT /conversations/:id/<setting>`: changes one setting of a conversation with no turn running and
+ * answers with its status.
+ */
+function settingRoute<T>(
+  { live }: ServerContext,
+  setting: string,
+  schema: z.ZodType<T>,
+  what: string,
+  apply: (conversation: EngineConversation, input: T) => unknown,
+): Route {
+  return {
+    method: 'PUT',
+    path: `/conversations/{id}/${setting}`,
+    handler: async ({ params, body }) => {
+      const id = conversationIdParam(params);
+      const input = parseInput(schema, await body(), what);
+      live.assertIdle(id);
+      const conversation = await live.handle(id);
+      await apply(conversation, input);
+      return { status: 200, body: { conversationId: id, status: await conversation.status() } };
+    },
+  };
 }
