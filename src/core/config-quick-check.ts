@@ -15,7 +15,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function isHttpUrl(value: unknown): boolean {
+/** An http(s) URL: anything else would be retried as a network error on every turn. */
+export function isHttpUrl(value: unknown): boolean {
   if (typeof value !== 'string') return false;
   try {
     const { protocol } = new URL(value);

@@ -1,6 +1,7 @@
 /** The zod schema of `$CODY_HOME/config.json` (lenient about unknown keys). */
 import { z } from 'zod';
 import { PROVIDERS } from './config.js';
+import { isHttpUrl } from './config-quick-check.js';
 import { APPROVAL_POLICIES } from './tools/policy.js';
 
 /** A regular expression that compiles. */
@@ -16,18 +17,9 @@ const regexSource = z.string().refine(
   { message: 'not a valid regular expression' },
 );
 
-/** An http(s) URL: anything else would be retried as a network error on every turn. */
-const httpUrl = z.string().refine(
-  (text) => {
-    try {
-      const { protocol } = new URL(text);
-      return protocol === 'http:' || protocol === 'https:';
-    } catch {
-      return false;
-    }
-  },
-  { message: 'not an http(s) URL (e.g. http://localhost:11434/v1)' },
-);
+const httpUrl = z
+  .string()
+  .refine(isHttpUrl, { message: 'not an http(s) URL (e.g. http://localhost:11434/v1)' });
 
 const mcpServerSchema = z.union([
   z

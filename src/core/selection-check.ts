@@ -1,5 +1,6 @@
 /** A provider/API/model choice from a library caller, checked before it is used or written. */
 import { PROVIDERS, toWireApi } from './config.js';
+import { isProvider } from './provider-names.js';
 import type { SelectionChoice } from './conversation-engine.js';
 import { UsageError } from './errors.js';
 
@@ -9,7 +10,7 @@ import { UsageError } from './errors.js';
  */
 export function checkSelection(selection: SelectionChoice): void {
   const provider: unknown = selection.provider;
-  if (typeof provider !== 'string' || !(PROVIDERS as readonly string[]).includes(provider)) {
+  if (!isProvider(provider)) {
     throw new UsageError(`Unknown provider '${String(provider)}'. Choose one of: ${PROVIDERS.join(', ')}.`);
   }
   const api: unknown = selection.api;

@@ -1,7 +1,7 @@
 /** How a turn that cannot complete is reported: one error with a kind, and one line of text. */
 import type { ProviderError } from '../protocol/index.js';
-import type { WireApi } from '../protocol/index.js';
 import { API_KEY_VARIABLES, SIGN_IN_FAILED_CODE, SIGN_IN_REFUSED_CODE } from '../providers/index.js';
+import { providerOfApi } from './config.js';
 import { CodyError, type CodyErrorOptions, type ErrorHint, type ErrorKind } from './errors.js';
 
 /** A turn that could not complete. Its user message stays recorded; a `turn_aborted` event says why. */
@@ -22,20 +22,12 @@ export class TurnFailedError extends CodyError {
   }
 }
 
-/** The provider a wire API belongs to, for hints that name one. */
-const PROVIDER_OF_API: Readonly<Record<WireApi, string>> = {
-  'openai-responses': 'openai',
-  'openai-chat': 'openai',
-  'anthropic-messages': 'anthropic',
-  gemini: 'google',
-};
-
 /** The error for a provider failure that retries did not fix: kind 'auth' or 'provider'. */
 export function failureFromProvider(error: ProviderError, retries: number, what?: string): TurnFailedError {
   // A sign-in token the provider will not take: the way out is a key (the front end says how).
   if (error.code === SIGN_IN_REFUSED_CODE) {
     return new TurnFailedError(describeProviderFailure(error, retries, what), 'auth', error, 'use-api-key', {
-      hintSubject: PROVIDER_OF_API[error.api],
+      hintSubject: providerOfApi(error.api),
     });
   }
   return new TurnFailedError(
