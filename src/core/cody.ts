@@ -113,6 +113,7 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     });
   };
 
+  const canAsk = options.canAsk;
   const openLive = async (id: string, selection?: SelectionChoice): Promise<Conversation> => {
     const { manager, config } = await load();
     const resolved = await manager.resolveId(id);
@@ -127,13 +128,7 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
           config,
           env,
           cwd,
-          canAsk:
-            typeof options.canAsk === 'function'
-              ? (
-                  (ask) => () =>
-                    ask(resolved)
-                )(options.canAsk)
-              : options.canAsk !== false,
+          canAsk: typeof canAsk === 'function' ? () => canAsk(resolved) : canAsk !== false,
           followConversationPolicy: options.approvalPolicy === undefined,
           ...(runtime ? { tools: runtime } : {}),
           ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),

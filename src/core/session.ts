@@ -5,7 +5,14 @@
  * `Conversation` (the public API) turns that into a `turn-failed` event.
  */
 import { randomUUID } from 'node:crypto';
-import type { ClientOptions, ContentPart, ModelClient, ResponseItem, WireApi } from '../protocol/index.js';
+import {
+  type ClientOptions,
+  type ContentPart,
+  type ModelClient,
+  type ResponseItem,
+  WIRE_APIS,
+  type WireApi,
+} from '../protocol/index.js';
 import { createModelClient } from '../providers/index.js';
 import { ApprovalDesk } from './agent/approvals.js';
 import { type CompactionReport, runCompaction } from './agent/compaction-step.js';
@@ -61,12 +68,7 @@ export interface SubmitOptions {
 
 export type { SelectionChoice, SessionStatus };
 
-const WIRE_APIS: ReadonlySet<string> = new Set<WireApi>([
-  'openai-responses',
-  'openai-chat',
-  'anthropic-messages',
-  'gemini',
-]);
+const KNOWN_APIS: ReadonlySet<string> = new Set(WIRE_APIS);
 
 export class Session implements ConversationEngine {
   readonly id: string;
@@ -110,7 +112,7 @@ export class Session implements ConversationEngine {
     const recorded = this.handle.recordedSelection;
     if (!recorded || !isProvider(recorded.provider)) return false;
     try {
-      const api = WIRE_APIS.has(recorded.api) ? apiNameOf(recorded.api as WireApi) : recorded.api;
+      const api = KNOWN_APIS.has(recorded.api) ? apiNameOf(recorded.api as WireApi) : recorded.api;
       this.setSelection({ provider: recorded.provider, api, model: recorded.model });
       return true;
     } catch {

@@ -5,7 +5,8 @@
  */
 
 /** The four wire APIs Cody speaks. */
-export type WireApi = 'openai-responses' | 'openai-chat' | 'anthropic-messages' | 'gemini';
+export const WIRE_APIS = ['openai-responses', 'openai-chat', 'anthropic-messages', 'gemini'] as const;
+export type WireApi = (typeof WIRE_APIS)[number];
 
 /** Who produced opaque provider data (encrypted reasoning, thinking signatures, thought signatures). */
 export interface ProviderOrigin {

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { CODEX_HARNESS_FIELD, CODY_REASONING_TYPE, isForeignToCodex } from './codex-lines.js';
+import { WIRE_APIS } from '../../protocol/index.js';
 import type {
   ContentPart,
   FunctionCallItem,
@@ -16,7 +17,7 @@ import type {
 
 type Json = Record<string, unknown>;
 
-const wireApiSchema = z.enum(['openai-responses', 'openai-chat', 'anthropic-messages', 'gemini']);
+const wireApiSchema = z.enum(WIRE_APIS);
 
 /** A field that is dropped, rather than failing the item, when it is malformed. */
 const originField = z
@@ -73,7 +74,7 @@ const ghostSnapshotSchema = z
   .passthrough();
 
 const ROLES: ReadonlySet<unknown> = new Set(['user', 'assistant', 'system', 'developer']);
-const WIRE_APIS: ReadonlySet<unknown> = new Set(wireApiSchema.options);
+const KNOWN_APIS: ReadonlySet<unknown> = new Set(WIRE_APIS);
 
 function isRole(value: unknown): value is MessageItem['role'] {
   return ROLES.has(value);
@@ -89,7 +90,7 @@ function commonFields(raw: Json): Json {
   return {
     id: typeof id === 'string' ? id : undefined,
     origin:
-      isRecord(origin) && WIRE_APIS.has(origin.api) && typeof origin.model === 'string'
+      isRecord(origin) && KNOWN_APIS.has(origin.api) && typeof origin.model === 'string'
         ? { api: origin.api, model: origin.model }
         : undefined,
     provider_data: isRecord(data) ? stringEntries(data) : undefined,
