@@ -4,6 +4,9 @@
 // loaded with import().
 'use strict';
 
+/** The invocations people wait on most, each with an entry of its own that skips the command-line parser. */
+const BARE_ENTRIES = { repl: '../dist/bundle/bare-repl.js', list: '../dist/bundle/bare-list.js' };
+
 // Fast path: `cody --version` answers without loading the CLI (start-up is the product's latency).
 if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
   const { readFileSync } = require('node:fs');
@@ -23,25 +26,15 @@ if (process.argv.length === 3 && (process.argv[2] === '--version' || process.arg
 }
 
 async function run() {
-  // Bare `cody` (the REPL) and bare `cody list` skip the command-line parser: what people wait for most.
+  // Bare `cody` (the REPL) and bare `cody list`; anything else goes through the parser (main.js).
   const words = process.argv.slice(2);
   const bare = words.length === 0 ? 'repl' : words.length === 1 && words[0] === 'list' ? 'list' : undefined;
-  const entry =
-    bare === 'repl'
-      ? await import('../dist/bundle/bare-repl.js')
-      : bare === 'list'
-        ? await import('../dist/bundle/bare-list.js')
-        : await import('../dist/bundle/main.js');
+  const entry = await import(bare === undefined ? '../dist/bundle/main.js' : BARE_ENTRIES[bare]);
   const { installSignalHandling, exitCodeAfterSignal } = entry;
   // SIGINT/SIGTERM/SIGHUP end every command within ~2 s (src/cli/signals.ts).
   installSignalHandling();
   try {
-    const running =
-      bare === 'repl'
-        ? entry.runBareRepl()
-        : bare === 'list'
-          ? entry.runBareList()
-          : entry.main(process.argv);
+    const running = bare === undefined ? entry.main(process.argv) : entry.runBare();
     process.exitCode = exitCodeAfterSignal(await running);
   } catch (error) {
     process.stderr.write(

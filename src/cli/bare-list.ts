@@ -12,7 +12,7 @@ import { reportError } from './report-error.js';
 
 export { exitCodeAfterSignal, installSignalHandling } from './signals.js';
 
-export async function runBareList(io: Io = processIo()): Promise<number> {
+export async function runBare(io: Io = processIo()): Promise<number> {
   try {
     return await runList({}, io);
   } catch (error) {

@@ -8,7 +8,7 @@ import { reportError } from './report-error.js';
 
 export { exitCodeAfterSignal, installSignalHandling } from './signals.js';
 
-export async function runBareRepl(io: Io = processIo()): Promise<number> {
+export async function runBare(io: Io = processIo()): Promise<number> {
   try {
     const { runRepl } = await import('./repl.js');
     return await runRepl({ format: 'text', words: [] }, io);
