@@ -281,6 +281,21 @@ describe('readRolloutForResume', () => {
     expect(resumed.lineCount).toBe(3);
   });
 
+  it('reads lines longer than a chunk among short ones, multi-byte text across every boundary', async () => {
+    // Each long line outgrows the read buffer, and the short lines around it are carried across chunks
+    // after it has grown: every message must come back byte for byte, in order.
+    const messages: ResponseItem[] = [];
+    for (let index = 0; index < 4; index += 1) {
+      messages.push(userMessage(`${index} ${'é✓'.repeat(300_000 + index * 123_457)}`));
+      for (let short = 0; short < 400; short += 1)
+        messages.push(assistantMessage(`${index}.${short} ${'ü'.repeat(1_000 + short)}`));
+    }
+    await write(metaLine(), ...messages.map((message) => itemLine(message)));
+    const resumed = await readRolloutForResume(filePath);
+    expect(resumed.history).toEqual(messages);
+    expect(resumed.lineCount).toBe(messages.length + 1);
+  });
+
   it('rebuilds a legacy compacted line (no replacement_history) from the initial context and user messages', async () => {
     const agents = userMessage('# AGENTS.md instructions for /repo\n\nbe careful');
     await write(
