@@ -133,12 +133,15 @@ async function overServer(env, { conversations: CONVERSATIONS, parallel: PARALLE
       request.end();
     });
   const latencies = [];
+  let events = 0;
   const started = performance.now();
   const cpuBefore = cpuMsOf(child.pid);
+  const clientCpuBefore = process.cpuUsage();
   await pool(CONVERSATIONS, PARALLEL, async () => {
     const { id } = await call('POST', '/conversations', SELECTION);
     let onEnd = () => undefined;
     const close = await openStream(`/conversations/${id}/events`, (event) => {
+      events += 1;
       if (event.type === 'turn-complete' || event.type === 'turn-failed') onEnd(event);
     });
     for (let turn = 0; turn < TURNS; turn += 1) {
@@ -153,12 +156,20 @@ async function overServer(env, { conversations: CONVERSATIONS, parallel: PARALLE
   });
   const seconds = (performance.now() - started) / 1000;
   const cpuMs = cpuMsOf(child.pid) - cpuBefore;
+  const clientCpu = process.cpuUsage(clientCpuBefore);
   const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
   const peakKiB = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
   agent.destroy();
   child.kill('SIGTERM');
   await new Promise((resolve) => child.on('exit', resolve));
-  return { latencies, seconds, cpuMs, peakMiB: peakKiB / 1024 };
+  return {
+    latencies,
+    seconds,
+    cpuMs,
+    clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
+    events,
+    peakMiB: peakKiB / 1024,
+  };
 }
 
 async function overLibrary(env, { conversations: CONVERSATIONS, parallel: PARALLEL }) {
@@ -209,7 +220,9 @@ try {
     const library = [...libraryBefore.latencies, ...libraryAfter.latencies];
     process.stdout.write(
       `CPU per turn: library ${((libraryBefore.cpuMs + libraryAfter.cpuMs) / (2 * scenario.conversations * TURNS)).toFixed(2)} ms, ` +
-        `cody serve ${(server.cpuMs / (scenario.conversations * TURNS)).toFixed(2)} ms (the server process)\n`,
+        `cody serve ${(server.cpuMs / (scenario.conversations * TURNS)).toFixed(2)} ms (the server process), ` +
+        `its HTTP client ${(server.clientCpuMs / (scenario.conversations * TURNS)).toFixed(2)} ms ` +
+        `(${(server.events / (scenario.conversations * TURNS)).toFixed(1)} events per turn)\n`,
     );
     const rows = [
       ['library (createCody in process)', library, libraryBefore.seconds + libraryAfter.seconds, 2],
