@@ -144,20 +144,18 @@ function writeCache(path: string, entries: Map<string, CacheEntry>): void {
 }
 
 /**
- * Reads a summary and keeps the `fstat` it made: with no cache entry to compare with, that one call
- * stands in for a separate `stat` of the path.
+ * The summary reader's file system, keeping the `fstat` it made: with no cache entry to compare with, that
+ * one call stands in for a separate `stat` of the path. One object for the whole listing (synchronous).
  */
-function summaryWithStat(filePath: string, id: string): { summary: ConversationSummary; stat?: fs.Stats } {
-  let stat: fs.Stats | undefined;
-  const fileSystem: SummaryFileSystem = {
-    openSync: fs.openSync,
-    readSync: fs.readSync,
-    closeSync: fs.closeSync,
-    fstatSync: (descriptor) => (stat = fs.fstatSync(descriptor)),
-  };
-  const summary = readConversationSummary(filePath, fileSystem, id);
-  return stat ? { summary, stat } : { summary };
-}
+const statKeeping = {
+  last: undefined as fs.Stats | undefined,
+  openSync: fs.openSync,
+  readSync: fs.readSync,
+  closeSync: fs.closeSync,
+  fstatSync(descriptor: number): fs.Stats {
+    return (this.last = fs.fstatSync(descriptor));
+  },
+} satisfies SummaryFileSystem & { last: fs.Stats | undefined };
 
 /** List entries for `ids`, reading only the rollouts that changed since the cache was written. */
 export function summarizeConversations(
@@ -174,9 +172,11 @@ export function summarizeConversations(
     const cached = cache.get(id);
     if (!cached) {
       changed = true;
-      const { summary, stat } = summaryWithStat(filePath, id);
-      const { filePath: _ignored, ...stored } = summary;
-      if (stat) next.set(id, { size: stat.size, mtimeMs: stat.mtimeMs, summary: stored });
+      statKeeping.last = undefined;
+      const summary = readConversationSummary(filePath, statKeeping, id);
+      const stat = statKeeping.last as fs.Stats | undefined;
+      // Stored as it is: the cache row takes its fields one by one and leaves `filePath` out.
+      if (stat) next.set(id, { size: stat.size, mtimeMs: stat.mtimeMs, summary });
       return summary;
     }
     let stat: fs.Stats | undefined;
@@ -195,8 +195,7 @@ export function summarizeConversations(
     }
     changed = true;
     const summary = readConversationSummary(filePath, fs, id);
-    const { filePath: _ignored, ...stored } = summary;
-    next.set(id, { size, mtimeMs, summary: stored });
+    next.set(id, { size, mtimeMs, summary });
     return summary;
   });
   if (changed) writeCache(cachePath, next);

@@ -210,12 +210,12 @@ function tailOf(fileSystem: SummaryFileSystem, descriptor: number, size: number,
     // record the count in turn_complete make that scan stop at once). Lines are decoded one at a time.
     let end = length;
     while (end > floor) {
+      const complete = tail.messageCount !== undefined;
+      if (complete && tail.compactionCount !== undefined) break;
       if (view[end - 1] === NEWLINE) end -= 1;
       const lineStart = Math.max(floor, view.lastIndexOf(NEWLINE, end - 1) + 1);
       const line = view.toString('utf8', lineStart, end);
       end = lineStart;
-      const complete = tail.messageCount !== undefined;
-      if (complete && tail.compactionCount !== undefined) break;
       const wanted =
         tail.updatedAt === undefined ||
         // Matches `"turn_complete"` (older files) and `"cody_turn_complete"`.
@@ -260,23 +260,33 @@ export function readConversationSummary(
   fileSystem: SummaryFileSystem = fs,
   id: string = basename(filePath, '.jsonl'),
 ): ConversationSummary {
-  const unknown = { id, provider: '?', api: '?', model: '?', compactionCount: 0, filePath };
+  // The fallbacks are built only when needed: this runs for every file of an unlisted directory, and
+  // what it allocates per file is most of that listing's garbage collection.
+  const unknown = (createdAt: string, problem: string): ConversationSummary => ({
+    id,
+    provider: '?',
+    api: '?',
+    model: '?',
+    createdAt,
+    updatedAt: createdAt,
+    compactionCount: 0,
+    filePath,
+    problem,
+  });
   let descriptor: number;
   try {
     descriptor = fileSystem.openSync(filePath, 'r');
   } catch (error) {
-    return { ...unknown, createdAt: '', updatedAt: '', problem: `unreadable: ${(error as Error).message}` };
+    return unknown('', `unreadable: ${(error as Error).message}`);
   }
   try {
     const { size, mtime } = fileSystem.fstatSync(descriptor);
-    const modified = mtime.toISOString();
-    const dated = { ...unknown, createdAt: modified, updatedAt: modified };
-    if (size === 0) return { ...dated, problem: 'empty file' };
+    if (size === 0) return unknown(mtime.toISOString(), 'empty file');
     const head = headOf(fileSystem, descriptor, size);
-    if (head.meta === undefined) return { ...dated, problem: 'the first line is not session_meta' };
+    if (head.meta === undefined) return unknown(mtime.toISOString(), 'the first line is not session_meta');
     const meta = payloadOf(head.meta);
     const tail = tailOf(fileSystem, descriptor, size, DEFAULT_TAIL_BYTES);
-    const createdAt = text(meta.timestamp) ?? text(head.meta.timestamp) ?? modified;
+    const createdAt = text(meta.timestamp) ?? text(head.meta.timestamp) ?? mtime.toISOString();
     const preview = head.preview ?? tail.firstUserMessage;
     return {
       id,
@@ -291,7 +301,7 @@ export function readConversationSummary(
       filePath,
     };
   } catch (error) {
-    return { ...unknown, createdAt: '', updatedAt: '', problem: `unreadable: ${(error as Error).message}` };
+    return unknown('', `unreadable: ${(error as Error).message}`);
   } finally {
     fileSystem.closeSync(descriptor);
   }
