@@ -17,11 +17,22 @@ export interface Io {
   cwd: string;
 }
 
+/**
+ * The process's streams, each made only when a command first uses it: Node builds `process.stdin` and
+ * friends on first access, and stdin alone (a stream over /dev/null, a pipe or a terminal) cost ~2 ms of
+ * every `cody list`, which never reads it.
+ */
 export function processIo(): Io {
   return {
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdin: process.stdin,
+    get stdout() {
+      return process.stdout;
+    },
+    get stderr() {
+      return process.stderr;
+    },
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     cwd: process.cwd(),
   };
