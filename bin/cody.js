@@ -4,8 +4,11 @@
 // loaded with import().
 'use strict';
 
-/** The invocations people wait on most, each with an entry of its own that skips the command-line parser. */
-const BARE_ENTRIES = { repl: '../dist/bundle/bare-repl.js', list: '../dist/bundle/bare-list.js' };
+/**
+ * The invocations people wait on most, each with an entry of its own that skips the command-line parser.
+ * The listing is CommonJS and is require()d: that spares it Node's ES module loader (~6–15 ms here).
+ */
+const BARE_ENTRIES = { repl: '../dist/bundle/bare-repl.js', list: '../dist/bundle/bare-list.cjs' };
 
 // Fast path: `cody --version` answers without loading the CLI (start-up is the product's latency).
 if (process.argv.length === 3 && (process.argv[2] === '--version' || process.argv[2] === '-V')) {
@@ -29,7 +32,8 @@ async function run() {
   // Bare `cody` (the REPL) and bare `cody list`; anything else goes through the parser (main.js).
   const words = process.argv.slice(2);
   const bare = words.length === 0 ? 'repl' : words.length === 1 && words[0] === 'list' ? 'list' : undefined;
-  const entry = await import(bare === undefined ? '../dist/bundle/main.js' : BARE_ENTRIES[bare]);
+  const file = bare === undefined ? '../dist/bundle/main.js' : BARE_ENTRIES[bare];
+  const entry = file.endsWith('.cjs') ? require(file) : await import(file);
   const { installSignalHandling, exitCodeAfterSignal } = entry;
   // SIGINT/SIGTERM/SIGHUP end every command within ~2 s (src/cli/signals.ts).
   installSignalHandling();

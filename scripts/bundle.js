@@ -3,8 +3,8 @@
  * loads) into dist/bundle/ (one ES module per command path, SDKs included), so a command loads a handful of
  * files instead of hundreds from node_modules and neither needs node_modules at run time. Run by `npm run build` (and so by `prepare`).
  * Dynamic imports stay split: `cody list` never loads the chunks that hold the SDKs, zod or the tokenizer.
- * Bare `cody list` (dist/bundle/bare-list.js, with bare-list-config.js for a config file) is a second,
- * unsplit build: one small file instead of ~23 chunks (src/cli/bare-list.ts says why); it shares no module
+ * Bare `cody list` (dist/bundle/bare-list.cjs, with bare-list-config.js for a config file) is a second,
+ * unsplit build (CommonJS): one small file instead of ~23 chunks (src/cli/bare-list.ts says why); it shares no module
  * instance with the first build, and is never loaded in the same process as it.
  * dist/bundle/inputs.json maps every output file to the source modules it holds (tests read it to check
  * what a command loaded).
@@ -53,19 +53,30 @@ const results = await Promise.all([
     alias: { 'google-auth-library': './scripts/stubs/google-auth-library.js', ws: './scripts/stubs/ws.js' },
   }),
   // Without splitting, a dynamic import is bundled in (wrapped, run only when imported). The config
-  // schema (zod, 130 KB) is instead its own file beside bare-list.js: loading a 177 KB file cost ~14 ms
+  // schema (zod, 130 KB) is instead its own file beside bare-list.cjs: loading a 177 KB file cost ~14 ms
   // and a 44 KB one ~6 ms, and only a person with a config file pays for the schema.
+  // The listing itself is CommonJS, which the CommonJS launcher require()s: Node 20 then never starts its
+  // ES module loader for a bare `cody list` (DECISIONS.md has the figures). The schema stays an ES module,
+  // imported only when needed.
   build({
     ...common,
-    entryPoints: { 'bare-list': 'src/cli/bare-list.ts', 'bare-list-config': 'src/core/config-schema.ts' },
+    entryPoints: { 'bare-list': 'src/cli/bare-list.ts' },
+    format: 'cjs',
+    outExtension: { '.js': '.cjs' },
+    banner: {},
     splitting: false,
     plugins: [configSchemaBesideBareList],
+  }),
+  build({
+    ...common,
+    entryPoints: { 'bare-list-config': 'src/core/config-schema.ts' },
+    splitting: false,
   }),
 ]);
 const inputs = {};
 for (const result of results) {
   for (const [file, output] of Object.entries(result.metafile.outputs)) {
-    if (file.endsWith('.js')) inputs[relative(outdir, join(root, file))] = Object.keys(output.inputs);
+    if (/\.c?js$/.test(file)) inputs[relative(outdir, join(root, file))] = Object.keys(output.inputs);
   }
 }
 await writeFile(join(outdir, 'inputs.json'), `${JSON.stringify(inputs, null, 1)}\n`);

@@ -261,10 +261,9 @@ describe('cody persistence and resume (e2e)', () => {
         `NODE_V8_COVERAGE=${coverage} node --no-warnings --experimental-loader ${loader} ${CODY_BIN} ${args}`,
       );
       expect(result.code, result.stderr).toBe(0);
-      const files = result.stderr
-        .split('\n')
-        .filter((line) => line.startsWith('LOADED '))
-        .map((line) => fileURLToPath(line.slice('LOADED '.length)));
+      // Every script the process compiled, from its coverage report: the ES module loader's hook sees
+      // only ES modules, and bare `cody list` is CommonJS.
+      const files = await coveredFiles(coverage);
       expect(files.some((file) => file.startsWith(bundle))).toBe(true);
       // The CLI runs from its bundle: map each bundle file back to the source modules it holds.
       const present = files.flatMap((file) =>
@@ -365,6 +364,20 @@ describe('cody persistence and resume (e2e)', () => {
 });
 
 /** The modules whose bundler wrapper (`"path/of/module.js"() {…}`) V8's coverage saw never called. */
+/** The files whose scripts a process with NODE_V8_COVERAGE=coverageDir compiled. */
+async function coveredFiles(coverageDir: string): Promise<string[]> {
+  const files = new Set<string>();
+  for (const file of await readdir(coverageDir)) {
+    const report = JSON.parse(await readFile(join(coverageDir, file), 'utf8')) as {
+      result: { url: string }[];
+    };
+    for (const script of report.result) {
+      if (script.url.startsWith('file:')) files.add(fileURLToPath(script.url));
+    }
+  }
+  return [...files];
+}
+
 async function uncalledModuleWrappers(coverageDir: string): Promise<Set<string>> {
   const uncalled = new Set<string>();
   for (const file of await readdir(coverageDir)) {
