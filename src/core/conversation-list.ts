@@ -45,12 +45,14 @@ export function listConversations(paths: CodyPaths, options: { limit?: number } 
     ids,
     rolloutPathIn(paths.conversationsDir),
   );
-  // ISO timestamps and UUIDv7 ids sort correctly as plain strings (and much faster than localeCompare);
-  // each key is built once, not twice per comparison.
-  const keys = new Map(summaries.map((summary) => [summary, `${summary.updatedAt} ${summary.id}`]));
-  const key = (summary: ConversationSummary): string => keys.get(summary) ?? '';
-  summaries.sort((a, b) => (key(a) < key(b) ? 1 : key(a) > key(b) ? -1 : 0));
+  // ISO timestamps and UUIDv7 ids sort correctly as plain strings (and much faster than localeCompare),
+  // compared field by field: no key string is built for any of a thousand conversations.
+  summaries.sort((a, b) => descending(a.updatedAt, b.updatedAt) || descending(a.id, b.id));
   return options.limit !== undefined ? summaries.slice(0, Math.max(0, options.limit)) : summaries;
+}
+
+function descending(a: string, b: string): number {
+  return a < b ? 1 : a > b ? -1 : 0;
 }
 
 /** The active conversation, if it still exists. */

@@ -163,6 +163,17 @@ describe('ConversationManager', () => {
     ]);
   });
 
+  it('orders conversations with the same last activity by id, newest id first', async () => {
+    const at = '2026-01-04T00:00:00.000Z';
+    const ids = ['01900000-0000-7000-8000-00000000000b', '01900000-0000-7000-8000-00000000000a'];
+    for (const id of [...ids].reverse()) await writeRollout(id, '2026-01-01T00:00:00.000Z', at, id);
+    await writeRollout('01900000-0000-7000-8000-000000000001', at, '2026-01-05T00:00:00.000Z', 'later');
+    expect((await manager.listConversations()).map((summary) => summary.id)).toEqual([
+      '01900000-0000-7000-8000-000000000001',
+      ...ids,
+    ]);
+  });
+
   it('lists a conversation created by newConversation (no turns yet) with its meta', async () => {
     const { id } = await create('gpt-5');
     expect(await manager.listConversations()).toEqual([
