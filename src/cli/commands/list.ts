@@ -32,12 +32,11 @@ export async function runList(options: ListOptions, io: Io): Promise<number> {
   // The summaries are this listing's own objects: each gets its title in place rather than a copy.
   for (const conversation of all)
     conversation.title = titles.get(conversation.id) ?? generateTitle(conversation.preview);
-  const titled = all;
   const search = options.search?.toLowerCase();
   const matching =
     search === undefined
-      ? titled
-      : titled.filter((conversation) =>
+      ? all
+      : all.filter((conversation) =>
           [conversation.id, conversation.title, conversation.preview, conversation.model].some((field) =>
             field?.toLowerCase().includes(search),
           ),
