@@ -4,7 +4,7 @@ import { resolve as resolvePath } from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { applyProviderChoice } from '../core/provider-choice.js';
 import { APPROVAL_POLICIES } from '../core/tools/policy.js';
-import { generateTitle, readTitles } from '../core/conversation-titles.js';
+import { readTitles } from '../core/conversation-titles.js';
 import { createRedactor, redactDeep } from '../core/redact.js';
 import { startConversation } from '../core/start-conversation.js';
 import type { Session } from '../core/session.js';
@@ -198,12 +198,11 @@ async function* compactEvents(session: Session, focus: string | undefined, signa
 /** A searchable list of recent conversations: type to filter, ↑/↓ to move, Enter to open, Esc to cancel. */
 async function pickConversation(state: ReplState, ui: Ui, initialQuery: string): Promise<string | undefined> {
   const all = await state.context.manager.listConversations({ limit: 200 });
-  const titles = readTitles(state.context.paths.home);
   const rows = all.map((conversation) => ({
     id: conversation.id,
     label: sanitizeForTerminal(
       `${conversation.id.slice(0, 8)}  ${relativeTime(conversation.updatedAt, Date.now()).padEnd(9)}  ${
-        titles.get(conversation.id) ?? generateTitle(conversation.preview) ?? '(no messages)'
+        conversation.title ?? '(no messages)'
       }`,
     ),
   }));

@@ -9,6 +9,8 @@
 import { loadConfig, type CodyConfig } from './config.js';
 import { Conversation } from './conversation.js';
 import { ConversationManager } from './conversation-manager.js';
+import { applyTitle } from './conversation-list.js';
+import { readTitles } from './conversation-titles.js';
 import type { ConversationSummary } from './rollout/summary-reader.js';
 import { CodyError } from './errors.js';
 import { checkSelection } from './selection-check.js';
@@ -156,7 +158,9 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     const { manager } = await load();
     const resolved = await manager.resolveId(id);
     const { readConversationSummary } = await import('./rollout/summary-reader.js');
-    return readConversationSummary(manager.rolloutPath(resolved));
+    const summary = readConversationSummary(manager.rolloutPath(resolved));
+    applyTitle(summary, readTitles(paths.home));
+    return summary;
   };
 
   return {

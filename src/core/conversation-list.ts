@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, sep } from 'node:path';
 import { isConversationId } from './conversation-id.js';
+import { readTitles } from './conversation-titles.js';
 import { errorMessage, isErrno, StorageError } from './errors.js';
 import type { CodyPaths } from './paths.js';
 import { summarizeConversations } from './rollout/list-cache.js';
@@ -48,7 +49,17 @@ export function listConversations(paths: CodyPaths, options: { limit?: number } 
   // ISO timestamps and UUIDv7 ids sort correctly as plain strings (and much faster than localeCompare),
   // compared field by field: no key string is built for any of a thousand conversations.
   summaries.sort((a, b) => descending(a.updatedAt, b.updatedAt) || descending(a.id, b.id));
+  // Titles set with `cody rename` replace the generated ones (the cache was written before this: it keeps
+  // the generated title, and a rename takes effect at once without touching it).
+  const titles = readTitles(paths.home);
+  if (titles.size > 0) for (const summary of summaries) applyTitle(summary, titles);
   return options.limit !== undefined ? summaries.slice(0, Math.max(0, options.limit)) : summaries;
+}
+
+/** The title set with `cody rename`, if any, over the generated one. */
+export function applyTitle(summary: ConversationSummary, titles: ReadonlyMap<string, string>): void {
+  const own = titles.get(summary.id);
+  if (own !== undefined) summary.title = own;
 }
 
 function descending(a: string, b: string): number {

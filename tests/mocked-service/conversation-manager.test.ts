@@ -154,6 +154,7 @@ describe('ConversationManager', () => {
       updatedAt: '2026-01-05T00:00:00.000Z',
       messageCount: 2,
       preview: 'written first, used last',
+      title: 'Written first, used last',
       compactionCount: 0,
       filePath: manager.rolloutPath(older),
     });

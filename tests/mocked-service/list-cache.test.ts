@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ConversationManager } from '../../src/core/conversation-manager.js';
 import { ensureCodyHome, resolveCodyPaths, type CodyPaths } from '../../src/core/paths.js';
+import { writeTitle } from '../../src/core/conversation-titles.js';
 import { LIST_CACHE_FILE } from '../../src/core/rollout/list-cache.js';
 
 describe('list cache', () => {
@@ -50,7 +51,7 @@ describe('list cache', () => {
       version: number;
       rows: unknown[][];
     };
-    expect(cache.version).toBe(2);
+    expect(cache.version).toBe(3);
     return cache.rows;
   };
 
@@ -64,11 +65,17 @@ describe('list cache', () => {
     expect(rows[0]?.slice(0, 6)).toEqual([id, size, mtimeMs, 'openai', 'openai-chat', 'gpt-4.1-mini']);
     // The file is not read again: a cached entry that says otherwise is what the next listing shows.
     const cachePath = join(paths.conversationsDir, LIST_CACHE_FILE);
-    const planted = rows.map((row) => [...row.slice(0, 5), 'planted-model', ...row.slice(6)]);
-    await writeFile(cachePath, JSON.stringify({ version: 2, rows: planted }));
+    const planted = rows.map((row) => [
+      ...row.slice(0, 5),
+      'planted-model',
+      ...row.slice(6, 12),
+      'Planted title',
+    ]);
+    await writeFile(cachePath, JSON.stringify({ version: 3, rows: planted }));
     const again = await manager.listConversations();
     expect(again.map((entry) => entry.id)).toEqual([id]); // the cache file is not a conversation
-    expect(again[0]).toEqual({ ...listed, model: 'planted-model' });
+    // The generated title is cached too: a listing makes none for an unchanged file.
+    expect(again[0]).toEqual({ ...listed, model: 'planted-model', title: 'Planted title' });
   });
 
   it('re-reads a conversation that changed and drops one that was deleted', async () => {
@@ -94,9 +101,10 @@ describe('list cache', () => {
     expect((await manager.listConversations())[0]).toMatchObject({ id, messageCount: 2 });
     const { size, mtimeMs } = await stat(manager.rolloutPath(id));
     // A row of the right file with a wrong type, and a short row: both ignored, the file read again.
-    const wrongType = [id, size, mtimeMs, 7, 'openai-chat', 'm', 'c', 'u', 0, 9, 'cached', null];
-    for (const rows of [[wrongType], [[id, size, mtimeMs]]]) {
-      await writeFile(cachePath, JSON.stringify({ version: 2, rows }));
+    const wrongType = [id, size, mtimeMs, 7, 'openai-chat', 'm', 'c', 'u', 0, 9, 'cached', null, 'T'];
+    const wrongTitle = [id, size, mtimeMs, 'openai', 'openai-chat', 'm', 'c', 'u', 0, 9, 'cached', null, 5];
+    for (const rows of [[wrongType], [wrongTitle], [[id, size, mtimeMs]]]) {
+      await writeFile(cachePath, JSON.stringify({ version: 3, rows }));
       expect((await manager.listConversations())[0]).toMatchObject({
         id,
         messageCount: 2,
@@ -112,7 +120,27 @@ describe('list cache', () => {
       }),
     );
     expect((await manager.listConversations())[0]).toMatchObject({ id, messageCount: 2 });
+    // Nor is a version-2 one (rows without the title).
+    const versionTwo = [id, size, mtimeMs, 'openai', 'openai-chat', 'm', 'c', 'u', 0, 99, 'cached', null];
+    await writeFile(cachePath, JSON.stringify({ version: 2, rows: [versionTwo] }));
+    expect((await manager.listConversations())[0]).toMatchObject({
+      id,
+      messageCount: 2,
+      title: 'Real preview',
+    });
     const rebuilt = await readRows();
     expect(rebuilt[0]?.[9]).toBe(2);
+    expect(rebuilt[0]?.[12]).toBe('Real preview');
+  });
+
+  it('shows a title set with rename over the cached one at once, and keeps the generated one cached', async () => {
+    const id = await create();
+    await appendFile(manager.rolloutPath(id), turnComplete(2, 'please fix the build.'));
+    expect((await manager.listConversations())[0]?.title).toBe('Fix the build');
+    await writeTitle(paths.home, id, 'My own name');
+    expect((await manager.listConversations())[0]?.title).toBe('My own name');
+    expect((await readRows())[0]?.[12]).toBe('Fix the build');
+    await writeTitle(paths.home, id, '');
+    expect((await manager.listConversations())[0]?.title).toBe('Fix the build');
   });
 });

@@ -1,4 +1,3 @@
-import { generateTitle, readTitles } from '../../core/conversation-titles.js';
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { loadConfig } from '../../core/config.js';
@@ -27,11 +26,8 @@ export async function runList(options: ListOptions, io: Io): Promise<number> {
   // file, and the manager's writers and reader would be most of it.
   const paths = resolveCodyPaths(io.env);
   await loadConfig(paths.configFile);
-  const all: Listed[] = listConversations(paths);
-  const titles = readTitles(paths.home);
-  // The summaries are this listing's own objects: each gets its title in place rather than a copy.
-  for (const conversation of all)
-    conversation.title = titles.get(conversation.id) ?? generateTitle(conversation.preview);
+  // Each with its title: the one set with `cody rename`, else generated (and cached) from the first message.
+  const all = listConversations(paths);
   const search = options.search?.toLowerCase();
   const matching =
     search === undefined
@@ -82,8 +78,6 @@ export async function runList(options: ListOptions, io: Io): Promise<number> {
   io.stdout.write(`${lines.join('\n')}\n`);
   return ExitCode.ok;
 }
-
-type Listed = ConversationSummary & { title?: string };
 
 interface Row {
   marker: string;

@@ -19,9 +19,9 @@ export const LIST_CACHE_FILE = '.list-cache.json';
 /**
  * Version 2 keeps each entry as one flat array (`CacheRow`) rather than nested objects: half the bytes,
  * and parsing and checking a thousand rows costs a third of what the objects did (measured cold, which is
- * how `cody list` runs). Older versions are simply rebuilt.
+ * how `cody list` runs). Version 3 adds the generated title. Older versions are simply rebuilt.
  */
-const CACHE_VERSION = 2;
+const CACHE_VERSION = 3;
 
 type CachedSummary = Omit<ConversationSummary, 'filePath'>;
 
@@ -31,7 +31,7 @@ interface CacheEntry {
   summary: CachedSummary;
 }
 
-/** [id, size, mtimeMs, provider, api, model, createdAt, updatedAt, compactionCount, messageCount, preview, problem] */
+/** [id, size, mtimeMs, provider, api, model, createdAt, updatedAt, compactionCount, messageCount, preview, problem, title] */
 type CacheRow = [
   string,
   number,
@@ -43,6 +43,7 @@ type CacheRow = [
   string,
   number,
   number | null,
+  string | null,
   string | null,
   string | null,
 ];
@@ -62,12 +63,13 @@ function toRow(id: string, entry: CacheEntry): CacheRow {
     summary.messageCount ?? null,
     summary.preview ?? null,
     summary.problem ?? null,
+    summary.title ?? null,
   ];
 }
 
 /** Checks a row read from disk field by field (this path stays free of zod for start-up speed). */
 function fromRow(row: unknown): [string, CacheEntry] | undefined {
-  if (!Array.isArray(row) || row.length !== 12) return undefined;
+  if (!Array.isArray(row) || row.length !== 13) return undefined;
   const [
     id,
     size,
@@ -81,6 +83,7 @@ function fromRow(row: unknown): [string, CacheEntry] | undefined {
     count,
     preview,
     problem,
+    title,
   ] = row as unknown[];
   if (
     typeof id !== 'string' ||
@@ -94,7 +97,8 @@ function fromRow(row: unknown): [string, CacheEntry] | undefined {
     typeof compactions !== 'number' ||
     (count !== null && typeof count !== 'number') ||
     (preview !== null && typeof preview !== 'string') ||
-    (problem !== null && typeof problem !== 'string')
+    (problem !== null && typeof problem !== 'string') ||
+    (title !== null && typeof title !== 'string')
   ) {
     return undefined;
   }
@@ -110,6 +114,7 @@ function fromRow(row: unknown): [string, CacheEntry] | undefined {
   if (count !== null) summary.messageCount = count;
   if (preview !== null) summary.preview = preview;
   if (problem !== null) summary.problem = problem;
+  if (title !== null) summary.title = title;
   return [id, { size, mtimeMs, summary }];
 }
 

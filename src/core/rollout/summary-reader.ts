@@ -7,6 +7,7 @@
 import * as fs from 'node:fs';
 import { basename } from 'node:path';
 import { SUMMARY_PREFIX } from '../compact/summary-prefix.js';
+import { generateTitle } from '../conversation-titles.js';
 import { codyEventOf } from './codex-lines.js';
 import { isContextualUserText } from './is-contextual-user-text.js';
 
@@ -23,6 +24,11 @@ export interface ConversationSummary {
   messageCount?: number;
   /** The first user message, shortened. */
   preview?: string;
+  /**
+   * What `cody list` shows: the title set with `cody rename` where the listing applies those, else one
+   * generated from the first message (and kept in the list cache, so a listing does not make it again).
+   */
+  title?: string;
   compactionCount: number;
   filePath: string;
   /** Why the file could not be read properly (it is listed anyway). */
@@ -287,7 +293,9 @@ export function readConversationSummary(
     const meta = payloadOf(head.meta);
     const tail = tailOf(fileSystem, descriptor, size, DEFAULT_TAIL_BYTES);
     const createdAt = text(meta.timestamp) ?? text(head.meta.timestamp) ?? mtime.toISOString();
-    const preview = head.preview ?? tail.firstUserMessage;
+    const first = head.preview ?? tail.firstUserMessage;
+    const preview = first !== undefined ? shorten(first) : undefined;
+    const title = generateTitle(preview);
     return {
       id,
       provider: tail.turn?.provider || text(meta.provider) || text(meta.model_provider) || '?',
@@ -296,7 +304,8 @@ export function readConversationSummary(
       createdAt,
       updatedAt: tail.updatedAt ?? createdAt,
       ...(tail.messageCount !== undefined ? { messageCount: tail.messageCount } : {}),
-      ...(preview !== undefined ? { preview: shorten(preview) } : {}),
+      ...(preview !== undefined ? { preview } : {}),
+      ...(title !== undefined ? { title } : {}),
       compactionCount: tail.compactionCount ?? 0,
       filePath,
     };
