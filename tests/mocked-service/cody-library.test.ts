@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCody, type Cody } from '../../src/core/cody.js';
+import { writeTitle } from '../../src/core/conversation-titles.js';
 import type { SessionEvent } from '../../src/core/session-events.js';
 import type { ToolRuntime } from '../../src/core/tools/tool-runtime.js';
 import type { ModelClient, ModelRequest, StreamEvent } from '../../src/protocol/index.js';
@@ -122,7 +123,12 @@ describe('createCody', () => {
     expect(await cody.get(conversation.id.slice(0, 13))).toMatchObject({
       id: conversation.id,
       messageCount: 2,
+      title: 'List the files',
     });
+    // A title set with `cody rename` is what the library lists and gets, as `cody list` shows it.
+    await writeTitle(home, conversation.id, 'Files, renamed');
+    expect((await cody.list())[0]?.title).toBe('Files, renamed');
+    expect((await cody.get(conversation.id)).title).toBe('Files, renamed');
     expect(await cody.open(conversation.id)).toBe(conversation);
   });
 
