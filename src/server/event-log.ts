@@ -30,6 +30,8 @@ export class EventLog {
   private readonly capacity: number;
   private readonly events: LoggedEvent[] = [];
   private readonly subscribers = new Set<Subscriber>();
+  /** Waits for a first subscriber (`waitForSubscriber`), each told true or false once. */
+  private readonly waiters = new Set<(attached: boolean) => void>();
   private sequence = 0;
 
   constructor(boot: string, capacity = REPLAY_BUFFER_EVENTS) {
@@ -62,10 +64,26 @@ export class EventLog {
 
   subscribe(subscriber: Subscriber): () => void {
     this.subscribers.add(subscriber);
+    for (const waiter of [...this.waiters]) waiter(true);
     return () => this.subscribers.delete(subscriber);
   }
 
-  get subscriberCount(): number {
-    return this.subscribers.size;
+  /** True at once if someone listens, else as soon as someone subscribes; false after `withinMs`. */
+  waitForSubscriber(withinMs: number): Promise<boolean> {
+    if (this.subscribers.size > 0) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const settle = (attached: boolean): void => {
+        clearTimeout(timer);
+        this.waiters.delete(settle);
+        resolve(attached);
+      };
+      const timer = setTimeout(() => settle(false), withinMs);
+      this.waiters.add(settle);
+    });
+  }
+
+  /** Ends every wait for a subscriber with false (the server is stopping). */
+  releaseWaiters(): void {
+    for (const waiter of [...this.waiters]) waiter(false);
   }
 }

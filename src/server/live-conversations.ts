@@ -58,15 +58,13 @@ export class LiveConversations {
     return this.entry(id).log;
   }
 
-  /** True once a client listens to the conversation's events; false if none does within `withinMs`. */
+  /**
+   * True once a client listens to the conversation's events (at once when one does, the moment one
+   * attaches otherwise); false if none does within `withinMs`, or the server stops first.
+   */
   async waitForListener(id: string, withinMs: number): Promise<boolean> {
-    const log = this.entry(id).log;
-    const until = Date.now() + withinMs;
-    while (log.subscriberCount === 0) {
-      if (this.stopping || Date.now() >= until) return false;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    return true;
+    if (this.stopping) return false;
+    return this.entry(id).log.waitForSubscriber(withinMs);
   }
 
   /** The turn state as the last `state` event told it, and the running turn if any. */
@@ -149,6 +147,7 @@ export class LiveConversations {
   /** SIGTERM: no new turns; running ones are interrupted (the engine records the boundary) and awaited. */
   async shutdown(graceMs: number): Promise<void> {
     this.stopping = true;
+    for (const live of this.live.values()) live.log.releaseWaiters();
     const running = [...this.live.values()].flatMap((live) => (live.turn ? [live.turn] : []));
     for (const turn of running) turn.abort.abort(new Error('server shutting down'));
     const all = Promise.allSettled(running.map((turn) => turn.done));

@@ -2,7 +2,7 @@
 import { mkdtemp, rm, stat, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { EventLog } from '../../src/server/event-log.js';
 import { createScrub } from '../../src/server/scrub.js';
@@ -103,6 +103,39 @@ describe('event log', () => {
     });
     expect(log.replayAfter(undefined)).toEqual({ events: [], gap: false });
     expect(log.replayAfter('abc-5').events).toEqual([]);
+  });
+
+  describe('waiting for a subscriber', () => {
+    beforeEach(() => {
+      vi.useFakeTimers();
+    });
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('answers true the moment one subscribes, false when none does in time or on release', async () => {
+      const log = new EventLog('abc');
+      const settled: boolean[] = [];
+      const first = log.waitForSubscriber(5_000).then((attached) => settled.push(attached));
+      await vi.advanceTimersByTimeAsync(10);
+      expect(settled).toEqual([]);
+      const unsubscribe = log.subscribe(() => undefined);
+      await first;
+      expect(settled).toEqual([true]); // at the subscribe, not at the next poll or the deadline
+      expect(await log.waitForSubscriber(5_000)).toBe(true); // someone already listens
+      unsubscribe();
+      const late = log.waitForSubscriber(5_000);
+      await vi.advanceTimersByTimeAsync(4_999);
+      const never = log.waitForSubscriber(5_000);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await late).toBe(false);
+      log.releaseWaiters();
+      expect(await never).toBe(false);
+      // Nothing settled twice, and no timer is left behind.
+      log.subscribe(() => undefined);
+      expect(settled).toEqual([true]);
+      expect(vi.getTimerCount()).toBe(0);
+    });
   });
 });
 
