@@ -5,15 +5,12 @@
  * doubtful value — returns undefined and goes through the full schema (config-schema.ts), which gives the
  * precise error. What this accepts, the schema accepts unchanged (tests/unit/core/config-quick-check.test.ts).
  */
+import { isRecord } from '../protocol/index.js';
 import { isProvider } from './provider-names.js';
 
 type QuickConfig = Record<string, unknown>;
 
 const AUTH_VALUES: Readonly<Record<string, string>> = { openai: 'chatgpt', anthropic: 'claude' };
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** An http(s) URL: anything else would be retried as a network error on every turn. */
 export function isHttpUrl(value: unknown): boolean {
@@ -30,14 +27,14 @@ const CHECKS: Readonly<Record<string, (value: unknown) => boolean>> = {
   provider: isProvider,
   api: (value) => typeof value === 'string',
   model: (value) => typeof value === 'string' && value.length > 0,
-  baseUrls: (value) => isPlainObject(value) && Object.values(value).every(isHttpUrl),
+  baseUrls: (value) => isRecord(value) && Object.values(value).every(isHttpUrl),
   auth: (value) =>
-    isPlainObject(value) && Object.entries(value).every(([key, choice]) => AUTH_VALUES[key] === choice),
+    isRecord(value) && Object.entries(value).every(([key, choice]) => AUTH_VALUES[key] === choice),
 };
 
 /** The config as read, when it is one of the common shapes; undefined: validate it with the schema. */
 export function quickCheckedConfig(raw: unknown): QuickConfig | undefined {
-  if (!isPlainObject(raw)) return undefined;
+  if (!isRecord(raw)) return undefined;
   for (const [key, value] of Object.entries(raw)) {
     const check = CHECKS[key];
     if (!check?.(value)) return undefined;

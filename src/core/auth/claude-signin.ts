@@ -7,7 +7,8 @@
  */
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { CredentialFileError, type CredentialFix, isJsonObject, readJsonObject } from './credential-file.js';
+import { isRecord } from '../../protocol/index.js';
+import { CredentialFileError, type CredentialFix, readJsonObject } from './credential-file.js';
 import { RefreshingBearer, type SignInFormat } from './refreshing-bearer.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -47,14 +48,9 @@ function claudeFormat(file: string, tokenUrl: string): SignInFormat {
     fix: FIX,
     read(document, now) {
       const oauth = document.claudeAiOauth;
-      const access = isJsonObject(oauth) ? oauth.accessToken : undefined;
-      const refresh = isJsonObject(oauth) ? oauth.refreshToken : undefined;
-      if (
-        !isJsonObject(oauth) ||
-        typeof access !== 'string' ||
-        access === '' ||
-        typeof refresh !== 'string'
-      ) {
+      const access = isRecord(oauth) ? oauth.accessToken : undefined;
+      const refresh = isRecord(oauth) ? oauth.refreshToken : undefined;
+      if (!isRecord(oauth) || typeof access !== 'string' || access === '' || typeof refresh !== 'string') {
         throw new CredentialFileError(
           file,
           'holds no Claude sign-in (claudeAiOauth)',
@@ -74,7 +70,7 @@ function claudeFormat(file: string, tokenUrl: string): SignInFormat {
       client_id: CLAUDE_CLIENT_ID,
     }),
     apply(document, response, now) {
-      const oauth = isJsonObject(document.claudeAiOauth) ? { ...document.claudeAiOauth } : {};
+      const oauth = isRecord(document.claudeAiOauth) ? { ...document.claudeAiOauth } : {};
       if (typeof response.access_token === 'string') oauth.accessToken = response.access_token;
       if (typeof response.refresh_token === 'string' && response.refresh_token !== '')
         oauth.refreshToken = response.refresh_token;
@@ -101,7 +97,7 @@ export async function readClaudeCredential(env: Env, now: number = Date.now()): 
   if (!document) throw new CredentialFileError(file, 'does not exist', fix);
   const format = claudeFormat(file, claudeTokenUrl(env));
   const snapshot = format.read(document, now);
-  const oauth = isJsonObject(document.claudeAiOauth) ? document.claudeAiOauth : {};
+  const oauth = isRecord(document.claudeAiOauth) ? document.claudeAiOauth : {};
   return {
     file,
     bearer: new RefreshingBearer(format, snapshot),

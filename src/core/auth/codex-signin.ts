@@ -7,13 +7,8 @@
  */
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import {
-  CredentialFileError,
-  type CredentialFix,
-  isJsonObject,
-  type JsonObject,
-  readJsonObject,
-} from './credential-file.js';
+import { isRecord, type JsonObject } from '../../protocol/index.js';
+import { CredentialFileError, type CredentialFix, readJsonObject } from './credential-file.js';
 import { chatgptAccountIdOf, jwtExpiryMs } from './jwt.js';
 import { RefreshingBearer, type SignInFormat, type TokenSnapshot } from './refreshing-bearer.js';
 
@@ -57,7 +52,7 @@ function codexFormat(file: string, tokenUrl: string): SignInFormat {
       refresh_token: refreshToken,
     }),
     apply(document, response, now) {
-      const tokens = isJsonObject(document.tokens) ? { ...document.tokens } : {};
+      const tokens = isRecord(document.tokens) ? { ...document.tokens } : {};
       for (const field of ['id_token', 'access_token', 'refresh_token'] as const) {
         const value = response[field];
         if (typeof value === 'string' && value !== '') tokens[field] = value;
@@ -81,9 +76,9 @@ function codexFormat(file: string, tokenUrl: string): SignInFormat {
 
 function readTokens(file: string, document: JsonObject, now: number): TokenSnapshot {
   const tokens = document.tokens;
-  const access = isJsonObject(tokens) ? tokens.access_token : undefined;
-  const refresh = isJsonObject(tokens) ? tokens.refresh_token : undefined;
-  if (!isJsonObject(tokens) || typeof access !== 'string' || access === '' || typeof refresh !== 'string') {
+  const access = isRecord(tokens) ? tokens.access_token : undefined;
+  const refresh = isRecord(tokens) ? tokens.refresh_token : undefined;
+  if (!isRecord(tokens) || typeof access !== 'string' || access === '' || typeof refresh !== 'string') {
     throw new CredentialFileError(file, 'holds no ChatGPT tokens', `Sign in with \`codex login\``);
   }
   const idToken = typeof tokens.id_token === 'string' ? tokens.id_token : '';
@@ -116,7 +111,7 @@ export async function readCodexCredential(env: Env, now: number = Date.now()): P
   };
   const document = await readJsonObject(file, fix);
   if (!document) throw new CredentialFileError(file, 'does not exist', fix);
-  if (isJsonObject(document.tokens)) {
+  if (isRecord(document.tokens)) {
     const format = codexFormat(file, openaiTokenUrl(env));
     const snapshot = format.read(document, now);
     const expiresAt = jwtExpiryMs(snapshot.accessToken);

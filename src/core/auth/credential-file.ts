@@ -10,6 +10,7 @@ import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { privateLockFs } from '../rollout/private-lock-fs.js';
+import { isRecord, type JsonObject } from '../../protocol/index.js';
 import { CodyError, type ErrorHint, errorMessage, isErrno } from '../errors.js';
 
 /** A credential file that is missing, unreadable or not the JSON object it should be. */
@@ -31,12 +32,6 @@ export class CredentialFileError extends CodyError {
   }
 }
 
-export type JsonObject = Record<string, unknown>;
-
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The file's JSON object, or `undefined` when it does not exist; `fix` says what to do otherwise. */
 export async function readJsonObject(file: string, fix: CredentialFix): Promise<JsonObject | undefined> {
   let text: string;
@@ -53,7 +48,7 @@ export async function readJsonObject(file: string, fix: CredentialFix): Promise<
     // The parser's message may quote the file's content, which holds secrets: never repeat it.
     throw new CredentialFileError(file, 'is not valid JSON', fix);
   }
-  if (!isJsonObject(parsed)) throw new CredentialFileError(file, 'does not hold a JSON object', fix);
+  if (!isRecord(parsed)) throw new CredentialFileError(file, 'does not hold a JSON object', fix);
   return parsed;
 }
 

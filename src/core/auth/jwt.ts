@@ -1,5 +1,5 @@
 /** Reading (never verifying) the claims of a JWT: its expiry and ChatGPT's account id. */
-import { isJsonObject, type JsonObject } from './credential-file.js';
+import { isRecord, type JsonObject } from '../../protocol/index.js';
 
 /** The payload of a JWT, or `undefined` when the text is not one. */
 export function jwtClaims(token: string): JsonObject | undefined {
@@ -7,7 +7,7 @@ export function jwtClaims(token: string): JsonObject | undefined {
   if (parts.length !== 3 || parts[1] === undefined) return undefined;
   try {
     const payload: unknown = JSON.parse(Buffer.from(parts[1], 'base64url').toString('utf8'));
-    return isJsonObject(payload) ? payload : undefined;
+    return isRecord(payload) ? payload : undefined;
   } catch {
     return undefined;
   }
@@ -22,6 +22,6 @@ export function jwtExpiryMs(token: string): number | undefined {
 /** ChatGPT's account id inside an OpenAI id or access token (`https://api.openai.com/auth`). */
 export function chatgptAccountIdOf(token: string): string | undefined {
   const auth = jwtClaims(token)?.['https://api.openai.com/auth'];
-  const id = isJsonObject(auth) ? auth.chatgpt_account_id : undefined;
+  const id = isRecord(auth) ? auth.chatgpt_account_id : undefined;
   return typeof id === 'string' && id !== '' ? id : undefined;
 }

@@ -3,13 +3,8 @@
  * 0600 in the 0700 home, rewritten atomically under its lock (unknown fields are kept).
  */
 import { join } from 'node:path';
-import {
-  type CredentialFix,
-  isJsonObject,
-  readJsonObject,
-  withFileLock,
-  writeJsonAtomically,
-} from './credential-file.js';
+import { isRecord } from '../../protocol/index.js';
+import { type CredentialFix, readJsonObject, withFileLock, writeJsonAtomically } from './credential-file.js';
 
 /** Providers whose key `cody auth login` stores. */
 export const LOGIN_PROVIDERS = ['openai', 'anthropic', 'google', 'openrouter'] as const;
@@ -25,7 +20,7 @@ const FIX: CredentialFix = { text: 'Fix or delete it.', hint: 'store-keys-again'
 export async function readStoredKeys(file: string): Promise<Record<string, string>> {
   const document = await readJsonObject(file, FIX);
   const keys = document?.keys;
-  if (!isJsonObject(keys)) return {};
+  if (!isRecord(keys)) return {};
   return Object.fromEntries(
     Object.entries(keys).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
   );
@@ -39,7 +34,7 @@ export async function updateStoredKey(
 ): Promise<boolean> {
   return withFileLock(file, async () => {
     const document = (await readJsonObject(file, FIX)) ?? {};
-    const keys = isJsonObject(document.keys) ? { ...document.keys } : {};
+    const keys = isRecord(document.keys) ? { ...document.keys } : {};
     const existed = typeof keys[provider] === 'string';
     if (key === undefined) delete keys[provider];
     else keys[provider] = key;

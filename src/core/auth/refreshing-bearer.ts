@@ -8,7 +8,8 @@
 import type { BearerCredential } from '../../protocol/index.js';
 import { postTokenRequest, tokenErrorCode } from '../../providers/shared/token-request.js';
 import { CodyError } from '../errors.js';
-import { type JsonObject, readJsonObject, withFileLock, writeJsonAtomically } from './credential-file.js';
+import type { JsonObject } from '../../protocol/index.js';
+import { readJsonObject, withFileLock, writeJsonAtomically } from './credential-file.js';
 
 /** What Cody needs from one state of the credential file. */
 export interface TokenSnapshot {

@@ -13,7 +13,7 @@
  */
 import { readFile, rm } from 'node:fs/promises';
 import { z } from 'zod';
-import type { MessageItem, ResponseItem, WireApi } from '../../protocol/index.js';
+import { isRecord, type MessageItem, type ResponseItem, type WireApi } from '../../protocol/index.js';
 import { CorruptRolloutError, EmptyConversationError, errorMessage, StorageError } from '../errors.js';
 import { isContextualUserText } from './is-contextual-user-text.js';
 import { type RecorderFileSystem, type RolloutEntry, RolloutRecorder } from './recorder.js';
@@ -183,7 +183,7 @@ export function convertCodexRollout(
             ...(context.data?.approval_policy !== undefined
               ? { approval_policy: context.data.approval_policy }
               : {}),
-            ...(isJson(payload.sandbox_policy) ? { sandbox_policy: payload.sandbox_policy } : {}),
+            ...(isRecord(payload.sandbox_policy) ? { sandbox_policy: payload.sandbox_policy } : {}),
           },
         });
         break;
@@ -242,10 +242,6 @@ export function convertCodexRollout(
     itemCount: withUsers.filter((entry) => entry.type === 'response_item').length,
     ...counts,
   };
-}
-
-function isJson(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Messages the person typed or the model wrote (harness context and summaries are not counted). */

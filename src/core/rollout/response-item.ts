@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { CODEX_HARNESS_FIELD, CODY_REASONING_TYPE, isForeignToCodex } from './codex-lines.js';
-import { WIRE_APIS } from '../../protocol/index.js';
+import { isRecord, WIRE_APIS } from '../../protocol/index.js';
 import type {
   ContentPart,
   FunctionCallItem,
@@ -102,10 +102,6 @@ function stringEntries(record: Json): Record<string, string> | undefined {
     return typeof entry[1] === 'string';
   });
   return entries.length > 0 ? Object.fromEntries(entries) : undefined;
-}
-
-function isRecord(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** Keeps only the optional fields that are present, so items compare equal to what was written. */

@@ -4,7 +4,7 @@
  * types and event kinds are ignored.
  */
 import { unansweredNote } from './unanswered-turn.js';
-import type { ResponseItem, TokenUsage } from '../../protocol/index.js';
+import { isRecord, type ResponseItem, type TokenUsage } from '../../protocol/index.js';
 import { summaryMessage } from '../compact/build-replacement-history.js';
 import { isRealUserMessage } from '../compact/is-summary-message.js';
 import { messageText } from '../compact/message-text.js';
@@ -241,10 +241,6 @@ export class RolloutReplay {
       this.turnCompletes.push(payload);
     }
   }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function toTokenUsage(counts: {

@@ -6,6 +6,7 @@
  */
 import * as fs from 'node:fs';
 import { basename } from 'node:path';
+import { isRecord } from '../../protocol/index.js';
 import { SUMMARY_PREFIX } from '../compact/summary-prefix.js';
 import { generateTitle } from '../conversation-titles.js';
 import { codyEventOf } from './codex-lines.js';
@@ -60,9 +61,7 @@ type Json = Record<string, unknown>;
 function parseLine(line: string): Json | undefined {
   try {
     const parsed: unknown = JSON.parse(line);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Json)
-      : undefined;
+    return isRecord(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }

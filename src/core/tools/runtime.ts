@@ -4,7 +4,12 @@
  * shell commands that did not need asking inside bubblewrap where it is installed, and never throws.
  */
 import { spawnSync } from 'node:child_process';
-import type { FunctionCallItem, GhostSnapshotItem, ToolSpec } from '../../protocol/index.js';
+import {
+  type FunctionCallItem,
+  type GhostSnapshotItem,
+  isRecord,
+  type ToolSpec,
+} from '../../protocol/index.js';
 import {
   commandPrefix,
   dangerReason,
@@ -255,9 +260,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
 function parseArguments(text: string): Record<string, unknown> | undefined {
   try {
     const parsed: unknown = JSON.parse(text.trim() === '' ? '{}' : text);
-    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
+    return isRecord(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }

@@ -7,14 +7,15 @@ import type {
   ToolResultBlockParam,
   ToolUseBlockParam,
 } from '@anthropic-ai/sdk/resources/messages';
-import type {
-  ConversionResult,
-  FunctionCallItem,
-  FunctionCallOutputItem,
-  MessageItem,
-  ReasoningItem,
-  ResponseItem,
-  ToolSpec,
+import {
+  type ConversionResult,
+  type FunctionCallItem,
+  type FunctionCallOutputItem,
+  type MessageItem,
+  type ReasoningItem,
+  type ResponseItem,
+  type ToolSpec,
+  isRecord,
 } from '../../protocol/index.js';
 import { wrapLateInstruction } from '../shared/late-instruction.js';
 import { normalizeItems } from '../shared/normalize-items.js';
@@ -140,8 +141,7 @@ function parseToolInput(item: FunctionCallItem, warnings: string[]): Record<stri
   if (item.arguments.trim() === '') return {};
   try {
     const parsed: unknown = JSON.parse(item.arguments);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-      return parsed as Record<string, unknown>;
+    if (isRecord(parsed)) return parsed;
   } catch {
     // Reported below.
   }

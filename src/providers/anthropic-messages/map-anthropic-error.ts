@@ -5,11 +5,10 @@ import {
   APIError,
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
-import { ProviderError, type ProviderErrorKind } from '../../protocol/index.js';
+import { isRecord, ProviderError, type ProviderErrorKind } from '../../protocol/index.js';
 import {
   describeCause,
   failureEvents,
-  isRecord,
   scrubSecret,
   mapTransportError,
   truncateMessage,

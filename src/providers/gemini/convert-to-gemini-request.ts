@@ -7,15 +7,16 @@ import {
   type GenerateContentParameters,
   type Part,
 } from '@google/genai';
-import type {
-  ConversionResult,
-  FunctionCallItem,
-  FunctionCallOutputItem,
-  MessageItem,
-  ProviderOrigin,
-  ReasoningItem,
-  ResponseItem,
-  ToolSpec,
+import {
+  type ConversionResult,
+  type FunctionCallItem,
+  type FunctionCallOutputItem,
+  type MessageItem,
+  type ProviderOrigin,
+  type ReasoningItem,
+  type ResponseItem,
+  type ToolSpec,
+  isRecord,
 } from '../../protocol/index.js';
 import { wrapLateInstruction } from '../shared/late-instruction.js';
 import { normalizeItems } from '../shared/normalize-items.js';
@@ -203,8 +204,7 @@ function parseArguments(item: FunctionCallItem, warnings: string[]): Record<stri
   if (item.arguments.trim() === '') return {};
   try {
     const parsed: unknown = JSON.parse(item.arguments);
-    if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
-      return parsed as Record<string, unknown>;
+    if (isRecord(parsed)) return parsed;
   } catch {
     // Reported below.
   }

@@ -4,14 +4,8 @@
  * `got status: …` when it arrived inside a stream.
  */
 import { ApiError } from '@google/genai';
-import { ProviderError, type ProviderErrorKind } from '../../protocol/index.js';
-import {
-  failureEvents,
-  isRecord,
-  scrubSecret,
-  mapTransportError,
-  truncateMessage,
-} from '../shared/error-text.js';
+import { isRecord, ProviderError, type ProviderErrorKind } from '../../protocol/index.js';
+import { failureEvents, scrubSecret, mapTransportError, truncateMessage } from '../shared/error-text.js';
 import { parseRetryAfter } from '../shared/retry-after.js';
 
 export { failureEvents };

@@ -3,6 +3,8 @@
  * documents and drops the rest (recursively), reporting what was dropped so the caller can say so.
  */
 
+import { isRecord } from '../../protocol/index.js';
+
 /** Keywords Gemini's `parametersJsonSchema` accepts. */
 const GEMINI_KEYWORDS = new Set([
   'type',
@@ -58,18 +60,18 @@ function clean(schema: Record<string, unknown>, path: string, dropped: string[])
       dropped.push(here);
       continue;
     }
-    if (SCHEMA_MAPS.has(key) && isObject(value)) {
+    if (SCHEMA_MAPS.has(key) && isRecord(value)) {
       result[key] = Object.fromEntries(
         Object.entries(value).map(([name, child]) => [
           name,
-          isObject(child) ? clean(child, `${here}.${name}`, dropped) : child,
+          isRecord(child) ? clean(child, `${here}.${name}`, dropped) : child,
         ]),
       );
     } else if (SCHEMA_VALUES.has(key) && Array.isArray(value)) {
       result[key] = value.map((child, index) =>
-        isObject(child) ? clean(child, `${here}.${index}`, dropped) : child,
+        isRecord(child) ? clean(child, `${here}.${index}`, dropped) : child,
       );
-    } else if (SCHEMA_VALUES.has(key) && isObject(value)) {
+    } else if (SCHEMA_VALUES.has(key) && isRecord(value)) {
       result[key] = clean(value, here, dropped);
     } else if (key === 'enum' && Array.isArray(value)) {
       // Gemini's enums are strings.
@@ -79,8 +81,4 @@ function clean(schema: Record<string, unknown>, path: string, dropped: string[])
     }
   }
   return result;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

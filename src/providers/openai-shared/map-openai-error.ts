@@ -4,11 +4,10 @@
  * `{error: {message, type, param, code}}` body, so the whole mapper is shared.
  */
 import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
-import { ProviderError, type ProviderErrorKind, type WireApi } from '../../protocol/index.js';
+import { isRecord, ProviderError, type ProviderErrorKind, type WireApi } from '../../protocol/index.js';
 import {
   describeCause,
   failureEvents,
-  isRecord,
   scrubSecret,
   mapTransportError,
   truncateMessage,

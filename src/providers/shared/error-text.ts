@@ -36,10 +36,6 @@ export function truncateMessage(message: string): string {
   return message.length > MAX_MESSAGE_LENGTH ? `${message.slice(0, MAX_MESSAGE_LENGTH)}…` : message;
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * What is left once an SDK's typed errors are handled: a stream the client could not parse
  * (`malformed`), or a connection that failed or ended early (fetch's "fetch failed", undici's

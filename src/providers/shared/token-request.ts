@@ -3,6 +3,8 @@
  * the parsed body; never throws for an HTTP error, and never puts the body into an error message (it
  * may carry tokens): a network failure becomes `{ status: 0 }`.
  */
+import { isRecord } from '../../protocol/index.js';
+
 export interface TokenResponse {
   /** The HTTP status; 0 when the endpoint could not be reached. */
   status: number;
@@ -33,10 +35,7 @@ export async function postTokenRequest(url: string, body: Record<string, string>
   } catch {
     parsed = undefined;
   }
-  const record =
-    typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
+  const record = isRecord(parsed) ? parsed : undefined;
   return { status: response.status, body: record };
 }
 
