@@ -10,8 +10,7 @@ import {
   type ContentPart,
   type ModelClient,
   type ResponseItem,
-  WIRE_APIS,
-  type WireApi,
+  isWireApi,
 } from '../protocol/index.js';
 import { createModelClient } from '../providers/index.js';
 import { ApprovalDesk } from './agent/approvals.js';
@@ -68,8 +67,6 @@ export interface SubmitOptions {
 
 export type { SelectionChoice, SessionStatus };
 
-const KNOWN_APIS: ReadonlySet<string> = new Set(WIRE_APIS);
-
 export class Session implements ConversationEngine {
   readonly id: string;
   private readonly options: SessionOptions;
@@ -112,7 +109,7 @@ export class Session implements ConversationEngine {
     const recorded = this.handle.recordedSelection;
     if (!recorded || !isProvider(recorded.provider)) return false;
     try {
-      const api = KNOWN_APIS.has(recorded.api) ? apiNameOf(recorded.api as WireApi) : recorded.api;
+      const api = isWireApi(recorded.api) ? apiNameOf(recorded.api) : recorded.api;
       this.setSelection({ provider: recorded.provider, api, model: recorded.model });
       return true;
     } catch {

@@ -8,6 +8,13 @@
 export const WIRE_APIS = ['openai-responses', 'openai-chat', 'anthropic-messages', 'gemini'] as const;
 export type WireApi = (typeof WIRE_APIS)[number];
 
+const KNOWN_WIRE_APIS: ReadonlySet<unknown> = new Set(WIRE_APIS);
+
+/** One of the four wire API names (as read from a rollout or a config, before it is trusted). */
+export function isWireApi(value: unknown): value is WireApi {
+  return KNOWN_WIRE_APIS.has(value);
+}
+
 /** Who produced opaque provider data (encrypted reasoning, thinking signatures, thought signatures). */
 export interface ProviderOrigin {
   /** Wire API whose response carried the data. */

@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { CODEX_HARNESS_FIELD, CODY_REASONING_TYPE, isForeignToCodex } from './codex-lines.js';
-import { isRecord, WIRE_APIS } from '../../protocol/index.js';
+import { isRecord, isWireApi, WIRE_APIS } from '../../protocol/index.js';
 import type {
   ContentPart,
   FunctionCallItem,
@@ -74,7 +74,6 @@ const ghostSnapshotSchema = z
   .passthrough();
 
 const ROLES: ReadonlySet<unknown> = new Set(['user', 'assistant', 'system', 'developer']);
-const KNOWN_APIS: ReadonlySet<unknown> = new Set(WIRE_APIS);
 
 function isRole(value: unknown): value is MessageItem['role'] {
   return ROLES.has(value);
@@ -90,7 +89,7 @@ function commonFields(raw: Json): Json {
   return {
     id: typeof id === 'string' ? id : undefined,
     origin:
-      isRecord(origin) && KNOWN_APIS.has(origin.api) && typeof origin.model === 'string'
+      isRecord(origin) && isWireApi(origin.api) && typeof origin.model === 'string'
         ? { api: origin.api, model: origin.model }
         : undefined,
     provider_data: isRecord(data) ? stringEntries(data) : undefined,
