@@ -6,13 +6,18 @@ const NEWLINE = 0x0a;
 /** Bytes `[start, end)` of the file (fewer only if it shrank meanwhile). */
 export async function readBytes(handle: FileHandle, start: number, end: number): Promise<Buffer> {
   const buffer = Buffer.allocUnsafe(end - start);
+  return buffer.subarray(0, await readInto(handle, buffer, start));
+}
+
+/** Fills `buffer` with the file's bytes from `position` on; returns how many arrived (fewer at its end). */
+export async function readInto(handle: FileHandle, buffer: Buffer, position: number): Promise<number> {
   let offset = 0;
   while (offset < buffer.length) {
-    const { bytesRead } = await handle.read(buffer, offset, buffer.length - offset, start + offset);
+    const { bytesRead } = await handle.read(buffer, offset, buffer.length - offset, position + offset);
     if (bytesRead === 0) break;
     offset += bytesRead;
   }
-  return buffer.subarray(0, offset);
+  return offset;
 }
 
 /** The first line (without its newline), reading more of the head only while it is not complete. */

@@ -18,7 +18,7 @@ import {
   StorageError,
   UnknownConversationError,
 } from '../errors.js';
-import { readBytes, readFirstLine } from './read-bytes.js';
+import { readBytes, readFirstLine, readInto } from './read-bytes.js';
 import {
   parseMetaLine,
   parseRolloutLine,
@@ -227,12 +227,7 @@ class BackwardChunks {
     } else if (this.carried > 0) {
       this.buffer.copyWithin(length, 0, this.carried);
     }
-    let got = 0;
-    while (got < length) {
-      const { bytesRead } = await this.handle.read(this.buffer, got, length - got, start + got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
+    const got = await readInto(this.handle, this.buffer.subarray(0, length), start);
     // A file that shrank meanwhile: the carried bytes follow what was read, with no gap.
     if (got < length) this.buffer.copyWithin(got, length, needed);
     const chunk = this.buffer.subarray(0, got + this.carried);
