@@ -12,11 +12,11 @@ import { toApiError } from './error-map.js';
 import { LiveConversations } from './live-conversations.js';
 import { openApiDocument } from './openapi.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './request-body.js';
-import { matchRoute, type Route } from './router.js';
+import { compileRoutes, matchRoute, type Route } from './router.js';
 import { createScrub } from './scrub.js';
 import type { ServerContext } from './server-context.js';
 import { HEARTBEAT_MS, type SseStream } from './sse.js';
-import { isAuthorized } from './token.js';
+import { tokenCheck } from './token.js';
 import { turnRoutes } from './turn-routes.js';
 
 export interface CodyServerOptions {
@@ -71,7 +71,8 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
       ? { 'access-control-allow-origin': options.corsOrigin, vary: 'Origin' }
       : {},
   };
-  const routes = buildRoutes(context);
+  const routes = compileRoutes(buildRoutes(context));
+  const isAuthorized = tokenCheck(options.token);
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => undefined);
   let stopping = false;
@@ -99,7 +100,7 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
     }
     try {
       if (stopping) throw new ApiError(503, 'shutting-down', 'The server is shutting down.');
-      if (!isAuthorized(request.headers.authorization, options.token)) {
+      if (!isAuthorized(request.headers.authorization)) {
         throw new ApiError(
           401,
           'unauthorized',

@@ -33,34 +33,51 @@ export interface Match {
   params: Record<string, string>;
 }
 
-export function matchRoute(routes: readonly Route[], method: string, pathname: string): Match {
+/** A route with its path split once: each segment a literal, or the name of the parameter it binds. */
+export interface CompiledRoute {
+  route: Route;
+  segments: ReadonlyArray<{ literal: string } | { param: string }>;
+}
+
+export function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
+  return routes.map((route) => ({
+    route,
+    segments: route.path
+      .split('/')
+      .slice(1)
+      .map((part) => {
+        const name = /^\{(\w+)\}$/.exec(part)?.[1];
+        return name !== undefined ? { param: name } : { literal: part };
+      }),
+  }));
+}
+
+export function matchRoute(routes: readonly CompiledRoute[], method: string, pathname: string): Match {
   const segments = pathname.split('/').slice(1);
   let pathMatched = false;
-  for (const route of routes) {
-    const params = matchPath(route.path, segments);
+  for (const compiled of routes) {
+    const params = matchPath(compiled, segments);
     if (!params) continue;
     pathMatched = true;
-    if (route.method === method) return { route, params };
+    if (compiled.route.method === method) return { route: compiled.route, params };
   }
   if (pathMatched) throw new ApiError(405, 'method-not-allowed', `${method} is not allowed on ${pathname}.`);
   throw new ApiError(404, 'not-found', `No route for ${method} ${pathname}.`);
 }
 
-function matchPath(pattern: string, segments: string[]): Record<string, string> | undefined {
-  const parts = pattern.split('/').slice(1);
+function matchPath({ segments: parts }: CompiledRoute, segments: string[]): Record<string, string> | undefined {
   if (parts.length !== segments.length) return undefined;
   const params: Record<string, string> = {};
   for (const [index, part] of parts.entries()) {
     const segment = segments[index] ?? '';
-    const name = /^\{(\w+)\}$/.exec(part)?.[1];
-    if (name !== undefined) {
+    if ('param' in part) {
       if (segment === '') return undefined;
       try {
-        params[name] = decodeURIComponent(segment);
+        params[part.param] = decodeURIComponent(segment);
       } catch {
         return undefined;
       }
-    } else if (part !== segment) {
+    } else if (part.literal !== segment) {
       return undefined;
     }
   }

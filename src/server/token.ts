@@ -57,12 +57,18 @@ async function readToken(path: string): Promise<string | undefined> {
   return token === '' ? undefined : token;
 }
 
-/** Checks an `Authorization` header against the token without leaking its length or prefix by timing. */
-export function isAuthorized(header: string | undefined, token: string): boolean {
-  if (header === undefined) return false;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  if (!match?.[1]) return false;
-  return timingSafeEqual(digest(match[1]), digest(token));
+/**
+ * A check of `Authorization` headers against the token that leaks neither its length nor a prefix by
+ * timing: both sides are compared as SHA-256 digests, the token's made once here, not per request.
+ */
+export function tokenCheck(token: string): (header: string | undefined) => boolean {
+  const expected = digest(token);
+  return (header) => {
+    if (header === undefined) return false;
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match?.[1]) return false;
+    return timingSafeEqual(digest(match[1]), expected);
+  };
 }
 
 function digest(value: string): Buffer {

@@ -5,9 +5,11 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
 import { EventLog } from '../../src/server/event-log.js';
+import { LiveConversations } from '../../src/server/live-conversations.js';
 import { createScrub } from '../../src/server/scrub.js';
 import { isLoopbackHost, parseServeOptions } from '../../src/server/serve-options.js';
-import { isAuthorized, loadOrCreateToken } from '../../src/server/token.js';
+import { loadOrCreateToken, tokenCheck } from '../../src/server/token.js';
+import { FakeEngine } from './fake-engine.js';
 
 const homes: string[] = [];
 afterEach(async () => {
@@ -36,8 +38,9 @@ describe('serve token', () => {
   });
 
   it('accepts only the exact bearer token', () => {
-    expect(isAuthorized('Bearer abc123', 'abc123')).toBe(true);
-    expect(isAuthorized('bearer abc123', 'abc123')).toBe(true);
+    const isAuthorized = tokenCheck('abc123');
+    expect(isAuthorized('Bearer abc123')).toBe(true);
+    expect(isAuthorized('bearer abc123')).toBe(true);
     for (const header of [
       undefined,
       '',
@@ -47,7 +50,7 @@ describe('serve token', () => {
       'Basic abc123',
       'abc123',
     ]) {
-      expect(isAuthorized(header, 'abc123')).toBe(false);
+      expect(isAuthorized(header)).toBe(false);
     }
   });
 });
@@ -76,6 +79,37 @@ describe('serve options', () => {
     for (const corsOrigin of ['*', 'localhost:3000', 'http://localhost:3000/path', 'file:///x']) {
       expect(() => parseServeOptions({ corsOrigin })).toThrow(UsageError);
     }
+  });
+});
+
+describe('live conversations', () => {
+  it("publishes each event's JSON with the conversation id as its last field, the end urgent", async () => {
+    const engine = new FakeEngine();
+    const conversation = await engine.create();
+    const live = new LiveConversations({ engine, scrub: (text) => text.replaceAll('hush', '[redacted]') });
+    live.adopt(conversation);
+    const published: Array<{ data: string; urgent: boolean }> = [];
+    const ended = new Promise<void>((resolve) =>
+      live.log(conversation.id).subscribe(({ data, urgent }) => {
+        published.push({ data, urgent: urgent === true });
+        if (data.includes('"turn-complete"')) resolve();
+      }),
+    );
+    await live.startTurn(conversation.id, 'hush now');
+    await ended;
+    const id = conversation.id;
+    expect(published.map(({ data }) => data)).toEqual(
+      [
+        { type: 'turn-started', turnId: 'turn-1', provider: 'openai', api: 'chat', model: 'gpt-4o-mini' },
+        { type: 'state', state: 'AwaitingLLMResponse' },
+        { type: 'text-delta', text: 'echo: ' },
+        { type: 'text-delta', text: '[redacted] ' },
+        { type: 'text-delta', text: 'now ' },
+        { type: 'state', state: 'Idle' },
+        { type: 'turn-complete', turnId: 'turn-1', status: 'completed', finishReason: 'stop' },
+      ].map((event) => JSON.stringify({ ...event, conversationId: id })),
+    );
+    expect(published.map(({ urgent }) => urgent)).toEqual([false, false, false, false, false, false, true]);
   });
 });
 
