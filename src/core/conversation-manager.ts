@@ -3,10 +3,11 @@
  * modules (zod-validated reader, recorder, importer) are loaded only by the operations that need them,
  * so `cody list` pays for none of them.
  */
+import { statSync } from 'node:fs';
 import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MessageItem, ResponseItem, WireApi } from '../protocol/index.js';
-import { assertValidConversationIdOrPrefix, newConversationId } from './conversation-id.js';
+import { assertValidConversationIdOrPrefix, isConversationId, newConversationId } from './conversation-id.js';
 import {
   conversationIds,
   listConversations,
@@ -111,9 +112,16 @@ export class ConversationManager {
     return { id, filePath };
   }
 
-  /** An exact id, or a prefix matching exactly one conversation. */
+  /**
+   * An exact id, or a prefix matching exactly one conversation. A whole id is looked up by its file
+   * name alone; only a prefix lists the directory (every file name of a store of thousands).
+   */
   async resolveId(idOrPrefix: string): Promise<string> {
     const wanted = assertValidConversationIdOrPrefix(idOrPrefix);
+    if (isConversationId(wanted)) {
+      if (this.exists(wanted)) return wanted;
+      throw new UnknownConversationError(idOrPrefix);
+    }
     const ids = conversationIds(this.paths.conversationsDir);
     if (ids.includes(wanted)) return wanted;
     const matches = ids.filter((id) => id.startsWith(wanted));
@@ -197,6 +205,16 @@ export class ConversationManager {
     });
     await this.setActive(id);
     return { id, filePath, itemCount: imported.itemCount };
+  }
+
+  /** Whether the conversation's rollout file is there (a missing store is no conversation). */
+  private exists(id: string): boolean {
+    const path = this.pathOf(id);
+    try {
+      return statSync(path, { throwIfNoEntry: false }) !== undefined;
+    } catch (error) {
+      throw new StorageError(`Cannot read ${path}: ${errorMessage(error)}`, { cause: error });
+    }
   }
 
   private now(): Date {

@@ -112,6 +112,11 @@ describe('ConversationManager', () => {
     for (const id of [a, b, c])
       await writeRollout(id, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', id);
     expect(await manager.resolveId(a)).toBe(a);
+    expect(await manager.resolveId(a.toUpperCase())).toBe(a);
+    await expect(manager.resolveId('01900000-0000-7000-8000-00000000000d')).rejects.toMatchObject({
+      message: "Conversation '01900000-0000-7000-8000-00000000000d' not found.",
+      kind: 'not-found',
+    });
     expect(await manager.resolveId('0191')).toBe(c);
     await expect(manager.resolveId('0190')).rejects.toThrow(AmbiguousConversationError);
     await expect(manager.resolveId('0190')).rejects.toThrow(/matches 2 conversations/);
@@ -129,6 +134,9 @@ describe('ConversationManager', () => {
 
   it('lists nothing when there are no conversations, even before CODY_HOME exists', async () => {
     expect(await manager.listConversations()).toEqual([]);
+    await expect(manager.resolveId('01900000-0000-7000-8000-00000000000a')).rejects.toThrow(
+      UnknownConversationError,
+    );
   });
 
   it('lists every conversation with its metadata, newest activity first, honouring limit', async () => {
