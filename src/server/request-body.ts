@@ -12,14 +12,7 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(chunk);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
+  const text = await readText(request, maxBytes);
   if (text.trim() === '') return undefined;
   try {
     return JSON.parse(text) as unknown;
@@ -30,6 +23,39 @@ export async function readJsonBody(request: IncomingMessage, maxBytes: number): 
       `The request body is not valid JSON: ${(error as Error).message}`,
     );
   }
+}
+
+/**
+ * The body as text, from the stream's events rather than `for await` (an async iterator over the
+ * request, and its ticks, for what is one chunk on almost every request); stops reading past `maxBytes`.
+ */
+function readText(request: IncomingMessage, maxBytes: number): Promise<string> {
+  // Already read to its end (by an earlier call): nothing more will come, as `for await` would see.
+  if (request.readableEnded) return Promise.resolve('');
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (error?: Error): void => {
+      request.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
+      if (error) reject(error);
+      else
+        resolve(
+          chunks.length === 1
+            ? (chunks[0] as Buffer).toString('utf8')
+            : Buffer.concat(chunks).toString('utf8'),
+        );
+    };
+    const onData = (chunk: Buffer): void => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        request.pause();
+        settle(tooLarge(maxBytes));
+      } else chunks.push(chunk);
+    };
+    const onEnd = (): void => settle();
+    const onClose = (): void => settle(new ApiError(400, 'invalid-json', 'The request body ended early.'));
+    request.on('data', onData).on('end', onEnd).on('error', settle).on('close', onClose);
+  });
 }
 
 function tooLarge(maxBytes: number): ApiError {

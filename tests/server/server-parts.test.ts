@@ -4,7 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/core/errors.js';
+import { Readable } from 'node:stream';
+import type { IncomingMessage } from 'node:http';
 import { EventLog } from '../../src/server/event-log.js';
+import { readJsonBody } from '../../src/server/request-body.js';
 import { LiveConversations } from '../../src/server/live-conversations.js';
 import { createScrub } from '../../src/server/scrub.js';
 import { isLoopbackHost, parseServeOptions } from '../../src/server/serve-options.js';
@@ -110,6 +113,34 @@ describe('live conversations', () => {
       ].map((event) => JSON.stringify({ ...event, conversationId: id })),
     );
     expect(published.map(({ urgent }) => urgent)).toEqual([false, false, false, false, false, false, true]);
+  });
+});
+
+describe('request body', () => {
+  const requestOf = (stream: Readable, headers: Record<string, string> = {}): IncomingMessage =>
+    Object.assign(stream, { headers }) as unknown as IncomingMessage;
+
+  it('joins a body that arrives in pieces, even inside a character', async () => {
+    const bytes = Buffer.from(JSON.stringify({ text: 'café ☕' }));
+    const pieces = [bytes.subarray(0, 13), bytes.subarray(13, 15), bytes.subarray(15)];
+    expect(await readJsonBody(requestOf(Readable.from(pieces)), 1024)).toEqual({ text: 'café ☕' });
+    expect(await readJsonBody(requestOf(Readable.from([])), 1024)).toBeUndefined();
+  });
+
+  it('refuses a body past the limit, declared or not, and one cut off before its end', async () => {
+    const big = Readable.from([Buffer.alloc(600, 0x20), Buffer.alloc(600, 0x20)]);
+    await expect(readJsonBody(requestOf(big), 1024)).rejects.toMatchObject({ status: 413 });
+    const declared = requestOf(Readable.from([]), { 'content-length': '2048' });
+    await expect(readJsonBody(declared, 1024)).rejects.toMatchObject({ status: 413 });
+    const cut = new Readable({ read() {} });
+    cut.push('{"text": "hal');
+    const reading = readJsonBody(requestOf(cut), 1024);
+    setImmediate(() => cut.destroy());
+    await expect(reading).rejects.toMatchObject({ status: 400 });
+    await expect(readJsonBody(requestOf(Readable.from(['{"text": 1'])), 1024)).rejects.toMatchObject({
+      status: 400,
+      code: 'invalid-json',
+    });
   });
 });
 
