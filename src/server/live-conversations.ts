@@ -21,6 +21,8 @@ interface Live {
   /** `,"conversationId":"…"}`: the end of every event this conversation publishes. */
   idField: string;
   handle: Promise<EngineConversation> | undefined;
+  /** The engine opened (or made) this conversation in this process: it exists. */
+  opened: boolean;
   log: EventLog;
   turn: RunningTurn | undefined;
   state: string;
@@ -86,7 +88,9 @@ export class LiveConversations {
     const live = this.entry(id);
     live.handle ??= this.engine.open(id);
     try {
-      return await live.handle;
+      const conversation = await live.handle;
+      live.opened = true;
+      return conversation;
     } catch (error) {
       live.handle = undefined;
       throw error;
@@ -95,7 +99,14 @@ export class LiveConversations {
 
   /** Keeps a handle the engine just made (create, fork) instead of opening it again. */
   adopt(conversation: EngineConversation): void {
-    this.entry(conversation.id).handle = Promise.resolve(conversation);
+    const live = this.entry(conversation.id);
+    live.handle = Promise.resolve(conversation);
+    live.opened = true;
+  }
+
+  /** Whether this server has the conversation open (so it exists, without asking the store). */
+  isOpen(id: string): boolean {
+    return this.live.get(id)?.opened === true;
   }
 
   /** Starts a turn; resolves with its id once the engine has begun it (or rejects when it could not). */
@@ -232,7 +243,12 @@ export class LiveConversations {
       live = {
         id,
         idField: `,"conversationId":${JSON.stringify(id)}}`,
-        handle: undefined, log: new EventLog(this.boot), turn: undefined, state: 'Idle' };
+        handle: undefined,
+        opened: false,
+        log: new EventLog(this.boot),
+        turn: undefined,
+        state: 'Idle',
+      };
       this.live.set(id, live);
     }
     return live;

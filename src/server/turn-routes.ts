@@ -51,7 +51,8 @@ export function turnRoutes(context: ServerContext): Route[] {
       path: '/conversations/{id}/events',
       handler: async ({ params, query, request, response }) => {
         const id = conversationIdParam(params);
-        await engine.get(id);
+        // 404 for a conversation that is not there; one this server has open needs no look at the store.
+        if (!live.isOpen(id)) await engine.get(id);
         const header = request.headers['last-event-id'];
         const lastEventId =
           (Array.isArray(header) ? header[0] : header) ?? query.get('lastEventId') ?? undefined;

@@ -253,6 +253,8 @@ describe('cody serve HTTP layer', () => {
     expect(fork.status).toBe(201);
     expect((await api.request('DELETE', `/conversations/${id}`)).json).toEqual({ id, deleted: true });
     expect((await api.request('GET', `/conversations/${id}`)).status).toBe(404);
+    // The server had it open; once deleted, its events are no longer there either.
+    expect((await api.request('GET', `/conversations/${id}/events`)).status).toBe(404);
     expect((await api.request('GET', '/conversations')).json).toEqual({
       conversations: [{ id: fork.json.id }],
     });
