@@ -1,12 +1,14 @@
 /**
  * `npm run bench:serve`: what `cody serve` adds to a turn. 50 conversations × 10 turns against the fake
- * provider, 10 conversations at a time, run twice — through the library in this process (createCody from
- * the built package entry) and through `cody serve` over HTTP + SSE — and the difference of the two
+ * provider, 10 conversations at a time, run twice — through the library (createCody from the built package
+ * entry, in a process of its own) and through `cody serve` over HTTP + SSE — and the difference of the two
  * per-turn latencies is the server's cost. Reports p50/p99 per turn, throughput and the server's peak
  * RSS. Target: p50 added ≤ 5 ms. Run after `npm run build`.
- * Then the same one conversation at a time (10 × 10), the server's cost without queueing.
- * Each side first runs --warm-up conversations unmeasured (a long-running server's turns are warm).
- * Options: --conversations N (50) --turns N (10) --parallel N (10) --warm-up N (10).
+ * Then the same one conversation at a time (10 × 10), the server's cost without queueing. A third side,
+ * bench/serve-floor.js, is the thinnest node:http server on the same engine: what any HTTP front end costs.
+ * Each side is a fresh process that first runs --warm-up conversations unmeasured, 10 at a time: the
+ * figures are a long-running process's, not its JIT warm-up (see DECISIONS.md).
+ * Options: --conversations N (50) --turns N (10) --parallel N (10) --warm-up N (60).
  */
 import { spawn } from 'node:child_process';
 import { Buffer } from 'node:buffer';
@@ -23,11 +25,13 @@ const option = (name, fallback) => {
 };
 const TURNS = option('turns', 10);
 /**
- * Conversations run first on each side and not measured: the server is a fresh process per run while the
- * library runs in this one, so without it the server's figures carried its JIT warm-up and the library's
- * did not (one at a time, the server burned ~10 ms of CPU per turn against ~5 ms at ten at a time).
+ * Conversations run first on each side and not measured. Both sides are fresh processes; V8 was still
+ * optimizing new functions ~0.2 times per turn after 1,000 turns of `cody serve`, and the first 300 turns
+ * cost its main thread ~6.9 ms each against ~3.9 ms from the 600th on.
  */
-const WARM_UP_CONVERSATIONS = option('warm-up', 10);
+const WARM_UP_CONVERSATIONS = option('warm-up', 60);
+/** Warm-up runs this many at a time whatever the scenario (it only has to run the code, not measure it). */
+const WARM_UP_PARALLEL = 10;
 /** The issue's load (50 conversations, 10 at a time), then one at a time: latency without queueing. */
 const SCENARIOS = [
   { conversations: option('conversations', 50), parallel: option('parallel', 10) },
@@ -81,13 +85,14 @@ function startProcess(args, env, pattern) {
   });
 }
 
-async function overServer(env, { conversations: CONVERSATIONS, parallel: PARALLEL }) {
-  const { child, url } = await startProcess(
-    [join(repo, 'bin', 'cody.js'), 'serve', '--port', '0'],
-    env,
-    /listening on (http:\/\/\S+)/,
-  );
-  const token = readFileSync(join(env.CODY_HOME, 'serve-token'), 'utf8').trim();
+const CODY_SERVE = [join(repo, 'bin', 'cody.js'), 'serve', '--port', '0'];
+/** The thinnest node:http front end on the same engine (bench/serve-floor.js): no token, no event log. */
+const FLOOR = [join(repo, 'bench', 'serve-floor.js')];
+
+async function overServer(env, { conversations: CONVERSATIONS, parallel: PARALLEL }, command = CODY_SERVE) {
+  const { child, url } = await startProcess(command, env, /listening on (http:\/\/\S+)/);
+  const token =
+    command === CODY_SERVE ? readFileSync(join(env.CODY_HOME, 'serve-token'), 'utf8').trim() : '-';
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   // node:http with keep-alive, not fetch: the client's own cost (undici) must not pass for the server's.
   const agent = new Agent({ keepAlive: true });
@@ -158,7 +163,7 @@ async function overServer(env, { conversations: CONVERSATIONS, parallel: PARALLE
     }
     close();
   };
-  await pool(WARM_UP_CONVERSATIONS, PARALLEL, conversation);
+  await pool(WARM_UP_CONVERSATIONS, WARM_UP_PARALLEL, conversation);
   latencies = [];
   events = 0;
   const started = performance.now();
@@ -183,7 +188,32 @@ async function overServer(env, { conversations: CONVERSATIONS, parallel: PARALLE
   };
 }
 
-async function overLibrary(env, { conversations: CONVERSATIONS, parallel: PARALLEL }) {
+/** The library side: this file again in a fresh process (`--library-side`), its figures as one JSON line. */
+async function overLibrary(env, scenario) {
+  const child = spawn(
+    process.execPath,
+    [
+      import.meta.filename,
+      '--library-side',
+      '--conversations',
+      String(scenario.conversations),
+      '--parallel',
+      String(scenario.parallel),
+      '--turns',
+      String(TURNS),
+      '--warm-up',
+      String(WARM_UP_CONVERSATIONS),
+    ],
+    { env, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let text = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk) => (text += chunk));
+  const code = await new Promise((resolve) => child.on('exit', resolve));
+  if (code !== 0) throw new Error(`library side exited ${code}: ${text}`);
+  return JSON.parse(text);
+}
+
+async function libraryInThisProcess(env, { conversations: CONVERSATIONS, parallel: PARALLEL }) {
   const { createCody } = await import(join(repo, 'dist', 'bundle', 'index.js'));
   const cody = createCody({ env, cwd: env.CODY_HOME });
   let latencies = [];
@@ -197,7 +227,7 @@ async function overLibrary(env, { conversations: CONVERSATIONS, parallel: PARALL
       latencies.push(performance.now() - begin);
     }
   };
-  await pool(WARM_UP_CONVERSATIONS, PARALLEL, run);
+  await pool(WARM_UP_CONVERSATIONS, WARM_UP_PARALLEL, run);
   latencies = [];
   const started = performance.now();
   const cpuBefore = process.cpuUsage();
@@ -206,6 +236,11 @@ async function overLibrary(env, { conversations: CONVERSATIONS, parallel: PARALL
   const cpu = process.cpuUsage(cpuBefore);
   await cody.close();
   return { latencies, seconds, cpuMs: (cpu.user + cpu.system) / 1000 };
+}
+
+if (process.argv.includes('--library-side')) {
+  process.stdout.write(`${JSON.stringify(await libraryInThisProcess(process.env, SCENARIOS[0]))}\n`);
+  process.exit(0);
 }
 
 const root = await mkdtemp(join(tmpdir(), 'cody-serve-bench-'));
@@ -230,31 +265,37 @@ try {
     // that slows down or speeds up during the run does not pass for the server's cost.
     const libraryBefore = await overLibrary(envFor(`library-1-${n}`), scenario);
     const server = await overServer(envFor(`server-${n}`), scenario);
+    const floor = await overServer(envFor(`floor-${n}`), scenario, FLOOR);
     const libraryAfter = await overLibrary(envFor(`library-2-${n}`), scenario);
     const library = [...libraryBefore.latencies, ...libraryAfter.latencies];
+    const perTurn = (ms) => (ms / (scenario.conversations * TURNS)).toFixed(2);
     process.stdout.write(
-      `CPU per turn: library ${((libraryBefore.cpuMs + libraryAfter.cpuMs) / (2 * scenario.conversations * TURNS)).toFixed(2)} ms, ` +
-        `cody serve ${(server.cpuMs / (scenario.conversations * TURNS)).toFixed(2)} ms (the server process), ` +
-        `its HTTP client ${(server.clientCpuMs / (scenario.conversations * TURNS)).toFixed(2)} ms ` +
-        `(${(server.events / (scenario.conversations * TURNS)).toFixed(1)} events per turn)\n`,
+      `CPU per turn: library ${perTurn((libraryBefore.cpuMs + libraryAfter.cpuMs) / 2)} ms, ` +
+        `cody serve ${perTurn(server.cpuMs)} ms (the server process), ` +
+        `its HTTP client ${perTurn(server.clientCpuMs)} ms ` +
+        `(${(server.events / (scenario.conversations * TURNS)).toFixed(1)} events per turn); ` +
+        `floor server ${perTurn(floor.cpuMs)} ms\n`,
     );
     const rows = [
       ['library (createCody in process)', library, libraryBefore.seconds + libraryAfter.seconds, 2],
       ['cody serve (HTTP + SSE)', server.latencies, server.seconds, 1],
+      ['floor: bare node:http on the engine', floor.latencies, floor.seconds, 1],
     ];
     process.stdout.write(
-      `\n${'per turn'.padEnd(34)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'turns/s'.padStart(8)}\n`,
+      `\n${'per turn'.padEnd(36)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'turns/s'.padStart(8)}\n`,
     );
     for (const [name, latencies, seconds, runs] of rows) {
       const throughput = (scenario.conversations * TURNS * runs) / seconds;
       process.stdout.write(
-        `${name.padEnd(34)} ${percentile(latencies, 50).toFixed(1).padStart(8)} ${percentile(latencies, 99).toFixed(1).padStart(8)} ${throughput.toFixed(0).padStart(8)}\n`,
+        `${name.padEnd(36)} ${percentile(latencies, 50).toFixed(1).padStart(8)} ${percentile(latencies, 99).toFixed(1).padStart(8)} ${throughput.toFixed(0).padStart(8)}\n`,
       );
     }
-    const added50 = percentile(server.latencies, 50) - percentile(library, 50);
-    const added99 = percentile(server.latencies, 99) - percentile(library, 99);
-    process.stdout.write(`\nadded by the server, p50: ${added50.toFixed(1)} ms (target ≤ 5)\n`);
-    process.stdout.write(`added by the server, p99: ${added99.toFixed(1)} ms\n`);
+    const added = (latencies, p) => (percentile(latencies, p) - percentile(library, p)).toFixed(1);
+    process.stdout.write(`\nadded by the server, p50: ${added(server.latencies, 50)} ms (target ≤ 5)\n`);
+    process.stdout.write(`added by the server, p99: ${added(server.latencies, 99)} ms\n`);
+    process.stdout.write(
+      `added by the floor server, p50: ${added(floor.latencies, 50)} ms, p99: ${added(floor.latencies, 99)} ms\n`,
+    );
     process.stdout.write(`cody serve peak RSS: ${server.peakMiB.toFixed(1)} MiB\n`);
   }
 } finally {
