@@ -65,7 +65,10 @@ export function matchRoute(routes: readonly CompiledRoute[], method: string, pat
   throw new ApiError(404, 'not-found', `No route for ${method} ${pathname}.`);
 }
 
-function matchPath({ segments: parts }: CompiledRoute, segments: string[]): Record<string, string> | undefined {
+function matchPath(
+  { segments: parts }: CompiledRoute,
+  segments: string[],
+): Record<string, string> | undefined {
   if (parts.length !== segments.length) return undefined;
   const params: Record<string, string> = {};
   for (const [index, part] of parts.entries()) {

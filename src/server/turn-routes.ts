@@ -1,5 +1,5 @@
 /** Turns over HTTP: start one, compact, abort, answer an approval, and the SSE stream of events. */
-import { approvalBody, compactBody, messageBody, parseInput } from './request-schemas.js';
+import { approvalBody, compactBody, parseInput, parseMessage } from './request-schemas.js';
 import type { Route } from './router.js';
 import { conversationIdParam, type ServerContext } from './server-context.js';
 import { SseStream } from './sse.js';
@@ -12,7 +12,7 @@ export function turnRoutes(context: ServerContext): Route[] {
       path: '/conversations/{id}/messages',
       handler: async ({ params, body }) => {
         const id = conversationIdParam(params);
-        const { text } = parseInput(messageBody, await body(), 'message');
+        const { text } = parseMessage(await body());
         live.assertIdle(id);
         return { status: 202, body: { turnId: await live.startTurn(id, text) } };
       },

@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { EventLog } from '../../src/server/event-log.js';
 import { readJsonBody } from '../../src/server/request-body.js';
+import { messageBody, parseInput, parseMessage } from '../../src/server/request-schemas.js';
 import { LiveConversations } from '../../src/server/live-conversations.js';
 import { createScrub } from '../../src/server/scrub.js';
 import { isLoopbackHost, parseServeOptions } from '../../src/server/serve-options.js';
@@ -55,6 +56,40 @@ describe('serve token', () => {
     ]) {
       expect(isAuthorized(header)).toBe(false);
     }
+  });
+});
+
+describe('message bodies', () => {
+  it('the hand check and the schema agree on every body, the schema wording the errors', () => {
+    const outcome = (parse: () => unknown): unknown => {
+      try {
+        return { ok: parse() };
+      } catch (error) {
+        return { error: (error as Error).message, status: (error as { status?: number }).status };
+      }
+    };
+    const bodies: unknown[] = [
+      { text: 'hello' },
+      { text: '  spaced  ' },
+      { text: '' },
+      { text: '   ' },
+      { text: 42 },
+      { text: 'hi', extra: true },
+      {},
+      [],
+      ['hello'],
+      'hello',
+      null,
+      undefined,
+      Object.assign(Object.create(null) as object, { text: 'no prototype' }),
+    ];
+    for (const body of bodies) {
+      expect(outcome(() => parseMessage(body))).toEqual(
+        outcome(() => parseInput(messageBody, body, 'message')),
+      );
+    }
+    expect(parseMessage({ text: 'hello' })).toEqual({ text: 'hello' });
+    expect(outcome(() => parseMessage({ text: 'hi', extra: true }))).toMatchObject({ status: 400 });
   });
 });
 
