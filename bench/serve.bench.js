@@ -1,14 +1,17 @@
 /**
- * `npm run bench:serve`: what `cody serve` adds to a turn. 50 conversations × 10 turns against the fake
- * provider, 10 conversations at a time, run twice — through the library (createCody from the built package
- * entry, in a process of its own) and through `cody serve` over HTTP + SSE — and the difference of the two
- * per-turn latencies is the server's cost. Reports p50/p99 per turn, throughput and the server's peak
- * RSS. Target: p50 added ≤ 5 ms. Run after `npm run build`.
- * Then the same one conversation at a time (10 × 10), the server's cost without queueing. A third side,
- * bench/serve-floor.js, is the thinnest node:http server on the same engine: what any HTTP front end costs.
- * Each side is a fresh process that first runs --warm-up conversations unmeasured, 10 at a time: the
- * figures are a long-running process's, not its JIT warm-up (see DECISIONS.md).
- * Options: --conversations N (50) --turns N (10) --parallel N (10) --warm-up N (60).
+ * `npm run bench:serve`: what `cody serve` adds to a turn, against the fake provider. Three sides, each a
+ * long-lived process of its own: the library (createCody from the built package entry, driven in that
+ * process), `cody serve` over HTTP + SSE, and bench/serve-floor.js — the thinnest node:http server on the
+ * same engine, i.e. what any HTTP front end costs here. Each side first runs --warm-up conversations
+ * unmeasured (the figures are a long-running process's, not its JIT warm-up; see DECISIONS.md).
+ *
+ * Then --rounds rounds, the sides in a rotating order within each round, each running --conversations
+ * conversations × --turns turns, --parallel at a time (the issue's load: 10 at a time, 50 conversations
+ * in all). This shared machine's speed drifts by more than the server's cost between one run and the
+ * next, so the server is compared with the library of the same round: "added" is the median over rounds
+ * of (side's p50 − library's p50). Then the same one conversation at a time: the cost without queueing.
+ * Target: p50 added ≤ 5 ms at 10 at a time. Run after `npm run build`.
+ * Options: --rounds N (15) --conversations N (10 per round) --turns N (10) --parallel N (10) --warm-up N (60).
  */
 import { spawn } from 'node:child_process';
 import { Buffer } from 'node:buffer';
@@ -23,19 +26,19 @@ const option = (name, fallback) => {
   const index = process.argv.indexOf(`--${name}`);
   return index > 0 ? Number(process.argv[index + 1]) : fallback;
 };
+const ROUNDS = option('rounds', 15);
 const TURNS = option('turns', 10);
 /**
- * Conversations run first on each side and not measured. Both sides are fresh processes; V8 was still
- * optimizing new functions ~0.2 times per turn after 1,000 turns of `cody serve`, and the first 300 turns
- * cost its main thread ~6.9 ms each against ~3.9 ms from the 600th on.
+ * Conversations each side runs first, unmeasured, 10 at a time. V8 was still optimizing new functions
+ * ~0.2 times per turn after 1,000 turns of `cody serve`, and its first 300 turns cost the main thread
+ * ~6.9 ms each against ~3.9 ms from the 600th on.
  */
 const WARM_UP_CONVERSATIONS = option('warm-up', 60);
-/** Warm-up runs this many at a time whatever the scenario (it only has to run the code, not measure it). */
-const WARM_UP_PARALLEL = 10;
-/** The issue's load (50 conversations, 10 at a time), then one at a time: latency without queueing. */
+const WARM_UP = { conversations: WARM_UP_CONVERSATIONS, parallel: 10 };
+/** The issue's load (10 at a time), then one at a time: the cost without queueing. */
 const SCENARIOS = [
-  { conversations: option('conversations', 50), parallel: option('parallel', 10) },
-  { conversations: 10, parallel: 1 },
+  { conversations: option('conversations', 10), parallel: option('parallel', 10) },
+  { conversations: 2, parallel: 1 },
 ];
 const repo = join(import.meta.dirname, '..');
 const SELECTION = { provider: 'openai', api: 'chat', model: 'gpt-4o-mini' };
@@ -51,14 +54,79 @@ function percentile(values, p) {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
-/** Runs `worker(index)` for 0..count-1, `parallel` at a time. */
+/** Runs `worker()` `count` times, `parallel` at a time. */
 async function pool(count, parallel, worker) {
   let next = 0;
   await Promise.all(
     Array.from({ length: parallel }, async () => {
-      while (next < count) await worker(next++);
+      while (next < count) {
+        next += 1;
+        await worker();
+      }
     }),
   );
+}
+
+/** The library side's process: warms up, then runs each batch the parent sends over IPC. */
+async function librarySide() {
+  const { createCody } = await import(join(repo, 'dist', 'bundle', 'index.js'));
+  const cody = createCody({ env: process.env, cwd: process.env.CODY_HOME });
+  const run = async ({ conversations, parallel }) => {
+    const latencies = [];
+    const started = performance.now();
+    const cpuBefore = process.cpuUsage();
+    await pool(conversations, parallel, async () => {
+      const conversation = await cody.create(SELECTION);
+      for (let turn = 0; turn < TURNS; turn += 1) {
+        const begin = performance.now();
+        let last;
+        for await (const event of conversation.submit(`turn ${turn}`)) last = event;
+        if (last?.type !== 'turn-complete') throw new Error(`turn failed: ${JSON.stringify(last)}`);
+        latencies.push(performance.now() - begin);
+      }
+    });
+    const cpu = process.cpuUsage(cpuBefore);
+    return {
+      latencies,
+      seconds: (performance.now() - started) / 1000,
+      cpuMs: (cpu.user + cpu.system) / 1000,
+    };
+  };
+  process.on('message', async (batch) => {
+    if (batch === 'stop') {
+      await cody.close();
+      process.disconnect();
+      return;
+    }
+    process.send(await run(batch));
+  });
+  process.send('ready');
+}
+
+function startLibrary(env) {
+  const child = spawn(process.execPath, [import.meta.filename, '--library-side'], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  let waiting;
+  child.on('message', (message) => waiting?.resolve(message));
+  child.on('exit', (code) => waiting?.reject(new Error(`library side exited ${code}`)));
+  const next = () => new Promise((resolve, reject) => (waiting = { resolve, reject }));
+  const ready = next();
+  return {
+    name: 'library (createCody in process)',
+    ready,
+    run: (batch) => {
+      const answer = next();
+      child.send(batch);
+      return answer;
+    },
+    peakMiB: () => undefined,
+    stop: async () => {
+      child.send('stop');
+      await new Promise((resolve) => child.on('exit', resolve));
+    },
+  };
 }
 
 function startProcess(args, env, pattern) {
@@ -85,16 +153,13 @@ function startProcess(args, env, pattern) {
   });
 }
 
-const CODY_SERVE = [join(repo, 'bin', 'cody.js'), 'serve', '--port', '0'];
-/** The thinnest node:http front end on the same engine (bench/serve-floor.js): no token, no event log. */
-const FLOOR = [join(repo, 'bench', 'serve-floor.js')];
-
-async function overServer(env, { conversations: CONVERSATIONS, parallel: PARALLEL }, command = CODY_SERVE) {
+/** An HTTP side (`cody serve` or the floor), driven by a node:http client with keep-alive from here. */
+async function startHttpSide(name, command, env) {
   const { child, url } = await startProcess(command, env, /listening on (http:\/\/\S+)/);
   const token =
-    command === CODY_SERVE ? readFileSync(join(env.CODY_HOME, 'serve-token'), 'utf8').trim() : '-';
+    command[1] === 'serve' ? readFileSync(join(env.CODY_HOME, 'serve-token'), 'utf8').trim() : '-';
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  // node:http with keep-alive, not fetch: the client's own cost (undici) must not pass for the server's.
+  // node:http, not fetch: the client's own cost (undici) must not pass for the server's.
   const agent = new Agent({ keepAlive: true });
   const { hostname, port } = new URL(url);
   const call = (method, path, body) =>
@@ -144,112 +209,107 @@ async function overServer(env, { conversations: CONVERSATIONS, parallel: PARALLE
       request.on('error', (error) => (error.code === 'ECONNRESET' ? undefined : reject(error)));
       request.end();
     });
-  let latencies = [];
-  let events = 0;
-  const conversation = async () => {
-    const { id } = await call('POST', '/conversations', SELECTION);
-    let onEnd = () => undefined;
-    const close = await openStream(`/conversations/${id}/events`, (event) => {
-      events += 1;
-      if (event.type === 'turn-complete' || event.type === 'turn-failed') onEnd(event);
+  const run = async ({ conversations, parallel }) => {
+    const latencies = [];
+    let events = 0;
+    const started = performance.now();
+    const cpuBefore = cpuMsOf(child.pid);
+    const clientCpuBefore = process.cpuUsage();
+    await pool(conversations, parallel, async () => {
+      const { id } = await call('POST', '/conversations', SELECTION);
+      let onEnd = () => undefined;
+      const close = await openStream(`/conversations/${id}/events`, (event) => {
+        events += 1;
+        if (event.type === 'turn-complete' || event.type === 'turn-failed') onEnd(event);
+      });
+      for (let turn = 0; turn < TURNS; turn += 1) {
+        const begin = performance.now();
+        const finished = new Promise((resolve) => (onEnd = resolve));
+        await call('POST', `/conversations/${id}/messages`, { text: `turn ${turn}` });
+        const event = await finished;
+        if (event.type !== 'turn-complete') throw new Error(`turn failed: ${JSON.stringify(event)}`);
+        latencies.push(performance.now() - begin);
+      }
+      close();
     });
-    for (let turn = 0; turn < TURNS; turn += 1) {
-      const begin = performance.now();
-      const finished = new Promise((resolve) => (onEnd = resolve));
-      await call('POST', `/conversations/${id}/messages`, { text: `turn ${turn}` });
-      const event = await finished;
-      if (event.type !== 'turn-complete') throw new Error(`turn failed: ${JSON.stringify(event)}`);
-      latencies.push(performance.now() - begin);
-    }
-    close();
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    return {
+      latencies,
+      seconds: (performance.now() - started) / 1000,
+      cpuMs: cpuMsOf(child.pid) - cpuBefore,
+      clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
+      events,
+    };
   };
-  await pool(WARM_UP_CONVERSATIONS, WARM_UP_PARALLEL, conversation);
-  latencies = [];
-  events = 0;
-  const started = performance.now();
-  const cpuBefore = cpuMsOf(child.pid);
-  const clientCpuBefore = process.cpuUsage();
-  await pool(CONVERSATIONS, PARALLEL, conversation);
-  const seconds = (performance.now() - started) / 1000;
-  const cpuMs = cpuMsOf(child.pid) - cpuBefore;
-  const clientCpu = process.cpuUsage(clientCpuBefore);
-  const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-  const peakKiB = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1] ?? 0);
-  agent.destroy();
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.on('exit', resolve));
   return {
-    latencies,
-    seconds,
-    cpuMs,
-    clientCpuMs: (clientCpu.user + clientCpu.system) / 1000,
-    events,
-    peakMiB: peakKiB / 1024,
+    name,
+    ready: Promise.resolve(),
+    run,
+    peakMiB: () =>
+      Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${child.pid}/status`, 'utf8'))?.[1] ?? 0) / 1024,
+    stop: async () => {
+      agent.destroy();
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.on('exit', resolve));
+    },
   };
 }
 
-/** The library side: this file again in a fresh process (`--library-side`), its figures as one JSON line. */
-async function overLibrary(env, scenario) {
-  const child = spawn(
-    process.execPath,
-    [
-      import.meta.filename,
-      '--library-side',
-      '--conversations',
-      String(scenario.conversations),
-      '--parallel',
-      String(scenario.parallel),
-      '--turns',
-      String(TURNS),
-      '--warm-up',
-      String(WARM_UP_CONVERSATIONS),
-    ],
-    { env, stdio: ['ignore', 'pipe', 'inherit'] },
+function median(values) {
+  return percentile(values, 50);
+}
+
+/** Runs every round (sides in rotating order) and prints the table of one scenario. */
+async function measure(sides, scenario) {
+  const turns = scenario.conversations * TURNS;
+  process.stdout.write(
+    `\n${ROUNDS} rounds × ${scenario.conversations} conversations × ${TURNS} turns, ` +
+      `${scenario.parallel} at a time, against the fake provider\n`,
   );
-  let text = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk) => (text += chunk));
-  const code = await new Promise((resolve) => child.on('exit', resolve));
-  if (code !== 0) throw new Error(`library side exited ${code}: ${text}`);
-  return JSON.parse(text);
-}
-
-async function libraryInThisProcess(env, { conversations: CONVERSATIONS, parallel: PARALLEL }) {
-  const { createCody } = await import(join(repo, 'dist', 'bundle', 'index.js'));
-  const cody = createCody({ env, cwd: env.CODY_HOME });
-  let latencies = [];
-  const run = async () => {
-    const conversation = await cody.create(SELECTION);
-    for (let turn = 0; turn < TURNS; turn += 1) {
-      const begin = performance.now();
-      let last;
-      for await (const event of conversation.submit(`turn ${turn}`)) last = event;
-      if (last?.type !== 'turn-complete') throw new Error(`turn failed: ${JSON.stringify(last)}`);
-      latencies.push(performance.now() - begin);
+  const results = sides.map(() => []);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (let step = 0; step < sides.length; step += 1) {
+      const index = (round + step) % sides.length;
+      results[index].push(await sides[index].run(scenario));
     }
-  };
-  await pool(WARM_UP_CONVERSATIONS, WARM_UP_PARALLEL, run);
-  latencies = [];
-  const started = performance.now();
-  const cpuBefore = process.cpuUsage();
-  await pool(CONVERSATIONS, PARALLEL, run);
-  const seconds = (performance.now() - started) / 1000;
-  const cpu = process.cpuUsage(cpuBefore);
-  await cody.close();
-  return { latencies, seconds, cpuMs: (cpu.user + cpu.system) / 1000 };
+  }
+  const all = (index, field) => results[index].flatMap((result) => result[field]);
+  const total = (index, field) => results[index].reduce((sum, result) => sum + (result[field] ?? 0), 0);
+  process.stdout.write(
+    `\n${'per turn'.padEnd(36)} ${'p50 ms'.padStart(7)} ${'p99 ms'.padStart(7)} ${'turns/s'.padStart(8)} ` +
+      `${'CPU ms'.padStart(7)} ${'added p50'.padStart(10)} ${'added p99'.padStart(10)}\n`,
+  );
+  for (const [index, side] of sides.entries()) {
+    const latencies = all(index, 'latencies');
+    const added = (p) =>
+      index === 0
+        ? ''
+        : `${median(results[index].map((result, round) => percentile(result.latencies, p) - percentile(results[0][round].latencies, p))).toFixed(1)}`;
+    process.stdout.write(
+      `${side.name.padEnd(36)} ${percentile(latencies, 50).toFixed(1).padStart(7)} ` +
+        `${percentile(latencies, 99).toFixed(1).padStart(7)} ` +
+        `${((turns * ROUNDS) / total(index, 'seconds')).toFixed(0).padStart(8)} ` +
+        `${(total(index, 'cpuMs') / (turns * ROUNDS)).toFixed(2).padStart(7)} ` +
+        `${added(50).padStart(10)} ${added(99).padStart(10)}\n`,
+    );
+  }
+  const serve = 1;
+  process.stdout.write(
+    `\nadded by cody serve, p50 (median of ${ROUNDS} rounds): ${median(results[serve].map((result, round) => percentile(result.latencies, 50) - percentile(results[0][round].latencies, 50))).toFixed(1)} ms (target ≤ 5 at 10 at a time)\n` +
+      `cody serve's HTTP client: ${(total(serve, 'clientCpuMs') / (turns * ROUNDS)).toFixed(2)} ms of CPU per turn, ` +
+      `${(total(serve, 'events') / (turns * ROUNDS)).toFixed(1)} events per turn\n`,
+  );
 }
 
 if (process.argv.includes('--library-side')) {
-  process.stdout.write(`${JSON.stringify(await libraryInThisProcess(process.env, SCENARIOS[0]))}\n`);
-  process.exit(0);
-}
-
-const root = await mkdtemp(join(tmpdir(), 'cody-serve-bench-'));
-const fake = await startProcess(
-  [join(repo, 'dist', 'tests', 'fake-provider', 'cli.js'), '--port', '0'],
-  process.env,
-  /listening on (http:\/\/\S+)/,
-);
-try {
+  await librarySide();
+} else {
+  const root = await mkdtemp(join(tmpdir(), 'cody-serve-bench-'));
+  const fake = await startProcess(
+    [join(repo, 'dist', 'tests', 'fake-provider', 'cli.js'), '--port', '0'],
+    process.env,
+    /listening on (http:\/\/\S+)/,
+  );
   const envFor = (name) => ({
     ...process.env,
     CODY_HOME: join(root, name),
@@ -257,48 +317,32 @@ try {
     OPENAI_API_KEY: 'bench-key',
     OPENAI_BASE_URL: `${fake.url}/v1`,
   });
-  for (const [n, scenario] of SCENARIOS.entries()) {
-    process.stdout.write(
-      `\n${scenario.conversations} conversations × ${TURNS} turns, ${scenario.parallel} at a time, against the fake provider\n`,
+  const sides = [];
+  try {
+    sides.push(startLibrary(envFor('library')));
+    sides.push(
+      await startHttpSide(
+        'cody serve (HTTP + SSE)',
+        [join(repo, 'bin', 'cody.js'), 'serve', '--port', '0'],
+        envFor('serve'),
+      ),
     );
-    // Library first and last: the server's figure is compared with the mean of the two, so a machine
-    // that slows down or speeds up during the run does not pass for the server's cost.
-    const libraryBefore = await overLibrary(envFor(`library-1-${n}`), scenario);
-    const server = await overServer(envFor(`server-${n}`), scenario);
-    const floor = await overServer(envFor(`floor-${n}`), scenario, FLOOR);
-    const libraryAfter = await overLibrary(envFor(`library-2-${n}`), scenario);
-    const library = [...libraryBefore.latencies, ...libraryAfter.latencies];
-    const perTurn = (ms) => (ms / (scenario.conversations * TURNS)).toFixed(2);
-    process.stdout.write(
-      `CPU per turn: library ${perTurn((libraryBefore.cpuMs + libraryAfter.cpuMs) / 2)} ms, ` +
-        `cody serve ${perTurn(server.cpuMs)} ms (the server process), ` +
-        `its HTTP client ${perTurn(server.clientCpuMs)} ms ` +
-        `(${(server.events / (scenario.conversations * TURNS)).toFixed(1)} events per turn); ` +
-        `floor server ${perTurn(floor.cpuMs)} ms\n`,
+    sides.push(
+      await startHttpSide(
+        'floor: bare node:http on the engine',
+        [join(repo, 'bench', 'serve-floor.js')],
+        envFor('floor'),
+      ),
     );
-    const rows = [
-      ['library (createCody in process)', library, libraryBefore.seconds + libraryAfter.seconds, 2],
-      ['cody serve (HTTP + SSE)', server.latencies, server.seconds, 1],
-      ['floor: bare node:http on the engine', floor.latencies, floor.seconds, 1],
-    ];
-    process.stdout.write(
-      `\n${'per turn'.padEnd(36)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'turns/s'.padStart(8)}\n`,
-    );
-    for (const [name, latencies, seconds, runs] of rows) {
-      const throughput = (scenario.conversations * TURNS * runs) / seconds;
-      process.stdout.write(
-        `${name.padEnd(36)} ${percentile(latencies, 50).toFixed(1).padStart(8)} ${percentile(latencies, 99).toFixed(1).padStart(8)} ${throughput.toFixed(0).padStart(8)}\n`,
-      );
+    for (const side of sides) {
+      await side.ready;
+      await side.run(WARM_UP);
     }
-    const added = (latencies, p) => (percentile(latencies, p) - percentile(library, p)).toFixed(1);
-    process.stdout.write(`\nadded by the server, p50: ${added(server.latencies, 50)} ms (target ≤ 5)\n`);
-    process.stdout.write(`added by the server, p99: ${added(server.latencies, 99)} ms\n`);
-    process.stdout.write(
-      `added by the floor server, p50: ${added(floor.latencies, 50)} ms, p99: ${added(floor.latencies, 99)} ms\n`,
-    );
-    process.stdout.write(`cody serve peak RSS: ${server.peakMiB.toFixed(1)} MiB\n`);
+    for (const scenario of SCENARIOS) await measure(sides, scenario);
+    process.stdout.write(`cody serve peak RSS: ${sides[1].peakMiB().toFixed(1)} MiB\n`);
+  } finally {
+    for (const side of sides) await side.stop();
+    fake.child.kill();
+    await rm(root, { recursive: true, force: true });
   }
-} finally {
-  fake.child.kill();
-  await rm(root, { recursive: true, force: true });
 }
