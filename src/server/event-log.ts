@@ -32,14 +32,32 @@ export class EventLog {
   private readonly subscribers = new Set<Subscriber>();
   /** Waits for a first subscriber (`waitForSubscriber`), each told true or false once. */
   private readonly waiters = new Set<(attached: boolean) => void>();
-  private sequence = 0;
+  private sequence: number;
+  /** When an event was last appended or a subscriber came or went (ms since the epoch). */
+  private touchedAt = Date.now();
 
-  constructor(boot: string, capacity = REPLAY_BUFFER_EVENTS) {
+  /** `lastSequence`: where an earlier log of the same conversation in this process stopped. */
+  constructor(boot: string, capacity = REPLAY_BUFFER_EVENTS, lastSequence = 0) {
     this.boot = boot;
     this.capacity = capacity;
+    this.sequence = lastSequence;
+  }
+
+  /** The sequence number of the last event appended (or the one this log continues from). */
+  get lastSequence(): number {
+    return this.sequence;
+  }
+
+  get hasSubscribers(): boolean {
+    return this.subscribers.size > 0;
+  }
+
+  get lastTouched(): number {
+    return this.touchedAt;
   }
 
   append(data: string, urgent = false): LoggedEvent {
+    this.touchedAt = Date.now();
     this.sequence += 1;
     const event: LoggedEvent = { id: `${this.boot}-${this.sequence}`, sequence: this.sequence, data };
     if (urgent) event.urgent = true;
@@ -63,9 +81,13 @@ export class EventLog {
   }
 
   subscribe(subscriber: Subscriber): () => void {
+    this.touchedAt = Date.now();
     this.subscribers.add(subscriber);
     for (const waiter of [...this.waiters]) waiter(true);
-    return () => this.subscribers.delete(subscriber);
+    return () => {
+      this.touchedAt = Date.now();
+      this.subscribers.delete(subscriber);
+    };
   }
 
   /** True at once if someone listens, else as soon as someone subscribes; false after `withinMs`. */

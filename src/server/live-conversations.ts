@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError } from './api-error.js';
 import type { ApprovalDecision, Engine, EngineConversation, EngineEvent } from './engine-port.js';
 import { describeError } from './error-map.js';
-import { EventLog } from './event-log.js';
+import { EventLog, REPLAY_BUFFER_EVENTS } from './event-log.js';
 
 interface RunningTurn {
   turnId: string;
@@ -26,13 +26,24 @@ interface Live {
   log: EventLog;
   turn: RunningTurn | undefined;
   state: string;
+  /** When a request last asked for this conversation (ms since the epoch). */
+  usedAt: number;
 }
 
 export interface LiveConversationsOptions {
   engine: Engine;
   /** Applied to every event's JSON before anyone sees it (secret scrubbing). */
   scrub?: (text: string) => string;
+  /** How long a conversation stays open with no turn, no client and no request; default 10 minutes. */
+  idleMs?: number;
 }
+
+/**
+ * A server runs for days and may touch thousands of conversations: each open one holds its history in
+ * memory and its events for replay. One left alone this long is closed and its events dropped; a client
+ * that comes back later with an older `Last-Event-ID` is told of the gap and reads the transcript.
+ */
+export const IDLE_CLOSE_MS = 10 * 60_000;
 
 const TERMINAL_EVENTS = new Set(['turn-complete', 'turn-failed']);
 /** The event that ends each kind of run. */
@@ -51,11 +62,20 @@ export class LiveConversations {
   private readonly approvals = new Map<string, string>();
   /** Distinguishes this process's event ids from an earlier one's. */
   private readonly boot = Date.now().toString(36);
+  /** Where the event log of each conversation closed for idleness stopped, so ids never repeat. */
+  private readonly lastSequences = new Map<string, number>();
+  /** Conversations being closed for idleness: opening one again waits for that to finish. */
+  private readonly closing = new Map<string, Promise<void>>();
+  private readonly idleMs: number;
+  private readonly sweep: NodeJS.Timeout;
   private stopping = false;
 
   constructor(options: LiveConversationsOptions) {
     this.engine = options.engine;
     this.scrub = options.scrub ?? ((text) => text);
+    this.idleMs = options.idleMs ?? IDLE_CLOSE_MS;
+    this.sweep = setInterval(() => this.closeIdle(), Math.min(this.idleMs, 60_000));
+    this.sweep.unref();
   }
 
   log(id: string): EventLog {
@@ -86,7 +106,7 @@ export class LiveConversations {
 
   async handle(id: string): Promise<EngineConversation> {
     const live = this.entry(id);
-    live.handle ??= this.engine.open(id);
+    live.handle ??= (this.closing.get(id) ?? Promise.resolve()).then(() => this.engine.open(id));
     try {
       const conversation = await live.handle;
       live.opened = true;
@@ -160,6 +180,7 @@ export class LiveConversations {
   /** SIGTERM: no new turns; running ones are interrupted (the engine records the boundary) and awaited. */
   async shutdown(graceMs: number): Promise<void> {
     this.stopping = true;
+    clearInterval(this.sweep);
     for (const live of this.live.values()) live.log.releaseWaiters();
     const running = [...this.live.values()].flatMap((live) => (live.turn ? [live.turn] : []));
     for (const turn of running) turn.abort.abort(new Error('server shutting down'));
@@ -237,17 +258,39 @@ export class LiveConversations {
     live.log.append(this.scrub(data), URGENT_EVENTS.has(event.type));
   }
 
+  /** Closes the conversations nobody has used for `idleMs`: no turn, no client attached, no request. */
+  private closeIdle(): void {
+    const now = Date.now();
+    for (const [id, live] of this.live) {
+      const usedAt = Math.max(live.usedAt, live.log.lastTouched);
+      if (live.turn || live.log.hasSubscribers || now - usedAt < this.idleMs) continue;
+      this.live.delete(id);
+      this.lastSequences.set(id, live.log.lastSequence);
+      if (!live.handle) continue;
+      const closed: Promise<void> = live.handle
+        .then((conversation) => conversation.close())
+        .catch(() => undefined)
+        .finally(() => {
+          if (this.closing.get(id) === closed) this.closing.delete(id);
+        });
+      this.closing.set(id, closed);
+    }
+  }
+
   private entry(id: string): Live {
     let live = this.live.get(id);
-    if (!live) {
+    if (live) {
+      live.usedAt = Date.now();
+    } else {
       live = {
         id,
         idField: `,"conversationId":${JSON.stringify(id)}}`,
         handle: undefined,
         opened: false,
-        log: new EventLog(this.boot),
+        log: new EventLog(this.boot, REPLAY_BUFFER_EVENTS, this.lastSequences.get(id)),
         turn: undefined,
         state: 'Idle',
+        usedAt: Date.now(),
       };
       this.live.set(id, live);
     }

@@ -151,6 +151,69 @@ describe('live conversations', () => {
   });
 });
 
+describe('idle conversations', () => {
+  const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+  const turn = async (live: LiveConversations, id: string, text: string): Promise<void> => {
+    const log = live.log(id);
+    const ended = new Promise<void>((resolve) => {
+      const unsubscribe = log.subscribe(({ data }) => {
+        if (data.includes('"turn-complete"')) {
+          unsubscribe();
+          resolve();
+        }
+      });
+    });
+    await live.startTurn(id, text);
+    await ended;
+  };
+
+  it('are closed after the idle time, and their event ids go on where they stopped', async () => {
+    const engine = new FakeEngine();
+    const conversation = await engine.create();
+    const { id } = conversation;
+    const live = new LiveConversations({ engine, idleMs: 40 });
+    live.adopt(conversation);
+    await turn(live, id, 'one');
+    const lastId = live.log(id).replayAfter('none-0').events.at(-1)?.id ?? '';
+    const before = live.log(id).replayAfter('none-0').events.at(-3)?.id ?? '';
+    await vi.waitFor(() => expect(conversation.closed).toBe(true), { timeout: 5_000 });
+    expect(live.isOpen(id)).toBe(false);
+    // Back after the close: a client that saw everything has no gap; one that missed some is told so.
+    expect(live.log(id).replayAfter(lastId)).toEqual({ events: [], gap: false });
+    expect(live.log(id).replayAfter(before).gap).toBe(true);
+    await turn(live, id, 'two');
+    const sequences = live
+      .log(id)
+      .replayAfter(lastId)
+      .events.map((event) => event.sequence);
+    expect(sequences[0]).toBe(Number(lastId.split('-')[1]) + 1);
+    expect(engine.conversations.get(id)?.submitted).toEqual(['one', 'two']);
+    await live.shutdown(100);
+  });
+
+  it('stay open while a client listens or a turn runs', async () => {
+    const engine = new FakeEngine();
+    const listened = await engine.create();
+    const running = await engine.create();
+    const live = new LiveConversations({ engine, idleMs: 40 });
+    live.adopt(listened);
+    live.adopt(running);
+    const unsubscribe = live.log(listened.id).subscribe(() => undefined);
+    let release = (): void => undefined;
+    running.gate = new Promise<void>((resolve) => (release = resolve));
+    await live.startTurn(running.id, 'slow');
+    await settle(150);
+    expect([listened.closed, running.closed]).toEqual([false, false]);
+    expect([live.isOpen(listened.id), live.isOpen(running.id)]).toEqual([true, true]);
+    unsubscribe();
+    release();
+    await vi.waitFor(() => expect([listened.closed, running.closed]).toEqual([true, true]), {
+      timeout: 5_000,
+    });
+    await live.shutdown(100);
+  });
+});
+
 describe('request body', () => {
   const requestOf = (stream: Readable, headers: Record<string, string> = {}): IncomingMessage =>
     Object.assign(stream, { headers }) as unknown as IncomingMessage;
