@@ -190,6 +190,7 @@ export class LiveConversations {
       const handle = await live.handle?.catch(() => undefined);
       await handle?.close().catch(() => undefined);
     }
+    await Promise.allSettled(this.closing.values());
   }
 
   private run(
