@@ -216,6 +216,7 @@ export class LiveConversations {
         // sees it and sends the next message at once is never refused with 409.
         let last: EngineEvent | undefined;
         let failure: EngineEvent | undefined;
+        let gone = false;
         try {
           for await (const event of start(abort.signal)) {
             if (last) this.publish(live, last);
@@ -226,6 +227,9 @@ export class LiveConversations {
             markStarted();
           }
         } catch (error) {
+          // Deleted from under this server (by `cody delete` in another process): forget the open handle,
+          // so the next request answers 404 instead of starting another turn that fails.
+          gone = describeError(error).kind === 'not-found';
           if (!started) {
             // Refused before anything happened (busy, missing key, unknown conversation): the POST fails.
             started = true;
@@ -239,6 +243,7 @@ export class LiveConversations {
           for (const [approval, owner] of this.approvals) if (owner === id) this.approvals.delete(approval);
           if (last) this.publish(live, last);
           if (failure) this.publish(live, failure);
+          if (gone && this.live.get(id) === live) this.close(id, live);
           markStarted();
         }
       })();
@@ -265,17 +270,22 @@ export class LiveConversations {
     for (const [id, live] of this.live) {
       const usedAt = Math.max(live.usedAt, live.log.lastTouched);
       if (live.turn || live.log.hasSubscribers || now - usedAt < this.idleMs) continue;
-      this.live.delete(id);
-      this.lastSequences.set(id, live.log.lastSequence);
-      if (!live.handle) continue;
-      const closed: Promise<void> = live.handle
-        .then((conversation) => conversation.close())
-        .catch(() => undefined)
-        .finally(() => {
-          if (this.closing.get(id) === closed) this.closing.delete(id);
-        });
-      this.closing.set(id, closed);
+      this.close(id, live);
     }
+  }
+
+  /** Forgets a conversation's entry and closes its handle; its next events' ids go on from its last. */
+  private close(id: string, live: Live): void {
+    this.live.delete(id);
+    this.lastSequences.set(id, live.log.lastSequence);
+    if (!live.handle) return;
+    const closed: Promise<void> = live.handle
+      .then((conversation) => conversation.close())
+      .catch(() => undefined)
+      .finally(() => {
+        if (this.closing.get(id) === closed) this.closing.delete(id);
+      });
+    this.closing.set(id, closed);
   }
 
   private entry(id: string): Live {

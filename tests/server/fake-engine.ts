@@ -69,6 +69,8 @@ export class FakeConversation implements EngineConversation {
       }
     }
     if (message === 'fail-late') throw new CodyError('provider said no', 'provider');
+    // As the engine does when another process deleted the conversation under an open handle.
+    if (message === 'gone') throw new UnknownConversationError(this.id);
     yield { type: 'state', state: 'Idle' };
     yield { type: 'turn-complete', turnId, status: 'completed', finishReason: 'stop' };
   }

@@ -191,6 +191,27 @@ describe('idle conversations', () => {
     await live.shutdown(100);
   });
 
+  it('are forgotten when the engine finds them deleted under an open handle', async () => {
+    const engine = new FakeEngine();
+    const conversation = await engine.create();
+    const { id } = conversation;
+    const live = new LiveConversations({ engine });
+    live.adopt(conversation);
+    const events: string[] = [];
+    const failed = new Promise<void>((resolve) =>
+      live.log(id).subscribe(({ data }) => {
+        events.push((JSON.parse(data) as { type: string }).type);
+        if (data.includes('"turn-failed"')) resolve();
+      }),
+    );
+    await live.startTurn(id, 'gone');
+    await failed;
+    expect(events.at(-1)).toBe('turn-failed');
+    expect(live.isOpen(id)).toBe(false);
+    await vi.waitFor(() => expect(conversation.closed).toBe(true));
+    await live.shutdown(100);
+  });
+
   it('stay open while a client listens or a turn runs', async () => {
     const engine = new FakeEngine();
     const listened = await engine.create();
