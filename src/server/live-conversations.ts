@@ -4,6 +4,7 @@
  * reads, the approvals waiting for an answer, and an orderly stop for SIGTERM.
  */
 import { randomUUID } from 'node:crypto';
+import { isRecord } from '../protocol/json.js';
 import { ApiError } from './api-error.js';
 import type { ApprovalDecision, Engine, EngineConversation, EngineEvent } from './engine-port.js';
 import { describeError } from './error-map.js';
@@ -222,13 +223,13 @@ export class LiveConversations {
             if (last) this.publish(live, last);
             if (event.type === 'turn-started' && typeof event.turnId === 'string') turn.turnId = event.turnId;
             this.track(id, live, event);
+            gone ||=
+              event.type === 'turn-failed' && isRecord(event.error) && event.error.kind === 'not-found';
             last = ENDING_EVENTS[kind].has(event.type) ? event : undefined;
             if (!last) this.publish(live, event);
             markStarted();
           }
         } catch (error) {
-          // Deleted from under this server (by `cody delete` in another process): forget the open handle,
-          // so the next request answers 404 instead of starting another turn that fails.
           gone = describeError(error).kind === 'not-found';
           if (!started) {
             // Refused before anything happened (busy, missing key, unknown conversation): the POST fails.
@@ -243,6 +244,8 @@ export class LiveConversations {
           for (const [approval, owner] of this.approvals) if (owner === id) this.approvals.delete(approval);
           if (last) this.publish(live, last);
           if (failure) this.publish(live, failure);
+          // Deleted from under this server (by `cody delete` in another process): forget the open handle,
+          // so the next request answers 404 instead of starting another turn that fails.
           if (gone && this.live.get(id) === live) this.close(id, live);
           markStarted();
         }

@@ -275,6 +275,35 @@ describe('cody serve', () => {
     second.close();
   });
 
+  it('a conversation `cody delete` removes while the server has it open: that turn fails, then 404s, nothing recreated', async () => {
+    const { api } = await serve();
+    const id = await createConversation(api);
+    harness.server.enqueue({ type: 'reply', text: 'first' });
+    const events = await api.events(`/conversations/${id}/events`);
+    await api.request('POST', `/conversations/${id}/messages`, { text: 'one' });
+    await events.until((event) => event.type === 'turn-complete');
+    events.close();
+    const deleted = await harness.cody(['delete', id, '--yes']);
+    expect(deleted.code).toBe(0);
+    const failing = await api.events(`/conversations/${id}/events`);
+    expect((await api.request('POST', `/conversations/${id}/messages`, { text: 'two' })).status).toBe(202);
+    const failed = eventsOf(await failing.until((event) => event.type === 'turn-failed')).at(-1);
+    expect(failed).toMatchObject({ error: { kind: 'not-found' } });
+    failing.close();
+    for (const [method, path, body] of [
+      ['POST', `/conversations/${id}/messages`, { text: 'three' }],
+      ['GET', `/conversations/${id}/events`, undefined],
+      ['GET', `/conversations/${id}`, undefined],
+    ] as const) {
+      const answer = await api.request(method, path, body);
+      expect([answer.status, answer.json]).toMatchObject([
+        404,
+        { error: { code: 'conversation-not-found' } },
+      ]);
+    }
+    expect(await readdir(join(harness.env.CODY_HOME ?? '', 'conversations'))).not.toContain(`${id}.jsonl`);
+  });
+
   it('an SSE client that reconnects with Last-Event-ID loses no event', async () => {
     const { api } = await serve();
     const id = await createConversation(api);

@@ -69,8 +69,14 @@ export class FakeConversation implements EngineConversation {
       }
     }
     if (message === 'fail-late') throw new CodyError('provider said no', 'provider');
-    // As the engine does when another process deleted the conversation under an open handle.
-    if (message === 'gone') throw new UnknownConversationError(this.id);
+    // As the engine ends a turn when another process deleted the conversation under an open handle.
+    if (message === 'gone') {
+      yield {
+        type: 'turn-failed',
+        error: { kind: 'not-found', message: `Conversation '${this.id}' not found.` },
+      };
+      return;
+    }
     yield { type: 'state', state: 'Idle' };
     yield { type: 'turn-complete', turnId, status: 'completed', finishReason: 'stop' };
   }
