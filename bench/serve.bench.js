@@ -104,7 +104,7 @@ async function librarySide() {
 }
 
 function startLibrary(env) {
-  const child = spawn(process.execPath, [import.meta.filename, '--library-side'], {
+  const child = spawn(process.execPath, [import.meta.filename, '--library-side', ...process.argv.slice(2)], {
     env,
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -114,7 +114,7 @@ function startLibrary(env) {
   const next = () => new Promise((resolve, reject) => (waiting = { resolve, reject }));
   const ready = next();
   return {
-    name: 'library (createCody in process)',
+    name: 'library (createCody in its process)',
     ready,
     run: (batch) => {
       const answer = next();
