@@ -261,9 +261,9 @@ export class LiveConversations {
 
   private publish(live: Live, event: EngineEvent): void {
     // The event's JSON with `conversationId` as its last field, as `{ ...event, conversationId }` would
-    // give, without copying the event first: a turn publishes a dozen.
-    const json = JSON.stringify(event);
-    const data = json === '{}' ? `{${live.idField.slice(1)}` : `${json.slice(0, -1)}${live.idField}`;
+    // give, without copying the event first: a turn publishes a dozen. Every event has a `type`, so its
+    // JSON is never `{}` and the id always follows a field.
+    const data = `${JSON.stringify(event).slice(0, -1)}${live.idField}`;
     live.log.append(this.scrub(data), URGENT_EVENTS.has(event.type));
   }
 
