@@ -38,12 +38,7 @@ function readText(request: IncomingMessage, maxBytes: number): Promise<string> {
     const settle = (error?: Error): void => {
       request.off('data', onData).off('end', onEnd).off('error', settle).off('close', onClose);
       if (error) reject(error);
-      else
-        resolve(
-          chunks.length === 1
-            ? (chunks[0] as Buffer).toString('utf8')
-            : Buffer.concat(chunks).toString('utf8'),
-        );
+      else resolve(Buffer.concat(chunks).toString('utf8'));
     };
     const onData = (chunk: Buffer): void => {
       size += chunk.length;

@@ -252,11 +252,13 @@ describe('request body', () => {
     const declared = requestOf(Readable.from([]), { 'content-length': '2048' });
     await expect(readJsonBody(declared, 1024)).rejects.toMatchObject({ status: 413 });
     const cut = new Readable({ read() {} });
-    cut.push('{"text": "hal');
+    cut.push(Buffer.from('{"text": "hal'));
     const reading = readJsonBody(requestOf(cut), 1024);
     setImmediate(() => cut.destroy());
     await expect(reading).rejects.toMatchObject({ status: 400 });
-    await expect(readJsonBody(requestOf(Readable.from(['{"text": 1'])), 1024)).rejects.toMatchObject({
+    await expect(
+      readJsonBody(requestOf(Readable.from([Buffer.from('{"text": 1')])), 1024),
+    ).rejects.toMatchObject({
       status: 400,
       code: 'invalid-json',
     });
