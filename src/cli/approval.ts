@@ -4,6 +4,7 @@ import type { CodyConfig } from '../core/config.js';
 import type { ApprovalDecision, SessionEvent } from '../core/session-events.js';
 import { createLazyMcpTools } from '../core/mcp/lazy-mcp-tools.js';
 import { createToolRuntime, type CodyToolRuntime } from '../core/tools/runtime.js';
+import { toolOptionsFromConfig } from '../core/tools/runtime-config.js';
 import { BUILTIN_TOOL_SPECS } from '../core/tools/tool-specs.js';
 import { resolveApprovalPolicy } from './approval-flag.js';
 import type { Io } from './io.js';
@@ -46,15 +47,7 @@ export function createCliTools(
   return createToolRuntime({
     cwd: io.cwd,
     policy: resolveApprovalPolicy(options, config),
-    ...(config.dangerousCommands
-      ? {
-          dangerousCommands: config.dangerousCommands.map((entry) =>
-            typeof entry === 'string' ? { pattern: entry, reason: `matches ${entry}` } : entry,
-          ),
-        }
-      : {}),
-    ...(config.sandbox ? { sandbox: config.sandbox } : {}),
-    ...(config.shellTimeoutMs !== undefined ? { shellTimeoutMs: config.shellTimeoutMs } : {}),
+    ...toolOptionsFromConfig(config),
     onNotice: notice,
     ...(external ? { external } : {}),
     env: io.env,

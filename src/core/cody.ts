@@ -108,9 +108,11 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     if (options.tools === false || config.tools === false) return undefined;
     if (options.tools) return options.tools;
     const { createToolRuntime } = await import('./tools/runtime.js');
+    const { toolOptionsFromConfig } = await import('./tools/runtime-config.js');
     return createToolRuntime({
       cwd,
       policy: options.approvalPolicy ?? config.approval ?? 'ask',
+      ...toolOptionsFromConfig(config),
       env: { ...env },
     });
   };

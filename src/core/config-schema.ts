@@ -91,6 +91,18 @@ export const configSchema = z
     /** Bubblewrap for shell commands that run without asking (default on where installed; no network). */
     sandbox: z.object({ enabled: z.boolean().optional(), network: z.boolean().optional() }).optional(),
     shellTimeoutMs: z.number().int().positive().optional(),
+    /** Read-only commands that run without asking when their paths stay inside the workspace (replaces the list). */
+    safeCommands: z.array(z.string().regex(/\S/, { message: 'an empty command' })).optional(),
+    /** What tool processes inherit from Cody's environment; Cody's own credentials never. */
+    shellEnvironment: z
+      .object({
+        inherit: z.enum(['all', 'core', 'none']).optional(),
+        exclude: z.array(z.string().min(1)).optional(),
+        set: z.record(z.string(), z.string()).optional(),
+        ignoreDefaultExcludes: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
     /** MCP servers, in the shape Claude Code and Cursor use. */
     mcpServers: z.record(z.string(), mcpServerSchema).optional(),
     /** Per-call timeout for MCP tools (a server's own `timeoutMs` wins). */

@@ -19,6 +19,8 @@ export interface SessionStatus {
   items: number;
   /** The approval policy of the conversation's tool calls (absent when it has no tools). */
   approvalPolicy?: string;
+  /** What confines the commands tools run unasked: bubblewrap, or nothing (absent without tools). */
+  sandbox?: 'bubblewrap' | 'none';
 }
 
 /** What `setSelection` takes: the provider, its API name (`chat`, `responses`, …) and the model. */

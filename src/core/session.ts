@@ -175,6 +175,9 @@ export class Session implements ConversationEngine {
       ...(this.options.tools?.permissions
         ? { approvalPolicy: this.options.tools.permissions().approvalPolicy }
         : {}),
+      ...(this.options.tools?.sandboxed
+        ? { sandbox: this.options.tools.sandboxed() ? ('bubblewrap' as const) : ('none' as const) }
+        : {}),
     };
   }
 

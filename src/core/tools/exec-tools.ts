@@ -2,11 +2,18 @@
 import { z } from 'zod';
 import { applyPatch, parsePatch, patchPaths, PatchError } from './apply-patch/apply-patch.js';
 import { dangerReason, type DangerousCommand } from './command-safety.js';
+import { analyseCommand } from './shell-analysis.js';
 import { defineTool, failed, ok, type ToolHandler } from './handler.js';
 import { runShellCommand } from './shell-runner.js';
 import type { Workspace } from './workspace.js';
 
-export function shellTool(dangerous: readonly DangerousCommand[]): ToolHandler {
+/** What decides about a shell command: the always-ask patterns and the read-only safe list. */
+export interface ShellRules {
+  dangerous: readonly DangerousCommand[];
+  safeCommands: readonly string[];
+}
+
+export function shellTool(rules: ShellRules): ToolHandler {
   return defineTool(
     'shell',
     z.object({
@@ -17,15 +24,20 @@ export function shellTool(dangerous: readonly DangerousCommand[]): ToolHandler {
     (args) => ({
       access: (workspace) => {
         const cwd = workspace.resolve(args.workdir ?? '.');
-        const danger = dangerReason(args.command, workspace, dangerous);
+        const danger = dangerReason(args.command, workspace, rules.dangerous);
+        const analysis = analyseCommand(args.command, { workspace, cwd, safeCommands: rules.safeCommands });
         return {
           kind: 'exec',
           command: args.command,
           ...(danger !== undefined ? { danger } : {}),
           ...(!workspace.contains(cwd) ? { outsideCwd: cwd } : {}),
+          escapes: analysis.escapes,
+          readsOutside: analysis.readsOutside,
+          ...(analysis.unparsable !== undefined ? { unparsable: analysis.unparsable } : {}),
+          safe: analysis.safe,
         };
       },
-      run: async ({ workspace, signal, onOutput, sandbox, defaultShellTimeoutMs }) => {
+      run: async ({ workspace, signal, onOutput, sandbox, defaultShellTimeoutMs, env }) => {
         const timeoutMs = args.timeout_ms ?? defaultShellTimeoutMs;
         const outcome = await runShellCommand({
           command: args.command,
@@ -34,6 +46,7 @@ export function shellTool(dangerous: readonly DangerousCommand[]): ToolHandler {
           ...(signal ? { signal } : {}),
           ...(onOutput ? { onOutput } : {}),
           ...(sandbox ? { sandbox: { ...sandbox, writableRoot: workspace.root } } : {}),
+          ...(env ? { env } : {}),
         });
         const status = outcome.aborted
           ? 'Aborted by the user; output so far:'

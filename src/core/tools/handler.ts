@@ -19,6 +19,8 @@ export interface HandlerContext extends ToolRunContext {
   defaultShellTimeoutMs: number;
   /** System `rg`, when found. */
   rg?: string;
+  /** The environment of tool processes (shellEnvironment applied: no credentials). */
+  env?: NodeJS.ProcessEnv;
 }
 
 export interface BoundCall {

@@ -19,8 +19,24 @@ export type Access =
   | { kind: 'read'; outside: readonly string[] }
   /** Changes files; `outside` lists the paths outside the workspace. */
   | { kind: 'write'; outside: readonly string[]; summary: string }
-  /** Runs a command; `danger` says why it must ask whatever the policy; `outsideCwd` when it runs outside. */
-  | { kind: 'exec'; command: string; danger?: string; outsideCwd?: string }
+  /**
+   * Runs a command; `danger` says why it must ask whatever the policy; `outsideCwd` when it runs outside;
+   * the rest is what shell-analysis found (absent fields: nothing found).
+   */
+  | {
+      kind: 'exec';
+      command: string;
+      danger?: string;
+      outsideCwd?: string;
+      /** Paths outside the workspace (or unknown) it may change or work in. */
+      escapes?: readonly string[];
+      /** Paths outside the workspace it reads. */
+      readsOutside?: readonly string[];
+      /** Why the command line cannot be checked. */
+      unparsable?: string;
+      /** A read-only command of the safe list, every path inside the workspace. */
+      safe?: boolean;
+    }
   /** Calls an external (MCP) tool; `readOnly` when the server marks it so. */
   | { kind: 'external'; name: string; readOnly: boolean };
 
@@ -28,6 +44,8 @@ export interface PolicyContext {
   policy: ApprovalPolicy;
   /** Whether this session already said "always" to this call's kind (command prefix or tool). */
   remembered: boolean;
+  /** Whether commands that run without asking run in a sandbox (bubblewrap); default: no. */
+  sandbox?: boolean;
 }
 
 /** The policy's answer for one access. Never prompts. */
@@ -44,15 +62,7 @@ export function decidePolicy(access: Access, context: PolicyContext): ToolDecisi
       if (policy === 'auto-edit' || policy === 'full-auto' || context.remembered) return { kind: 'allow' };
       return { kind: 'ask', reason: access.summary };
     case 'exec':
-      if (policy === 'read-only') return deny(policy, `would run a command (${access.command})`);
-      if (access.danger !== undefined) return { kind: 'ask', reason: `${access.danger}: ${access.command}` };
-      if (access.outsideCwd !== undefined)
-        return {
-          kind: 'ask',
-          reason: `runs in ${access.outsideCwd}, outside the workspace: ${access.command}`,
-        };
-      if (policy === 'full-auto' || context.remembered) return { kind: 'allow' };
-      return { kind: 'ask', reason: `run: ${access.command}` };
+      return decideExec(access, context);
     case 'external':
       // A tool its server marks read-only runs freely; Cody cannot see where an MCP tool reaches.
       if (access.readOnly) return { kind: 'allow' };
@@ -64,6 +74,34 @@ export function decidePolicy(access: Access, context: PolicyContext): ToolDecisi
       throw new Error(`unknown access ${JSON.stringify(exhaustive)}`);
     }
   }
+}
+
+/**
+ * A command: reading outside the workspace asks like read_file; a safe read-only command runs under every
+ * policy; without a sandbox, reaching outside the workspace asks whatever the policy, and a command the
+ * analysis cannot check asks under every policy but full-auto with a sandbox.
+ */
+function decideExec(access: Extract<Access, { kind: 'exec' }>, context: PolicyContext): ToolDecision {
+  const { policy } = context;
+  const sandbox = context.sandbox === true;
+  const command = access.command;
+  if (access.readsOutside && access.readsOutside.length > 0)
+    return boundary(policy, `reads ${list(access.readsOutside)}, outside the workspace: ${command}`);
+  if (access.safe === true && access.danger === undefined && access.outsideCwd === undefined)
+    return { kind: 'allow' };
+  if (policy === 'read-only') return deny(policy, `would run a command (${command})`);
+  if (access.danger !== undefined) return { kind: 'ask', reason: `${access.danger}: ${command}` };
+  if (access.outsideCwd !== undefined)
+    return { kind: 'ask', reason: `runs in ${access.outsideCwd}, outside the workspace: ${command}` };
+  if (!sandbox && access.escapes && access.escapes.length > 0)
+    return {
+      kind: 'ask',
+      reason: `reaches ${list(access.escapes)}, outside the workspace, with no sandbox: ${command}`,
+    };
+  if (access.unparsable !== undefined && (policy !== 'full-auto' || !sandbox))
+    return { kind: 'ask', reason: `Cody cannot check this command (${access.unparsable}): ${command}` };
+  if (policy === 'full-auto' || context.remembered) return { kind: 'allow' };
+  return { kind: 'ask', reason: `run: ${command}` };
 }
 
 /** Outside the workspace: always asks, and read-only refuses outright. */

@@ -3,7 +3,6 @@
  * boundary. `decide` is pure policy; `run` validates arguments with zod before anything happens, runs
  * shell commands that did not need asking inside bubblewrap where it is installed, and never throws.
  */
-import { spawnSync } from 'node:child_process';
 import {
   type FunctionCallItem,
   type GhostSnapshotItem,
@@ -18,9 +17,10 @@ import {
   type DangerousCommand,
 } from './command-safety.js';
 import type { HandlerContext, SandboxSettings, ToolHandler } from './handler.js';
-import { bwrapArguments } from './shell-runner.js';
 import { findRipgrep } from './file-search.js';
-import { findOnPath } from './find-on-path.js';
+import { DEFAULT_SAFE_COMMANDS } from './safe-commands.js';
+import { detectSandbox, type SandboxState } from './sandbox.js';
+import { toolEnvironment, type ShellEnvironmentPolicy } from './tool-environment.js';
 import { decidePolicy, type Access, type ApprovalPolicy } from './policy.js';
 import type {
   ToolDecision,
@@ -53,6 +53,12 @@ export interface ToolRuntimeOptions {
   dangerousCommands?: readonly DangerousCommand[];
   /** Bubblewrap for shell commands that run without asking (default on, network off). */
   sandbox?: { enabled?: boolean; network?: boolean };
+  /** Whether a sandbox can be used here (tests inject it; default: bwrap on PATH and a trial run). */
+  detectSandbox?: typeof detectSandbox;
+  /** Read-only commands that run without asking (default DEFAULT_SAFE_COMMANDS). */
+  safeCommands?: readonly string[];
+  /** What tool processes inherit (Cody's credentials never). */
+  shellEnvironment?: ShellEnvironmentPolicy;
   shellTimeoutMs?: number;
   /** Told once about things the person should know (e.g. bubblewrap missing). */
   onNotice?: (message: string) => void;
@@ -82,6 +88,8 @@ export interface CodyToolRuntime extends ToolRuntime {
   policy(): ApprovalPolicy;
   setPolicy(policy: ApprovalPolicy): void;
   sandboxPolicy(): SandboxPolicy;
+  /** Whether shell commands that run unasked are confined (bubblewrap works here). */
+  sandboxed(): boolean;
 }
 
 export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime {
@@ -91,41 +99,34 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
   let policy = options.policy;
   let handlers: Promise<Record<string, ToolHandler>> | undefined;
   const loadHandlers = (): Promise<Record<string, ToolHandler>> =>
-    (handlers ??= import('./builtin-handlers.js').then((module) => module.builtinHandlers(dangerous)));
+    (handlers ??= import('./builtin-handlers.js').then((module) =>
+      module.builtinHandlers({ dangerous, safeCommands: options.safeCommands ?? DEFAULT_SAFE_COMMANDS }),
+    ));
   const remembered = new Set<string>();
   /** Calls that were allowed by policy alone (they run sandboxed). */
   const unasked = new Set<string>();
-  const bwrapPath =
-    options.sandbox?.enabled === false ? undefined : findOnPath('bwrap', options.env ?? process.env);
-  /** bwrap, once a trial run showed it can build a sandbox here (it needs user namespaces). */
-  let bwrapChecked = false;
-  let bwrap: string | undefined;
+  const sandboxSettings = options.sandbox ?? {};
+  let sandboxState: SandboxState | undefined;
+  /** Detected once, silently: the policy and turn_context depend on it. */
+  const sandbox = (): SandboxState =>
+    (sandboxState ??= (options.detectSandbox ?? detectSandbox)(
+      sandboxSettings,
+      workspace,
+      options.env ?? process.env,
+    ));
   let toldNoSandbox = false;
   let toldNoSnapshot = false;
+  /** bwrap for a command that runs unasked; said once when there is none (unless config turned it off). */
   const usableBwrap = (): string | undefined => {
-    if (bwrapChecked) return bwrap;
-    bwrapChecked = true;
-    if (bwrapPath === undefined) {
-      unavailable('bubblewrap (bwrap) is not installed: shell commands run without a sandbox.');
-      return undefined;
+    const state = sandbox();
+    if (state.available) return state.bwrap;
+    if (!toldNoSandbox && sandboxSettings.enabled !== false) {
+      toldNoSandbox = true;
+      options.onNotice?.(`${state.why}: shell commands run without a sandbox.`);
     }
-    const problem = probeBwrap(
-      bwrapPath,
-      bwrapArguments(
-        { writableRoot: workspace.root, network: options.sandbox?.network === true },
-        workspace.cwd,
-        'true',
-      ),
-    );
-    if (problem === undefined) bwrap = bwrapPath;
-    else unavailable(`bubblewrap cannot create a sandbox here (${problem}): shell commands run without one.`);
-    return bwrap;
+    return undefined;
   };
-  function unavailable(message: string): void {
-    if (toldNoSandbox) return;
-    toldNoSandbox = true;
-    options.onNotice?.(message);
-  }
+  const shellEnv = toolEnvironment(process.env, options.shellEnvironment);
   const builtinNames = new Set(BUILTIN_TOOL_SPECS.map((spec) => spec.name));
 
   const rememberKey = (
@@ -150,7 +151,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
 
   const sandboxPolicy = (): SandboxPolicy => {
     if (policy === 'read-only') return { type: 'read-only' };
-    if (bwrapPath === undefined || options.sandbox?.enabled === false) return { type: 'danger-full-access' };
+    if (!sandbox().available) return { type: 'danger-full-access' };
     return {
       type: 'workspace-write',
       writable_roots: [workspace.root],
@@ -165,6 +166,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
       policy = next;
     },
     sandboxPolicy,
+    sandboxed: () => sandbox().available,
     snapshot: async () => {
       if (!workspace.isGit) return undefined;
       try {
@@ -197,7 +199,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
         // Invalid arguments run nothing: `run` reports the problem to the model.
         if (!bound?.ok) return { kind: 'allow' };
         access = bound.call.access(workspace);
-        const decision = decidePolicy(access, { policy, remembered: isRemembered(call, args) });
+        const decision = decidePolicy(access, {
+          policy,
+          remembered: isRemembered(call, args),
+          ...(access.kind === 'exec' ? { sandbox: sandbox().available } : {}),
+        });
         if (decision.kind === 'allow') unasked.add(call.call_id);
         if (decision.kind !== 'ask' || !bound.call.preview) return decision;
         const preview = await bound.call.preview(workspace).catch(() => undefined);
@@ -229,17 +235,18 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
         const bound = (await loadHandlers())[call.name]?.bind(args);
         if (!bound) return { output: `Error: no tool named '${call.name}' is available.`, status: 'error' };
         if (!bound.ok) return { output: bound.error, status: 'error' };
-        let sandbox: SandboxSettings | undefined;
-        if (call.name === 'shell' && unasked.has(call.call_id) && options.sandbox?.enabled !== false) {
+        let confined: SandboxSettings | undefined;
+        if (call.name === 'shell' && unasked.has(call.call_id) && sandboxSettings.enabled !== false) {
           const found = usableBwrap();
-          if (found) sandbox = { bwrap: found, network: options.sandbox?.network === true };
+          if (found) confined = { bwrap: found, network: sandboxSettings.network === true };
         }
         unasked.delete(call.call_id);
         const handlerContext: HandlerContext = {
           ...context,
           workspace,
+          env: shellEnv,
           defaultShellTimeoutMs: options.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
-          ...(sandbox ? { sandbox } : {}),
+          ...(confined ? { sandbox: confined } : {}),
         };
         const rg = findRipgrep(options.env ?? process.env);
         if (rg !== undefined) handlerContext.rg = rg;
@@ -264,11 +271,4 @@ function parseArguments(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** Runs `true` once in the sandbox real commands get; the first line of what went wrong, or undefined. */
-function probeBwrap(bwrap: string, args: string[]): string | undefined {
-  const result = spawnSync(bwrap, args, { stdio: ['ignore', 'ignore', 'pipe'], timeout: 5_000 });
-  if (result.status === 0) return undefined;
-  return result.stderr.toString('utf8').trim().split('\n')[0] || `exit code ${String(result.status)}`;
 }

@@ -51,6 +51,8 @@ export interface ToolRuntime {
   permissions?(): ToolPermissions;
   /** Changes the approval policy for the calls that follow (per conversation). */
   setPolicy?(policy: ApprovalPolicy): void;
+  /** Whether shell commands that run without asking are confined by a sandbox. */
+  sandboxed?(): boolean;
 }
 
 export interface ToolPermissions {

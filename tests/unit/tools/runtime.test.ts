@@ -132,7 +132,7 @@ describe('tool runtime', () => {
     expect(notices).toEqual(['bubblewrap (bwrap) is not installed: shell commands run without a sandbox.']);
   });
 
-  it('shell commands that run without asking run inside bubblewrap where it works, else it is said once', async () => {
+  it('shell commands that run without asking run inside bubblewrap where it works, else escapes ask and it is said once', async () => {
     const realNotices: string[] = [];
     const tools = createToolRuntime({
       cwd: root,
@@ -146,11 +146,12 @@ describe('tool runtime', () => {
       tools,
       call('shell', { command: `echo in > inside.txt; f=${escape}; echo out > "$f"; true` }),
     );
-    expect(decision.kind).toBe('allow');
     expect(result.exitCode).toBe(0);
     expect(await readFile(join(root, 'inside.txt'), 'utf8')).toBe('in\n');
-    if (realNotices.length === 0) {
+    if (tools.sandboxed()) {
       // Sandboxed: the workspace is writable, the rest of the file system is not.
+      expect(decision.kind).toBe('allow');
+      expect(realNotices).toEqual([]);
       expect(tools.sandboxPolicy()).toEqual({
         type: 'workspace-write',
         writable_roots: [root],
@@ -160,9 +161,14 @@ describe('tool runtime', () => {
       // /tmp is private inside the sandbox, the rest read-only: the write fails either way.
       expect(result.output).toMatch(/Read-only file system|No such file or directory/);
     } else {
+      // No sandbox: a write whose target hides behind a variable may leave the workspace, so it asks
+      // even under full-auto (run here as if approved, so unconfined).
+      expect(decision.kind).toBe('ask');
+      expect(tools.sandboxPolicy()).toEqual({ type: 'danger-full-access' });
+      expect(await readFile(escape, 'utf8')).toBe('out\n');
+      await decideAndRun(tools, call('shell', { command: 'true' }));
       expect(realNotices).toHaveLength(1);
       expect(realNotices[0]).toMatch(/^bubblewrap .*shell commands run without/);
-      expect(await readFile(escape, 'utf8')).toBe('out\n');
     }
     // A command the person approved runs outside the sandbox.
     const approved = call('shell', { command: `echo approved > ${escape}` });
@@ -227,7 +233,9 @@ describe('tool runtime', () => {
       preview: '--- src/a.ts\n-needle\n+pin',
     });
     expect((await runtime('auto-edit').decide(edit)).kind).toBe('allow');
-    expect((await runtime('auto-edit').decide(call('shell', { command: 'ls' }))).kind).toBe('ask');
+    expect((await runtime('auto-edit').decide(call('shell', { command: 'npm test' }))).kind).toBe('ask');
+    // A read-only command of the safe list, inside the workspace, does not ask (issue 19 §3).
+    expect((await runtime('auto-edit').decide(call('shell', { command: 'ls' }))).kind).toBe('allow');
     expect((await runtime('read-only').decide(edit)).kind).toBe('deny');
     const patchOutside = call('apply_patch', {
       input: `*** Begin Patch\n*** Add File: ${join(outside, 'x.txt')}\n+x\n*** End Patch`,

@@ -1,0 +1,24 @@
+/** The tool runtime's settings from config.json, the same for every front end. */
+import type { CodyConfig } from '../config.js';
+import type { ToolRuntimeOptions } from './runtime.js';
+
+export type ConfiguredToolOptions = Pick<
+  ToolRuntimeOptions,
+  'dangerousCommands' | 'sandbox' | 'shellTimeoutMs' | 'safeCommands' | 'shellEnvironment'
+>;
+
+export function toolOptionsFromConfig(config: CodyConfig): ConfiguredToolOptions {
+  return {
+    ...(config.dangerousCommands
+      ? {
+          dangerousCommands: config.dangerousCommands.map((entry) =>
+            typeof entry === 'string' ? { pattern: entry, reason: `matches ${entry}` } : entry,
+          ),
+        }
+      : {}),
+    ...(config.sandbox ? { sandbox: config.sandbox } : {}),
+    ...(config.shellTimeoutMs !== undefined ? { shellTimeoutMs: config.shellTimeoutMs } : {}),
+    ...(config.safeCommands ? { safeCommands: config.safeCommands } : {}),
+    ...(config.shellEnvironment ? { shellEnvironment: config.shellEnvironment } : {}),
+  };
+}
