@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { toolEnvironment } from '../tools/tool-environment.js';
 
 export type McpServerConfig =
   | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number }
@@ -27,6 +28,17 @@ export interface McpConnection {
   close(): Promise<void>;
 }
 
+/**
+ * What a stdio server starts with: the SDK's few basic variables (HOME, PATH, USER…) without anything
+ * credential-like, then its own `env` from config.json (the one way to hand it a token).
+ */
+export function mcpServerEnvironment(configured: Record<string, string> = {}): Record<string, string> {
+  const base = toolEnvironment(getDefaultEnvironment());
+  const result: Record<string, string> = {};
+  for (const [name, value] of Object.entries(base)) if (value !== undefined) result[name] = value;
+  return { ...result, ...configured };
+}
+
 /** Most stderr characters kept from a stdio server (to explain a failure). */
 const STDERR_TAIL = 2000;
 
@@ -46,7 +58,7 @@ export async function connectMcpServer(
     const stdio = new StdioClientTransport({
       command: config.command,
       args: config.args ?? [],
-      env: { ...getDefaultEnvironment(), ...(config.env ?? {}) },
+      env: mcpServerEnvironment(config.env),
       cwd: config.cwd ?? options.cwd,
       stderr: 'pipe',
     });
