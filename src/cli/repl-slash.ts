@@ -3,7 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { applyProviderChoice } from '../core/provider-choice.js';
-import { APPROVAL_POLICIES } from '../core/tools/policy.js';
+import { APPROVAL_POLICIES, noSandboxWarning } from '../core/tools/policy.js';
 import { readTitles } from '../core/conversation-titles.js';
 import { createRedactor, redactDeep } from '../core/redact.js';
 import { startConversation } from '../core/start-conversation.js';
@@ -52,14 +52,9 @@ export async function runSlashCommand(
     case '/id':
       say(`${state.session.id}\n`);
       return undefined;
-    case '/status': {
-      const status = state.session.status();
-      const percent = Math.round((status.contextTokens / status.contextWindow) * 100);
-      say(
-        `${status.provider} (${state.session.selection().api}) · ${status.model} · ${formatTokens(status.contextTokens)} of ${formatTokens(status.contextWindow)} tokens (${percent}%) · ${status.compactions} compactions · conversation ${status.id}\n`,
-      );
+    case '/status':
+      statusCommand(state, ui, say);
       return undefined;
-    }
     case '/model':
     case '/provider': {
       if (argument === '') {
@@ -282,4 +277,23 @@ function approvalCommand(argument: string, state: ReplState, ui: Ui, say: (text:
   }
   state.policyChosen();
   say(ui.color.green(`✓ Approval policy ${argument} for this conversation (kept with its next turn)\n`));
+  sayUnconfined(state, ui, say);
+}
+
+/** `/status`: the selection, the context used, and whether full-auto runs unconfined. */
+function statusCommand(state: ReplState, ui: Ui, say: (text: string) => void): void {
+  const status = state.session.status();
+  const percent = Math.round((status.contextTokens / status.contextWindow) * 100);
+  say(
+    `${status.provider} (${state.session.selection().api}) · ${status.model} · ${formatTokens(status.contextTokens)} of ${formatTokens(status.contextWindow)} tokens (${percent}%) · ${status.compactions} compactions · conversation ${status.id}\n`,
+  );
+  sayUnconfined(state, ui, say);
+}
+
+/** The warning that full-auto runs commands with no sandbox, while it holds. */
+function sayUnconfined(state: ReplState, ui: Ui, say: (text: string) => void): void {
+  const status = state.session.status();
+  const sandboxed = status.sandbox === undefined ? undefined : status.sandbox === 'bubblewrap';
+  const unconfined = noSandboxWarning(status.approvalPolicy, sandboxed);
+  if (unconfined !== undefined) say(ui.color.yellow(`⚠ ${unconfined}\n`));
 }

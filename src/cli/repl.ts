@@ -7,6 +7,7 @@ import { resolveSelection } from '../core/config.js';
 import { ExitCode } from './exit-codes.js';
 import { createRedactor } from '../core/redact.js';
 import { startConversation } from '../core/start-conversation.js';
+import { noSandboxWarning } from '../core/tools/policy.js';
 import type { Session } from '../core/session.js';
 import { approvalFlags, noApprovalFlag } from './approval-flag.js';
 import { canAskOn, createCliTools, toolNames } from './approval.js';
@@ -101,6 +102,10 @@ async function interactive(
   io.stderr.write(
     color.dim(`Cody · ${selection.provider}/${selection.model} · conversation ${id} · /help for commands\n`),
   );
+  // Said for as long as it holds (also in /status and cody status), not once.
+  const unconfined =
+    tools?.policy() === 'full-auto' ? noSandboxWarning('full-auto', tools.sandboxed()) : undefined;
+  if (unconfined !== undefined) io.stderr.write(color.yellow(`⚠ ${unconfined}\n`));
   if (chosen !== undefined) printRecap(io, initialContext.manager.rolloutPath(id), color);
 
   const queue: string[] = [];

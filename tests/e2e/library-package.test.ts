@@ -84,7 +84,7 @@ describe('the library from an installed tarball (e2e)', () => {
     ]);
     await writeFile(join(project, 'example.mjs'), await readmeExample());
     harness.server.enqueue(
-      { type: 'reply', toolCalls: [{ id: 'call_1', name: 'shell', arguments: { command: 'echo hello' } }] },
+      { type: 'reply', toolCalls: [{ id: 'call_1', name: 'shell', arguments: { command: 'printf hello' } }] },
       { type: 'reply', text: 'It printed hello.' },
     );
 

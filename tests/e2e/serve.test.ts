@@ -37,6 +37,7 @@ async function createConversation(api: ApiClient): Promise<string> {
   return String(created.json.id);
 }
 
+/** The commands are not on the safe list (echo is: it would run without asking). */
 function shellCall(command: string, id = 'call_1') {
   return { type: 'reply' as const, toolCalls: [{ id, name: 'shell', arguments: { command } }] };
 }
@@ -49,7 +50,7 @@ describe('cody serve', () => {
     const { api } = server;
     const id = await createConversation(api);
     const stream = await api.events(`/conversations/${id}/events`);
-    harness.server.enqueue(shellCall('echo served-by-cody'), {
+    harness.server.enqueue(shellCall('printf "%s\\n" served-by-cody'), {
       type: 'reply',
       text: 'It printed served-by-cody.',
     });
@@ -103,7 +104,7 @@ describe('cody serve', () => {
   it('declines a call that needs approval when no client is attached to answer it, never a hang', async () => {
     const { api } = await serve();
     const id = await createConversation(api);
-    harness.server.enqueue(shellCall('echo nobody-here'), { type: 'reply', text: 'Understood.' });
+    harness.server.enqueue(shellCall('printf "%s\\n" nobody-here'), { type: 'reply', text: 'Understood.' });
     const started = Date.now();
     expect((await api.request('POST', `/conversations/${id}/messages`, { text: 'run it' })).status).toBe(202);
     // Nobody listens to the events: after the attach grace (5 s) the call is declined and the turn ends.
@@ -247,7 +248,7 @@ describe('cody serve', () => {
     const id = await createConversation(api);
     const first = await api.events(`/conversations/${id}/events`);
     const second = await api.events(`/conversations/${id}/events`);
-    harness.server.enqueue(shellCall('echo two-clients'), { type: 'reply', text: 'done' });
+    harness.server.enqueue(shellCall('printf "%s\\n" two-clients'), { type: 'reply', text: 'done' });
     expect((await api.request('POST', `/conversations/${id}/messages`, { text: 'go' })).status).toBe(202);
     const firstPart = await first.until((event) => event.type === 'approval-requested');
     const approval = eventsOf(firstPart).at(-1) ?? {};
@@ -309,7 +310,10 @@ describe('cody serve', () => {
     const id = await createConversation(api);
     const witness = await api.events(`/conversations/${id}/events`);
     const dropped = await api.events(`/conversations/${id}/events`);
-    harness.server.enqueue(shellCall('echo reconnect'), { type: 'reply', text: 'after the reconnect' });
+    harness.server.enqueue(shellCall('printf "%s\\n" reconnect'), {
+      type: 'reply',
+      text: 'after the reconnect',
+    });
     await api.request('POST', `/conversations/${id}/messages`, { text: 'go' });
     const beforeDrop = await dropped.until((event) => event.type === 'approval-requested');
     dropped.close();
@@ -407,7 +411,7 @@ describe('cody serve', () => {
     const stream = await first.api.events(`/conversations/${id}/events`);
     await first.api.request('POST', `/conversations/${id}/messages`, { text: 'remember the word zebra' });
     await stream.until((event) => event.type === 'turn-complete');
-    harness.server.enqueue(shellCall('echo never-approved'));
+    harness.server.enqueue(shellCall('printf "%s\\n" never-approved'));
     await first.api.request('POST', `/conversations/${id}/messages`, { text: 'now a tool' });
     await stream.until((event) => event.type === 'approval-requested');
     expect(await first.stop('SIGTERM')).toBe(0);

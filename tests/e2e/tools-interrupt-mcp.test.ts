@@ -39,7 +39,7 @@ describe('tools end to end: interrupt and MCP', () => {
         {
           id: 'call_long',
           name: 'shell',
-          arguments: { command: `echo started; (sleep 60 & echo $! > sleeper.pid; wait) ; echo never` },
+          arguments: { command: `echo started; sleep 60 & echo $! > sleeper.pid; wait; echo never` },
         },
       ],
     });

@@ -115,15 +115,15 @@ describe('the REPL in a terminal (tmux)', () => {
     await term.waitFor('›');
     harness.server.enqueue({
       type: 'reply',
-      toolCalls: [{ name: 'shell', arguments: { command: 'echo approved-run' } }],
+      toolCalls: [{ name: 'shell', arguments: { command: 'printf approved-run' } }],
     });
     await term.send('run it', { literal: true });
     await term.send('Enter');
     const screen = await term.waitFor('[y] yes, once');
-    expect(screen).toContain('Allow $ echo approved-run');
+    expect(screen).toContain('Allow $ printf approved-run');
     await new Promise((resolve) => setTimeout(resolve, 300));
     // Still visible: nothing (no spinner) drew over it.
-    expect(await term.screen()).toContain('Allow $ echo approved-run');
+    expect(await term.screen()).toContain('Allow $ printf approved-run');
     await term.send('Escape');
     await term.waitFor('Interrupted');
     await term.waitFor(/›\s*$/m);
@@ -287,12 +287,12 @@ describe('the REPL in a terminal (tmux)', () => {
   it('cody chat on a terminal: the approval question is visible; Ctrl-C there stops the turn, exit 130, message kept', async () => {
     harness.server.enqueue({
       type: 'reply',
-      toolCalls: [{ name: 'shell', arguments: { command: 'echo from-chat' } }],
+      toolCalls: [{ name: 'shell', arguments: { command: 'printf from-chat' } }],
     });
     const term = await start(['chat', 'please run it']);
     await term.waitFor('[y] yes, once');
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await term.screen()).toContain('Allow $ echo from-chat');
+    expect(await term.screen()).toContain('Allow $ printf from-chat');
     await term.send('C-c');
     expect(await term.waitForExit(20_000)).toBe(130);
     expect(await term.screen()).toContain('Interrupted');
@@ -368,5 +368,16 @@ describe('the REPL in a terminal (tmux)', () => {
     await term.waitFor('echo: I ran');
     expect(lastUserText(harness)).toContain('I ran `echo bang-output` (exit 0):');
     expect(lastUserText(harness)).toContain('bang-output');
+  });
+
+  it('full-auto without a sandbox says so in the banner and again in /status', async () => {
+    await harness.writeConfig({ sandbox: { enabled: false } });
+    const term = await start(['--approval', 'full-auto']);
+    const banner = await term.waitFor('›');
+    expect(banner).toContain('⚠ full-auto without a sandbox: commands run unconfined');
+    await term.send('/status', { literal: true });
+    await term.send('Enter');
+    const screen = await term.waitFor(/compactions · conversation[\s\S]*⚠ full-auto without a sandbox/);
+    expect(screen.split('⚠ full-auto without a sandbox')).toHaveLength(3);
   });
 });

@@ -2,6 +2,8 @@ import type { ResponseItem } from '../../protocol/index.js';
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { readTranscript, type TranscriptEntry } from '../../core/transcript.js';
+import { noSandboxWarning } from '../../core/tools/policy.js';
+import { createCliTools } from '../approval.js';
 import { createContext, openSession } from '../context.js';
 import type { Io } from '../io.js';
 import { sanitizeForTerminal, terminalSafeJson } from '../sanitize.js';
@@ -22,12 +24,21 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
     throw new UsageError('No active conversation: give an id (see cody list) or start one with cody new.');
 
   if (options.status) {
-    const session = await openSession(context, id);
+    // With the tools, so the status says the conversation's approval policy and sandbox.
+    const tools = createCliTools(io, context.config, {});
+    const session = await openSession(context, id, {
+      ...(tools ? { tools } : {}),
+      followConversationPolicy: true,
+    });
     const status = session.status();
+    await tools?.close();
+    const sandboxed = status.sandbox === undefined ? undefined : status.sandbox === 'bubblewrap';
+    const unconfined = noSandboxWarning(status.approvalPolicy, sandboxed);
     // `api` is the wire API id everywhere machine-readable ('openai-chat', as in list and the events).
     const api = session.selection().api;
     if (options.json) {
-      io.stdout.write(`${terminalSafeJson({ ...status, api }, 2)}\n`);
+      const warning = unconfined !== undefined ? { warning: unconfined } : {};
+      io.stdout.write(`${terminalSafeJson({ ...status, api, ...warning }, 2)}\n`);
       return ExitCode.ok;
     }
     const percent = ((status.contextTokens / status.contextWindow) * 100).toFixed(1);
@@ -40,6 +51,8 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
           `Window:       ${status.contextWindow.toLocaleString('en-US')} tokens (auto-compact at ${status.autoCompactLimit.toLocaleString('en-US')})`,
           `Used:         ${status.contextTokens.toLocaleString('en-US')} tokens (${percent}% of the window)`,
           `Compactions:  ${status.compactions}`,
+          ...(status.sandbox !== undefined ? [`Sandbox:      ${status.sandbox}`] : []),
+          ...(unconfined !== undefined ? [`Warning:      ${unconfined}`] : []),
         ].join('\n') + '\n',
       ),
     );

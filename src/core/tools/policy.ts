@@ -13,6 +13,18 @@ export function isApprovalPolicy(value: unknown): value is ApprovalPolicy {
   return typeof value === 'string' && (APPROVAL_POLICIES as readonly string[]).includes(value);
 }
 
+/**
+ * What front ends show for as long as it holds (banner, status): full-auto with nothing confining the
+ * commands it runs unasked. Undefined otherwise.
+ */
+export function noSandboxWarning(
+  policy: string | undefined,
+  sandboxed: boolean | undefined,
+): string | undefined {
+  if (policy !== 'full-auto' || sandboxed !== false) return undefined;
+  return 'full-auto without a sandbox: commands run unconfined (those reaching outside the workspace, and those Cody cannot check, still ask)';
+}
+
 /** What a call does, as far as approval is concerned. */
 export type Access =
   /** Reads files; `outside` lists the paths outside the workspace. */

@@ -36,15 +36,3 @@ export function detectSandbox(
     result.stderr?.toString('utf8').trim().split('\n')[0] || `exit code ${String(result.status)}`;
   return { available: false, why: `bubblewrap cannot create a sandbox here (${problem})` };
 }
-
-/**
- * What front ends show for as long as it holds (banner, status): full-auto with nothing confining the
- * commands it runs unasked. Undefined otherwise.
- */
-export function noSandboxWarning(
-  policy: string | undefined,
-  sandboxed: boolean | undefined,
-): string | undefined {
-  if (policy !== 'full-auto' || sandboxed !== false) return undefined;
-  return 'full-auto without a sandbox: commands run unconfined (those reaching outside the workspace, and those Cody cannot check, still ask)';
-}
