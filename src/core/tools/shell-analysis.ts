@@ -32,13 +32,13 @@ export interface AnalysisOptions {
 
 /** Programs whose operands are all paths they change. */
 const WRITERS = new Set(
-  'rm rmdir mv cp tee chmod chown chgrp ln touch mkdir truncate install rsync unlink shred dd mkfifo mknod'.split(
-    ' ',
-  ),
+  'rm rmdir mv tee chmod chown chgrp touch mkdir truncate unlink shred mkfifo mknod'.split(' '),
 );
+/** Programs that read every operand but the last, which they write (`cp a b dir/`). */
+const COPIERS = new Set(['cp', 'ln', 'install', 'rsync', 'scp']);
 /** Programs whose operands are paths they only read. */
 const READERS = new Set(
-  'cat head tail wc ls stat file du tree diff cmp nl less more sort uniq cut od xxd hexdump strings md5sum sha1sum sha256sum sha512sum base64 jq realpath readlink basename dirname test [ [[ tac rev column fold fmt paste comm join tr expand unexpand awk sed'.split(
+  'cat head tail wc ls stat file du tree diff cmp nl less more sort uniq cut od xxd hexdump strings md5sum sha1sum sha256sum sha512sum base64 jq realpath readlink basename dirname tac rev column fold fmt paste comm join tr expand unexpand'.split(
     ' ',
   ),
 );
@@ -46,7 +46,7 @@ const READERS = new Set(
 const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag']);
 /** Programs and builtins that take no paths. */
 const NO_PATHS = new Set(
-  'echo printf pwd true false : sleep which type date whoami uname hostname id export unset set exit return wait jobs alias history'.split(
+  'echo printf pwd true false : sleep which type date whoami uname hostname id export unset set exit return wait jobs alias history test [ [['.split(
     ' ',
   ),
 );
@@ -158,6 +158,8 @@ class Analysis {
     if (name === 'git') return this.git(args);
     if (NO_PATHS.has(name)) return;
     if (WRITERS.has(name)) return this.operands(args, 'write');
+    if (COPIERS.has(name)) return this.copy(args);
+    if (name === 'dd') return this.dd(args);
     if (READERS.has(name)) return this.operands(args, 'read');
     if (GREPS.has(name)) return this.operands(withoutPattern(args), 'read');
     // Any other program: whatever of its arguments looks like a path may be written.
@@ -272,6 +274,28 @@ class Analysis {
     for (const word of args.slice(index + 1)) {
       const value = optionValue(word) ?? word;
       if (looksLikePath(value)) this.path(value, kind);
+    }
+  }
+
+  /** `cp a b dest`: the sources are read, the destination written (`-t DIR` names it first). */
+  private copy(args: readonly ShellWord[]): void {
+    const target = args.findIndex((word) => word.text === '-t' || word.text.startsWith('--target-directory'));
+    if (target >= 0) return this.operands(args, 'write');
+    const operands = args.filter((word) => !word.text.startsWith('-'));
+    const last = operands.at(-1);
+    this.operands(
+      args.filter((word) => word !== last),
+      'read',
+    );
+    if (last) this.path(last, 'write');
+  }
+
+  /** `dd if=… of=…`. */
+  private dd(args: readonly ShellWord[]): void {
+    for (const word of args) {
+      const value = optionValue(word);
+      if (value && word.text.startsWith('if=')) this.path(value, 'read');
+      else if (value && word.text.startsWith('of=')) this.path(value, 'write');
     }
   }
 

@@ -66,6 +66,9 @@ const TABLE: Array<[string, Category]> = [
   ['./ls', 'run'],
   ['cat README.md | tee copy.txt', 'run'],
   ["python3 -c 'print(1)'", 'run'],
+  ['[ -f /etc/passwd ] && echo yes', 'run'],
+  ["cat > notes.txt <<'EOF'\n$(not run) `nor this`\nEOF", 'run'],
+  ['cp -r src dist && ln -s dist/a.ts latest.ts', 'run'],
   // Reaching outside the workspace: asks unless a sandbox confines full-auto.
   ['cd OUT && rm -rf victim', 'escape'],
   ['find OUT/victim -delete', 'escape'],
@@ -88,6 +91,10 @@ const TABLE: Array<[string, Category]> = [
   ['tar -xf a.tar -C OUT', 'escape'],
   ['dd if=src/a.ts of=OUT/copy', 'escape'],
   ["sh -c 'cd OUT && touch x'", 'escape'],
+  ["sed -i 's/a/b/' OUT/hosts", 'escape'],
+  ['cd src/../.. && ls', 'escape'],
+  ['npm test && cd .. && rm -rf repo', 'escape'],
+  ['pushd OUT && make clean', 'escape'],
   // Reading outside the workspace asks like read_file.
   ['cat /etc/passwd', 'reads-outside'],
   ['head OUT/secret.txt', 'reads-outside'],
@@ -97,6 +104,8 @@ const TABLE: Array<[string, Category]> = [
   ['wc -l < /etc/passwd', 'reads-outside'],
   ['cat link.txt', 'reads-outside'],
   ['git diff --no-index README.md OUT/secret.txt', 'reads-outside'],
+  ['cp /etc/passwd .', 'reads-outside'],
+  ['ls -la ~/', 'reads-outside'],
   // The dangerous list and rm/redirections outside ask whatever the policy and the sandbox.
   ['sudo ls', 'dangerous'],
   ['rm -rf OUT/victim', 'dangerous'],
