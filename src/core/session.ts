@@ -225,7 +225,9 @@ export class Session implements ConversationEngine {
       yield* this.states.finish(isInterrupted(error) ? 'Interrupted' : 'PermanentFailure');
       throw error;
     } finally {
-      // The consumer stopped reading (or a bug): the turn still ends recorded, as interrupted.
+      // The consumer stopped reading (or a bug): the turn still ends recorded, as interrupted, and the
+      // state machine returns to Idle (its events have no reader any more), so the next submit runs.
+      this.states.finish('Interrupted');
       await this.handle.closeOpenTurn('interrupted');
       this.approvals.abortAll();
       await this.handle.close();
