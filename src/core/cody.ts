@@ -3,16 +3,19 @@
  * get, delete, import, fork, transcript) and hands out live conversations (`open`). Every front end —
  * the CLI, `cody serve`, a program embedding Cody — drives conversations through it.
  *
- * Live conversations are registered per process: `open(id)` twice gives the same handle, so one turn at a
- * time per conversation holds for everyone in the process (a second submit is refused with 'busy').
+ * Live conversations are registered per process (live-conversations.ts): `open(id)` twice gives the same
+ * handle, so one turn at a time per conversation holds for everyone in the process (a second submit is
+ * refused with 'busy'), and an approval request is answered by its id alone (`respond`).
  */
 import { loadConfig, type CodyConfig } from './config.js';
 import { Conversation } from './conversation.js';
+import { LiveConversations } from './live-conversations.js';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from './agent/approvals.js';
+import type { ApprovalDecision } from './session-events.js';
 import { ConversationManager } from './conversation-manager.js';
 import { applyTitle } from './conversation-list.js';
 import { readTitles } from './conversation-titles.js';
 import type { ConversationSummary } from './rollout/summary-reader.js';
-import { CodyError } from './errors.js';
 import { checkSelection } from './selection-check.js';
 import { ensureCodyHome, resolveCodyPaths, type CodyPaths } from './paths.js';
 import type { ClientOptions, ModelClient } from '../protocol/index.js';
@@ -43,6 +46,17 @@ export interface CreateCodyOptions {
    * each approval, with the conversation's id (a server answers whether a client is attached).
    */
   canAsk?: boolean | ((conversationId: string) => Promise<boolean>);
+  /**
+   * How long an `approval-requested` waits for `respond` before the call is declined with the reason
+   * "no answer" and the turn goes on; default config.json's `approvalTimeoutMs`, else 10 minutes. 0: it
+   * waits until answered or aborted.
+   */
+  approvalTimeoutMs?: number;
+  /**
+   * Closes a live conversation with no turn running, no `hold` and no use for this long (a server that
+   * runs for days); default: never. A closed `Conversation` refuses new turns; `open` gives a new one.
+   */
+  idleCloseMs?: number;
   /** Replaces the built-in tools (tests; programs with tools of their own). `false`: no tools at all. */
   tools?: ToolRuntime | false;
   /** Builds the model client (tests point it elsewhere). */
@@ -59,8 +73,11 @@ export interface Cody {
   /** The live conversation with that id (or unique prefix); the same object for every caller. */
   open(id: string): Promise<Conversation>;
   get(id: string): Promise<ConversationSummary>;
-  /** Deletes a conversation (refused with 'busy' while a turn runs on it). */
-  delete(id: string): Promise<void>;
+  /**
+   * Deletes a conversation: refused with 'busy' while a turn runs on it, unless `abortRunning` (the turn
+   * is then interrupted and recorded before the file goes).
+   */
+  delete(id: string, options?: { abortRunning?: boolean }): Promise<void>;
   /** Imports a Codex rollout as a new conversation. */
   import(path: string): Promise<ConversationSummary>;
   /** A new conversation branching from another: the whole history, or what came before user turn n. */
@@ -69,6 +86,15 @@ export interface Cody {
   transcript(id: string, options?: TranscriptPageOptions): Promise<TranscriptPage>;
   /** Interrupts the turn running on that conversation in this process, if any. */
   abort(id: string): boolean;
+  /**
+   * Answers an approval request by its id, on whichever live conversation asked it: that conversation's
+   * id, or undefined when no request with that id waits (answered already, declined "no answer", ended).
+   */
+  respond(approvalId: string, decision: ApprovalDecision, reason?: string): string | undefined;
+  /** Keeps a live conversation from being closed for idleness until the returned function is called. */
+  hold(id: string): () => void;
+  /** Called with the id of each live conversation closed (idle, deleted, or found deleted). */
+  onClose(listener: (id: string) => void): () => void;
   /** Interrupts every running turn and forgets the live conversations. */
   close(): Promise<void>;
 }
@@ -83,9 +109,9 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const paths = resolveCodyPaths(options.home !== undefined ? { ...env, CODY_HOME: options.home } : env);
-  const live = new Map<string, Promise<Conversation>>();
-  /** The same conversations, once opened: `abort(id)` answers at once. */
-  const opened = new Map<string, Conversation>();
+  const live = new LiveConversations(
+    options.idleCloseMs !== undefined ? { idleCloseMs: options.idleCloseMs } : {},
+  );
   let store: Promise<Store> | undefined;
   const load = (): Promise<Store> =>
     (store ??= (async () => {
@@ -119,39 +145,39 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
 
   const canAsk = options.canAsk;
   const openLive = async (id: string, selection?: SelectionChoice): Promise<Conversation> => {
-    const { manager, config } = await load();
-    const resolved = await manager.resolveId(id);
-    let entry = live.get(resolved);
-    if (!entry) {
-      entry = (async () => {
-        const { Session } = await import('./session.js');
-        const runtime = await tools(config);
-        const session = await Session.open({
-          manager,
-          conversationId: resolved,
-          config,
-          env,
-          cwd,
-          canAsk: typeof canAsk === 'function' ? () => canAsk(resolved) : canAsk !== false,
-          followConversationPolicy: options.approvalPolicy === undefined,
-          ...(runtime ? { tools: runtime } : {}),
-          ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),
+    // An open conversation answers without a look at the store (a server asks on every request).
+    const conversation = await (live.get(id) ??
+      (async () => {
+        const { manager, config } = await load();
+        const resolved = await manager.resolveId(id);
+        return live.open(resolved, async (hooks) => {
+          const { Session } = await import('./session.js');
+          const runtime = await tools(config);
+          const session = await Session.open({
+            manager,
+            conversationId: resolved,
+            config,
+            env,
+            cwd,
+            canAsk: typeof canAsk === 'function' ? () => canAsk(resolved) : canAsk !== false,
+            followConversationPolicy: options.approvalPolicy === undefined,
+            approvalTimeoutMs:
+              options.approvalTimeoutMs ?? config.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+            ...(runtime ? { tools: runtime } : {}),
+            ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),
+          });
+          // A conversation keeps the provider and model it last ran with (config.json is only the default
+          // for new ones); `setSelection` changes it, and the next turn records the change.
+          session.followRecordedSelection();
+          return new Conversation(session, {
+            ...hooks,
+            onClose: () => {
+              hooks.onClose();
+              void runtime?.close?.();
+            },
+          });
         });
-        // A conversation keeps the provider and model it last ran with (config.json is only the default
-        // for new ones); `setSelection` changes it, and the next turn records the change.
-        session.followRecordedSelection();
-        const conversation = new Conversation(session, () => {
-          live.delete(resolved);
-          opened.delete(resolved);
-          void runtime?.close?.();
-        });
-        opened.set(resolved, conversation);
-        return conversation;
-      })();
-      live.set(resolved, entry);
-      entry.catch(() => live.delete(resolved));
-    }
-    const conversation = await entry;
+      })());
     if (selection) conversation.setSelection(selection);
     return conversation;
   };
@@ -176,17 +202,10 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     },
     open: (id) => openLive(id),
     get,
-    delete: async (id) => {
+    delete: async (id, deleteOptions = {}) => {
       const { manager } = await load();
       const resolved = await manager.resolveId(id);
-      const conversation = await live.get(resolved);
-      if (conversation?.busy) {
-        throw new CodyError(
-          `A turn is running on conversation ${resolved}; abort it before deleting.`,
-          'busy',
-        );
-      }
-      await conversation?.close();
+      await live.end(resolved, deleteOptions.abortRunning === true);
       await manager.deleteConversation(resolved);
     },
     import: async (path) => {
@@ -203,13 +222,11 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
       const { manager } = await load();
       return readTranscriptPage(manager.rolloutPath(await manager.resolveId(id)), pageOptions);
     },
-    abort: (id) => opened.get(id)?.abort() ?? false,
-    close: async () => {
-      const all = await Promise.allSettled(live.values());
-      for (const result of all) if (result.status === 'fulfilled') await result.value.close();
-      live.clear();
-      opened.clear();
-    },
+    abort: (id) => live.abort(id),
+    respond: (approvalId, decision, reason) => live.respond(approvalId, decision, reason),
+    hold: (id) => live.hold(id),
+    onClose: (listener) => live.onClose(listener),
+    close: () => live.closeAll(),
   };
 }
 

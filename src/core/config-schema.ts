@@ -78,6 +78,11 @@ export const configSchema = z
       })
       .optional(),
     lockTimeoutMs: z.number().int().min(0).optional(),
+    /**
+     * How long a tool call's approval request waits before it is declined with "no answer" and the turn
+     * goes on (default 10 minutes; 0: it waits until answered or aborted).
+     */
+    approvalTimeoutMs: z.number().int().min(0).optional(),
     /** Regular expressions whose matches are replaced by [REDACTED] in rollouts, history and exports. */
     redact: z.array(z.string()).optional(),
     /** Offer the built-in tools (files, shell) to the model; default true. */

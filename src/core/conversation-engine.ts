@@ -4,7 +4,7 @@
  */
 import type { ContentPart } from '../protocol/index.js';
 import type { Provider } from './provider-names.js';
-import type { ApprovalDecision, SessionEvent, TurnState } from './session-events.js';
+import type { ApprovalDecision, PendingApproval, SessionEvent, TurnState } from './session-events.js';
 
 export interface SessionStatus {
   id: string;
@@ -35,6 +35,7 @@ export interface ConversationEngine {
   submit(input: string | ContentPart[], options?: { signal?: AbortSignal }): AsyncIterable<SessionEvent>;
   compact(focus?: string, signal?: AbortSignal): AsyncGenerator<SessionEvent, unknown>;
   respond(approvalId: string, decision: ApprovalDecision, reason?: string): boolean;
+  pendingApprovals(): PendingApproval[];
   status(): SessionStatus;
   setSelection(choice: SelectionChoice): unknown;
   setApprovalPolicy(policy: string): void;

@@ -13,11 +13,19 @@ import type { ApprovalPolicy } from './tools/policy.js';
 import type { ContentPart } from '../protocol/index.js';
 import { CodyError, type ErrorHint, type ErrorKind } from './errors.js';
 import { checkSelection } from './selection-check.js';
-import type { ApprovalDecision, SessionEvent } from './session-events.js';
+import type { ApprovalDecision, PendingApproval, SessionEvent } from './session-events.js';
 import type { ConversationEngine, SelectionChoice, SessionStatus } from './conversation-engine.js';
 
 export interface SubmitOptions {
   signal?: AbortSignal;
+}
+
+/** What the registry of live conversations hears from one (see live-conversations.ts). */
+export interface ConversationHooks {
+  /** The conversation was closed. */
+  onClose(): void;
+  /** A turn or compaction released the conversation; `last` is the last event its reader was given. */
+  onTurnEnd(last: SessionEvent | undefined): void;
 }
 
 /** What a front end shows for a failure: the kind (mapped to an exit code or HTTP status) and one line. */
@@ -35,14 +43,16 @@ export function failureOf(error: unknown): { kind: ErrorKind; message: string; h
 export class Conversation {
   readonly id: string;
   private readonly session: ConversationEngine;
-  private readonly onClose: () => void;
+  private readonly hooks: Partial<ConversationHooks>;
   private running: AbortController | undefined;
+  /** Waiting for the running turn to release the conversation (`idle()`). */
+  private idleWaiters: Array<() => void> = [];
   private closed = false;
 
-  constructor(session: ConversationEngine, onClose: () => void = () => undefined) {
+  constructor(session: ConversationEngine, hooks: Partial<ConversationHooks> = {}) {
     this.session = session;
     this.id = session.id;
-    this.onClose = onClose;
+    this.hooks = hooks;
   }
 
   /** Runs one turn. Throws `CodyError` 'busy' at once if one is running; otherwise never throws. */
@@ -63,6 +73,14 @@ export class Conversation {
    */
   respond(approvalId: string, decision: ApprovalDecision, reason?: string): boolean {
     return this.session.respond(approvalId, decision, reason);
+  }
+
+  /**
+   * The approval requests waiting for an answer (tool, arguments, reason, preview, until when): part of
+   * the conversation's state, so a caller that missed the `approval-requested` event can still answer.
+   */
+  pendingApprovals(): PendingApproval[] {
+    return this.session.pendingApprovals();
   }
 
   status(): SessionStatus {
@@ -97,12 +115,18 @@ export class Conversation {
     return true;
   }
 
+  /** Resolves once no turn or compaction runs (at once when none does). */
+  idle(): Promise<void> {
+    if (!this.running) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   /** Interrupts whatever runs and forgets the conversation; the rollout stays consistent. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.abort();
-    this.onClose();
+    this.hooks.onClose?.();
   }
 
   private reserve(signal: AbortSignal | undefined): AbortController {
@@ -125,13 +149,18 @@ export class Conversation {
     controller: AbortController,
     inner: AsyncGenerator<SessionEvent>,
   ): AsyncGenerator<SessionEvent> {
+    let last: SessionEvent | undefined;
     const release = (): void => {
-      if (this.running === controller) this.running = undefined;
+      if (this.running !== controller) return;
+      this.running = undefined;
+      for (const wake of this.idleWaiters.splice(0)) wake();
+      this.hooks.onTurnEnd?.(last);
     };
     const wrapper: AsyncGenerator<SessionEvent> = {
       next: async (...args) => {
         const step = await inner.next(...args);
         if (step.done === true) release();
+        else last = step.value;
         return step;
       },
       return: async (value) => {

@@ -24,8 +24,11 @@ export type TurnState =
 /** An answer to an `approval-requested` event. */
 export type ApprovalDecision = 'approve' | 'approve-session' | 'deny' | 'abort';
 
-/** Who declined a tool call that does not run. */
-export type ToolDeclinedBy = 'policy' | 'nobody-to-ask' | 'user';
+/**
+ * Who declined a tool call that does not run: the approval policy, nobody being there to ask, the user,
+ * or nobody answering the question within `approvalTimeoutMs` ('no-answer').
+ */
+export type ToolDeclinedBy = 'policy' | 'nobody-to-ask' | 'user' | 'no-answer';
 
 /** How a tool call ended. */
 export type ToolFinishStatus = 'ok' | 'error' | 'denied' | 'aborted';
@@ -85,7 +88,8 @@ export type SessionEvent =
    * (`canAsk: false`), no request is made and the call is denied with a reason the model sees.
    */
   | { type: 'approval-requested'; id: string; call: FunctionCallItem; reason: string; preview?: string }
-  | { type: 'approval-resolved'; id: string; decision: ApprovalDecision }
+  /** A request was answered; `reason` is "no answer" when nobody answered it in time (then 'deny'). */
+  | { type: 'approval-resolved'; id: string; decision: ApprovalDecision; reason?: string }
   | { type: 'tool-started'; call: FunctionCallItem }
   /** Output streamed while a tool runs (a shell command's stdout/stderr). */
   | { type: 'tool-output'; callId: string; chunk: string }
@@ -106,6 +110,27 @@ export type SessionEvent =
     }
   /** The turn's last event when it could not complete. */
   | { type: 'turn-failed'; error: { kind: ErrorKind; message: string; hint?: ErrorHint } };
+
+/**
+ * An approval request waiting for an answer, as the conversation's state lists it (`pendingApprovals()`,
+ * `GET /conversations/:id/state`): the tool call, why it needs asking, and until when it waits.
+ */
+export interface PendingApproval {
+  /** The id `respond(id, …)` answers. */
+  id: string;
+  callId: string;
+  tool: string;
+  /** The call's arguments as the model sent them (JSON text). */
+  arguments: string;
+  reason: string;
+  preview?: string;
+  /** When it was asked (ISO 8601). */
+  requestedAt: string;
+  /** When it is declined with "no answer" if still unanswered (ISO 8601); absent: it waits for an answer. */
+  expiresAt?: string;
+  /** The `approval-requested` event as it was sent (a client that attaches later is sent it again). */
+  request: Extract<SessionEvent, { type: 'approval-requested' }>;
+}
 
 /** Every event type, for front ends that validate or route by name. */
 export type SessionEventType = SessionEvent['type'];

@@ -28,7 +28,7 @@ import { CodyError, UsageError } from './errors.js';
 import { APPROVAL_POLICIES, isApprovalPolicy } from './tools/policy.js';
 import { isReasoningModel, lookupModelLimits } from './model-catalog.js';
 import type { RecorderOptions } from './rollout/index.js';
-import type { ApprovalDecision, SessionEvent, TurnState } from './session-events.js';
+import type { ApprovalDecision, PendingApproval, SessionEvent, TurnState } from './session-events.js';
 import type { ToolRuntime } from './tools/tool-runtime.js';
 
 export { MAX_AUTO_COMPACTIONS_PER_TURN, MAX_TOOL_ROUNDS_PER_TURN } from './agent/turn-loop.js';
@@ -59,6 +59,12 @@ export interface SessionOptions {
    * conversation's last turn ran under, when one was recorded, wins over the configured default.
    */
   followConversationPolicy?: boolean;
+  /**
+   * How long an approval request waits for `respond` before the call is declined with "no answer" and
+   * the turn goes on. Default: none (a terminal asks a person who sees the question); `createCody` sets
+   * config.json's `approvalTimeoutMs`, else 10 minutes.
+   */
+  approvalTimeoutMs?: number;
 }
 
 export interface SubmitOptions {
@@ -189,6 +195,11 @@ export class Session implements ConversationEngine {
     return this.approvals.respond(approvalId, decision, reason);
   }
 
+  /** The approval requests waiting for an answer, oldest first. */
+  pendingApprovals(): PendingApproval[] {
+    return this.approvals.list();
+  }
+
   /** Whether an approval request with this id is waiting for an answer. */
   isWaitingFor(approvalId: string): boolean {
     return this.approvals.has(approvalId);
@@ -282,6 +293,7 @@ export class Session implements ConversationEngine {
       states: this.states,
       tools: this.options.tools,
       approvals: this.approvals,
+      approvalTimeoutMs: this.options.approvalTimeoutMs ?? 0,
       canAsk: typeof this.options.canAsk === 'function' ? this.options.canAsk : this.options.canAsk === true,
       signal,
     };

@@ -9,6 +9,7 @@ import { DEFAULT_TOOL_OUTPUT_TOKENS } from '../config.js';
 import type { SessionEvent, ToolDeclinedBy, ToolFinishStatus } from '../session-events.js';
 import { groupCalls } from '../tools/call-groups.js';
 import type { ToolResult, ToolRuntime } from '../tools/tool-runtime.js';
+import { NO_ANSWER } from './approvals.js';
 import { AsyncQueue } from './async-queue.js';
 import type { TurnContext } from './turn-context.js';
 
@@ -177,16 +178,30 @@ async function* approve(
   }
   const waiting = turn.states.to('AwaitingToolApproval');
   if (waiting) yield waiting;
-  const { id, answer } = turn.approvals.open(turn.signal);
+  const { request, answer } = turn.approvals.open(
+    {
+      call,
+      reason: decision.reason,
+      ...(decision.preview !== undefined ? { preview: decision.preview } : {}),
+    },
+    turn.signal,
+    turn.approvalTimeoutMs,
+  );
+  yield request;
+  const { decision: answered, reason: said, timedOut } = await answer;
   yield {
-    type: 'approval-requested',
-    id,
-    call,
-    reason: decision.reason,
-    ...(decision.preview !== undefined ? { preview: decision.preview } : {}),
+    type: 'approval-resolved',
+    id: request.id,
+    decision: answered,
+    ...(timedOut ? { reason: NO_ANSWER } : {}),
   };
-  const { decision: answered, reason: said } = await answer;
-  yield { type: 'approval-resolved', id, decision: answered };
+  if (timedOut) {
+    return {
+      run: false,
+      output: `Declined: ${NO_ANSWER}. Nobody answered the approval request within ${spokenDuration(turn.approvalTimeoutMs)} (${decision.reason}). Ask the user how to proceed.`,
+      declined: { by: 'no-answer', reason: NO_ANSWER },
+    };
+  }
   if (answered === 'approve-session') tools.rememberApproval(call);
   if (answered === 'approve' || answered === 'approve-session') return { run: true };
   if (answered === 'abort') {
@@ -201,6 +216,14 @@ async function* approve(
     };
   }
   return { run: false, output: DECLINED_BY_USER, declined: { by: 'user', reason: 'the user said no' } };
+}
+
+/** `600000` → "10 minutes", `30000` → "30 seconds", `250` → "250 ms". */
+function spokenDuration(ms: number): string {
+  const unit = (count: number, name: string): string => `${count} ${name}${count === 1 ? '' : 's'}`;
+  if (ms >= 60_000) return unit(Math.round(ms / 60_000), 'minute');
+  if (ms >= 1_000) return unit(Math.round(ms / 1_000), 'second');
+  return `${ms} ms`;
 }
 
 /** Runs the call, passing its output on as `tool-output` events while it runs. */

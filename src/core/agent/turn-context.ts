@@ -22,6 +22,8 @@ export interface TurnContext {
   states: TurnStateMachine;
   tools: ToolRuntime | undefined;
   approvals: ApprovalDesk;
+  /** How long an approval request waits before it is declined with "no answer" (0: until answered). */
+  approvalTimeoutMs: number;
   /**
    * Whether someone answers approval requests; when not, an 'ask' is a denial. A function is asked at
    * each approval (a server: is a client attached to this conversation's events?).
