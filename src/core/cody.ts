@@ -146,7 +146,9 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
   const canAsk = options.canAsk;
   const openLive = async (id: string, selection?: SelectionChoice): Promise<Conversation> => {
     // An open conversation answers without a look at the store (a server asks on every request).
-    const conversation = await (live.get(id) ??
+    const known = live.get(id);
+    if (known) live.touch(id);
+    const conversation = await (known ??
       (async () => {
         const { manager, config } = await load();
         const resolved = await manager.resolveId(id);

@@ -20,13 +20,14 @@ interface Entry {
   conversation: Promise<Conversation>;
   /** Set once opened: `abort`, `respond` and `busy` answer at once. */
   opened: Conversation | undefined;
-  holds: number;
   usedAt: number;
 }
 
 export class LiveConversations {
   private readonly entries = new Map<string, Entry>();
   private readonly closeListeners = new Set<(id: string) => void>();
+  /** Holds by conversation id, open or not yet (a client may attach before anything opens it). */
+  private readonly holds = new Map<string, number>();
   private readonly idleCloseMs: number | undefined;
   private sweep: NodeJS.Timeout | undefined;
 
@@ -56,7 +57,6 @@ export class LiveConversations {
         return opened;
       }),
       opened: undefined,
-      holds: 0,
       usedAt: Date.now(),
     };
     entry.conversation.catch(() => this.forget(id, entry));
@@ -81,17 +81,20 @@ export class LiveConversations {
     if (entry) entry.usedAt = Date.now();
   }
 
-  /** Keeps the conversation open until the returned function is called (a client is attached). */
+  /**
+   * Keeps the conversation from being closed for idleness until the returned function is called (a
+   * client is attached); it may be opened later.
+   */
   hold(id: string): () => void {
-    const entry = this.entries.get(id);
-    if (!entry) return () => undefined;
-    entry.holds += 1;
+    this.holds.set(id, (this.holds.get(id) ?? 0) + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      entry.holds -= 1;
-      entry.usedAt = Date.now();
+      const left = (this.holds.get(id) ?? 1) - 1;
+      if (left > 0) this.holds.set(id, left);
+      else this.holds.delete(id);
+      this.touch(id);
     };
   }
 
@@ -161,9 +164,9 @@ export class LiveConversations {
   /** Closes the conversations nobody used for `idleMs`: no turn, no hold, no use. */
   private closeIdle(idleMs: number): void {
     const now = Date.now();
-    for (const entry of this.entries.values()) {
+    for (const [id, entry] of this.entries) {
       const conversation = entry.opened;
-      if (!conversation || conversation.busy || entry.holds > 0 || now - entry.usedAt < idleMs) continue;
+      if (!conversation || conversation.busy || this.holds.has(id) || now - entry.usedAt < idleMs) continue;
       void conversation.close();
     }
   }

@@ -46,8 +46,8 @@ export function conversationRoutes(context: ServerContext): Route[] {
       handler: async ({ params }) => {
         const id = conversationIdParam(params);
         await engine.get(id);
-        await live.forget(id);
-        await engine.delete(id);
+        // A turn still running (waiting for an approval, say) is interrupted and recorded first.
+        await engine.delete(id, { abortRunning: true });
         return { status: 200, body: { id, deleted: true } };
       },
     },
@@ -77,13 +77,8 @@ export function conversationRoutes(context: ServerContext): Route[] {
       path: '/conversations/{id}/state',
       handler: async ({ params }) => {
         const id = conversationIdParam(params);
-        const conversation = await live.handle(id);
-        const status: unknown = await conversation.status();
-        const state = live.state(id);
-        // The engine's own account of the state wins over the last `state` event seen here.
-        const engineState = (status as { state?: unknown } | undefined)?.state;
-        if (typeof engineState === 'string') state.state = engineState;
-        return { status: 200, body: { conversationId: id, ...state, status } };
+        const { state, turnId, pendingApprovals, status } = await live.state(id);
+        return { status: 200, body: { conversationId: id, state, turnId, pendingApprovals, status } };
       },
     },
     settingRoute(context, 'selection', selectionBody, 'selection', (conversation, selection) =>
@@ -116,7 +111,7 @@ function settingRoute<T>(
     handler: async ({ params, body }) => {
       const id = conversationIdParam(params);
       const input = parseInput(schema, await body(), what);
-      live.assertIdle(id);
+      await live.assertIdle(id);
       const conversation = await live.handle(id);
       await apply(conversation, input);
       return { status: 200, body: { conversationId: id, status: await conversation.status() } };

@@ -23,10 +23,26 @@ export interface Selection {
   model?: string;
 }
 
+/** An approval request waiting for an answer, as the engine lists it (`GET …/state` shows it). */
+export interface PendingApprovalView {
+  id: string;
+  callId: string;
+  tool: string;
+  arguments: string;
+  reason: string;
+  preview?: string;
+  requestedAt: string;
+  expiresAt?: string;
+  /** The `approval-requested` event as it was sent (re-sent to every client that attaches). */
+  request: EngineEvent;
+}
+
 export interface EngineConversation {
   readonly id: string;
+  /** A turn or a compaction runs (the engine refuses a second with kind 'busy'). */
+  readonly busy: boolean;
+  pendingApprovals(): PendingApprovalView[];
   submit(message: string, options?: { signal?: AbortSignal }): AsyncIterable<EngineEvent>;
-  respond(approvalId: string, decision: ApprovalDecision, reason?: string): void;
   compact(focus?: string, options?: { signal?: AbortSignal }): AsyncIterable<EngineEvent>;
   status(): unknown;
   setSelection(selection: Selection): unknown;
@@ -40,7 +56,16 @@ export interface Engine {
   create(selection?: Selection): Promise<EngineConversation>;
   open(id: string): Promise<EngineConversation>;
   get(id: string): Promise<unknown>;
-  delete(id: string): Promise<unknown>;
+  /** With `abortRunning`, a running turn is interrupted and recorded first (else refused, 'busy'). */
+  delete(id: string, options?: { abortRunning?: boolean }): Promise<unknown>;
   fork(id: string, options?: { atUserTurn?: number }): Promise<EngineConversation>;
   transcript(id: string, options?: { after?: string; limit?: number }): Promise<unknown>;
+  /** Interrupts the turn running on that conversation; false when none runs. */
+  abort(id: string): boolean;
+  /** Answers an approval request by its id; the conversation's id, or undefined when none waits. */
+  respond(approvalId: string, decision: ApprovalDecision, reason?: string): string | undefined;
+  /** Keeps the conversation from being closed for idleness until the returned function is called. */
+  hold(id: string): () => void;
+  /** Called with the id of each conversation the engine closes (idle, deleted, found deleted). */
+  onClose(listener: (id: string) => void): () => void;
 }

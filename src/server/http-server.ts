@@ -10,6 +10,8 @@ import { conversationRoutes } from './conversation-routes.js';
 import type { Engine } from './engine-port.js';
 import { toApiError } from './error-map.js';
 import { LiveConversations } from './live-conversations.js';
+
+export { IDLE_CLOSE_MS } from './live-conversations.js';
 import { openApiDocument } from './openapi.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './request-body.js';
 import { compileRoutes, matchRoute, type Route } from './router.js';

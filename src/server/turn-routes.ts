@@ -13,7 +13,7 @@ export function turnRoutes(context: ServerContext): Route[] {
       handler: async ({ params, body }) => {
         const id = conversationIdParam(params);
         const { text } = parseMessage(await body());
-        live.assertIdle(id);
+        await live.assertIdle(id);
         return { status: 202, body: { turnId: await live.startTurn(id, text) } };
       },
     },
@@ -23,26 +23,28 @@ export function turnRoutes(context: ServerContext): Route[] {
       handler: async ({ params, body }) => {
         const id = conversationIdParam(params);
         const { focus } = parseInput(compactBody, await body(), 'compact request');
-        live.assertIdle(id);
+        await live.assertIdle(id);
         return { status: 202, body: { turnId: await live.startCompaction(id, focus) } };
       },
     },
-    {
-      method: 'POST',
-      path: '/conversations/{id}/abort',
-      handler: async ({ params }) => {
-        const id = conversationIdParam(params);
-        await engine.get(id);
-        return { status: 202, body: { conversationId: id, aborted: live.abort(id) } };
-      },
-    },
+    ...(['POST /conversations/{id}/abort', 'DELETE /conversations/{id}/turn'] as const).map(
+      (route): Route => ({
+        method: route.startsWith('POST') ? 'POST' : 'DELETE',
+        path: route.slice(route.indexOf(' ') + 1),
+        handler: async ({ params }) => {
+          const id = conversationIdParam(params);
+          if (!live.isOpen(id)) await engine.get(id);
+          return { status: 202, body: { conversationId: id, aborted: live.abort(id) } };
+        },
+      }),
+    ),
     {
       method: 'POST',
       path: '/approvals/{id}',
       handler: async ({ params, body }) => {
         const { decision, reason } = parseInput(approvalBody, await body(), 'approval');
         const approvalId = params.id ?? '';
-        const conversationId = await live.respond(approvalId, decision, reason);
+        const conversationId = live.respond(approvalId, decision, reason);
         return { status: 200, body: { approvalId, conversationId, decision } };
       },
     },
@@ -56,21 +58,14 @@ export function turnRoutes(context: ServerContext): Route[] {
         const header = request.headers['last-event-id'];
         const lastEventId =
           (Array.isArray(header) ? header[0] : header) ?? query.get('lastEventId') ?? undefined;
-        const log = live.log(id);
         const stream = new SseStream(response, {
           heartbeatMs: context.heartbeatMs,
           headers: context.extraHeaders,
         });
         context.streams.add(stream);
-        const replay = log.replayAfter(lastEventId);
-        if (replay.gap) {
-          // No id: the client's Last-Event-ID stays where it was. The transcript has what was missed.
-          stream.send({ data: JSON.stringify({ type: 'replay-gap', conversationId: id }) });
-        }
-        for (const event of replay.events) stream.send(event);
-        const unsubscribe = log.subscribe((event) => stream.send(event));
+        const detach = await live.attach(id, lastEventId, (event) => stream.send(event));
         stream.onClose(() => {
-          unsubscribe();
+          detach();
           context.streams.delete(stream);
         });
         return undefined;

@@ -62,7 +62,10 @@ describe('cody serve', () => {
     const request = eventsOf(untilApproval).at(-1) ?? {};
     expect(request).toMatchObject({ conversationId: id, call: { name: 'shell' } });
     const state = await api.request('GET', `/conversations/${id}/state`);
-    expect(state.json).toMatchObject({ state: 'AwaitingToolApproval', pendingApprovals: [request.id] });
+    expect(state.json).toMatchObject({
+      state: 'AwaitingToolApproval',
+      pendingApprovals: [{ id: request.id, callId: 'call_1', tool: 'shell' }],
+    });
     expect(
       (await api.request('POST', `/approvals/${String(request.id)}`, { decision: 'approve' })).status,
     ).toBe(200);

@@ -8,6 +8,7 @@ import type {
   Engine,
   EngineConversation,
   EngineEvent,
+  PendingApprovalView,
   Selection,
 } from '../../src/server/engine-port.js';
 
@@ -22,19 +23,47 @@ export class FakeConversation implements EngineConversation {
   gate: Promise<void> | undefined;
   /** Time the turn takes to release its resources after its last event (the engine's lock and file). */
   releaseDelayMs = 0;
-  private pending = new Map<string, (decision: ApprovalDecision) => void>();
+  /** As the engine's conversation: one turn at a time, and abort() stops it. */
+  busy = false;
+  private running: AbortController | undefined;
+  private pending = new Map<
+    string,
+    { view: PendingApprovalView; answer: (decision: ApprovalDecision) => void }
+  >();
   private turns = 0;
+  private gone = false;
+  private readonly onClose: (id: string) => void;
 
-  constructor(id: string) {
+  constructor(id: string, onClose: (id: string) => void = () => undefined) {
     this.id = id;
+    this.onClose = onClose;
   }
 
-  async *submit(message: string, options: { signal?: AbortSignal } = {}): AsyncGenerator<EngineEvent> {
+  submit(message: string): AsyncGenerator<EngineEvent> {
+    if (this.busy) throw new CodyError(`A turn is already running on conversation ${this.id}.`, 'busy');
+    this.busy = true;
+    const running = new AbortController();
+    this.running = running;
+    return this.guarded(message, running.signal);
+  }
+
+  private async *guarded(message: string, signal: AbortSignal): AsyncGenerator<EngineEvent> {
     try {
-      yield* this.turn(message, options);
+      for await (const event of this.turn(message, { signal })) {
+        if (event.type === 'state' && typeof event.state === 'string') this.state = event.state;
+        yield event;
+      }
     } finally {
+      this.state = 'Idle';
       if (this.releaseDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.releaseDelayMs));
+      this.busy = false;
+      this.running = undefined;
+      if (this.gone) await this.close();
     }
+  }
+
+  pendingApprovals(): PendingApprovalView[] {
+    return [...this.pending.values()].map(({ view }) => view);
   }
 
   private async *turn(message: string, options: { signal?: AbortSignal }): AsyncGenerator<EngineEvent> {
@@ -48,13 +77,28 @@ export class FakeConversation implements EngineConversation {
     if (message.includes('tool')) {
       const id = `approval-${this.turns}`;
       yield { type: 'state', state: 'AwaitingToolApproval' };
-      yield {
+      const request: EngineEvent = {
         type: 'approval-requested',
         id,
-        call: { type: 'function_call', name: 'shell' },
+        call: { type: 'function_call', name: 'shell', arguments: '{"command":"ls"}', call_id: 'c1' },
         reason: 'shell',
       };
-      const decision = await new Promise<ApprovalDecision>((resolve) => this.pending.set(id, resolve));
+      // Listed before it is sent, as the engine does.
+      const answered = new Promise<ApprovalDecision>((resolve) => {
+        const view: PendingApprovalView = {
+          id,
+          callId: 'c1',
+          tool: 'shell',
+          arguments: '{"command":"ls"}',
+          reason: 'shell',
+          requestedAt: new Date().toISOString(),
+          request,
+        };
+        this.pending.set(id, { view, answer: resolve });
+        options.signal?.addEventListener('abort', () => this.respond(id, 'abort'), { once: true });
+      });
+      yield request;
+      const decision = await answered;
       yield { type: 'approval-resolved', id, decision };
     }
     if (this.gate) {
@@ -71,6 +115,8 @@ export class FakeConversation implements EngineConversation {
     if (message === 'fail-late') throw new CodyError('provider said no', 'provider');
     // As the engine ends a turn when another process deleted the conversation under an open handle.
     if (message === 'gone') {
+      // The engine then closes the conversation (and says so), as core's registry does.
+      this.gone = true;
       yield {
         type: 'turn-failed',
         error: { kind: 'not-found', message: `Conversation '${this.id}' not found.` },
@@ -81,10 +127,13 @@ export class FakeConversation implements EngineConversation {
     yield { type: 'turn-complete', turnId, status: 'completed', finishReason: 'stop' };
   }
 
-  respond(approvalId: string, decision: ApprovalDecision): void {
+  respond(approvalId: string, decision: ApprovalDecision): boolean {
+    const waiting = this.pending.get(approvalId);
+    if (!waiting) return false;
     this.responses.push({ id: approvalId, decision });
-    this.pending.get(approvalId)?.(decision);
     this.pending.delete(approvalId);
+    waiting.answer(decision);
+    return true;
   }
 
   async *compact(focus?: string): AsyncGenerator<EngineEvent> {
@@ -99,8 +148,17 @@ export class FakeConversation implements EngineConversation {
     };
   }
 
+  /** The turn state as the last `state` event told it (the engine's status reports its own). */
+  state = 'Idle';
+
   status(): unknown {
-    return { id: this.id, ...this.selection, approvalPolicy: this.approvalPolicy, contextTokens: 0 };
+    return {
+      id: this.id,
+      state: this.state,
+      ...this.selection,
+      approvalPolicy: this.approvalPolicy,
+      contextTokens: 0,
+    };
   }
 
   approvalPolicy = 'ask';
@@ -113,16 +171,50 @@ export class FakeConversation implements EngineConversation {
     this.selection = selection;
   }
 
-  abort(): void {}
+  abort(): boolean {
+    this.running?.abort();
+    return this.running !== undefined;
+  }
 
   async close(): Promise<void> {
+    if (this.closed) return;
     this.closed = true;
+    this.abort();
+    this.onClose(this.id);
   }
 }
 
 export class FakeEngine implements Engine {
   readonly conversations = new Map<string, FakeConversation>();
+  /** Conversations held open by attached clients, by id. */
+  readonly holds = new Map<string, number>();
+  private readonly closeListeners = new Set<(id: string) => void>();
   private counter = 0;
+
+  /** What the engine does when it closes a conversation (idle, deleted): its listeners hear of it. */
+  private closed(id: string): void {
+    for (const listener of this.closeListeners) listener(id);
+  }
+
+  abort(id: string): boolean {
+    return this.conversations.get(id)?.abort() ?? false;
+  }
+
+  respond(approvalId: string, decision: ApprovalDecision): string | undefined {
+    for (const conversation of this.conversations.values())
+      if (conversation.respond(approvalId, decision)) return conversation.id;
+    return undefined;
+  }
+
+  hold(id: string): () => void {
+    this.holds.set(id, (this.holds.get(id) ?? 0) + 1);
+    return () => this.holds.set(id, (this.holds.get(id) ?? 1) - 1);
+  }
+
+  onClose(listener: (id: string) => void): () => void {
+    this.closeListeners.add(listener);
+    return () => this.closeListeners.delete(listener);
+  }
 
   async list(): Promise<unknown[]> {
     return [...this.conversations.keys()].map((id) => ({ id }));
@@ -131,7 +223,7 @@ export class FakeEngine implements Engine {
   async create(selection?: Selection): Promise<FakeConversation> {
     this.counter += 1;
     const id = `0190c000-0000-7000-8000-${String(this.counter).padStart(12, '0')}`;
-    const conversation = new FakeConversation(id);
+    const conversation = new FakeConversation(id, (closed) => this.closed(closed));
     if (selection) conversation.selection = selection;
     this.conversations.set(id, conversation);
     return conversation;
@@ -148,8 +240,11 @@ export class FakeEngine implements Engine {
     return { id, provider: conversation.selection.provider, model: conversation.selection.model };
   }
 
-  async delete(id: string): Promise<unknown> {
-    await this.open(id);
+  async delete(id: string, options: { abortRunning?: boolean } = {}): Promise<unknown> {
+    const conversation = await this.open(id);
+    if (conversation.busy && options.abortRunning !== true)
+      throw new CodyError(`A turn is running on conversation ${id}.`, 'busy');
+    await conversation.close();
     this.conversations.delete(id);
     return id;
   }

@@ -9,7 +9,7 @@ export async function runServe(input: ServeOptionsInput, io: Io): Promise<number
   const options = parseServeOptions(input);
   const paths = resolveCodyPaths(io.env);
   await ensureCodyHome(paths);
-  const [{ createCody }, { startCodyServer }, { loadOrCreateToken }] = await Promise.all([
+  const [{ createCody }, { startCodyServer, IDLE_CLOSE_MS }, { loadOrCreateToken }] = await Promise.all([
     import('../../core/cody.js'),
     import('../../server/http-server.js'),
     import('../../server/token.js'),
@@ -22,6 +22,8 @@ export async function runServe(input: ServeOptionsInput, io: Io): Promise<number
     env: io.env,
     cwd: io.cwd,
     canAsk: (conversationId) => attached(conversationId),
+    // A server runs for days: a conversation with no turn, no client and no request is closed.
+    idleCloseMs: IDLE_CLOSE_MS,
     version: CLI_VERSION,
   });
   const server = await startCodyServer({
@@ -54,6 +56,7 @@ export async function runServe(input: ServeOptionsInput, io: Io): Promise<number
   io.stderr.write(`cody serve: ${signal}: stopping (running turns are interrupted and recorded)\n`);
   try {
     await server.close();
+    await engine.close();
   } finally {
     process.removeListener('SIGTERM', onSignal);
     process.removeListener('SIGINT', onSignal);
