@@ -13,6 +13,7 @@ export type { SelectionChoice, SessionStatus as ConversationStatus } from './cor
 export type {
   ApprovalDecision,
   CompactionTrigger,
+  PendingApproval,
   SessionEvent as CodyEvent,
   SessionEventType as CodyEventType,
   ToolFinishStatus,
