@@ -216,5 +216,18 @@ describe('pending approvals in the library', () => {
     expect(await cody.open(held.id)).toBe(held);
     release();
     await vi.waitFor(() => expect(closed).toContain(held.id), { timeout: 5_000 });
+    // A turn waiting for an answer keeps its conversation open however long it waits.
+    await cody.close();
+    closed.length = 0;
+    cody = make({ idleCloseMs: 40, approvalTimeoutMs: 0 });
+    cody.onClose((id) => closed.push(id));
+    const running = await cody.create();
+    const iterator = running.submit('clean up')[Symbol.asyncIterator]();
+    for (let step = await iterator.next(); step.done !== true; step = await iterator.next())
+      if (step.value.type === 'approval-requested') break;
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(closed).toEqual([]);
+    expect(running.busy).toBe(true);
+    await iterator.return?.(undefined);
   });
 });
