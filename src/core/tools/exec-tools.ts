@@ -11,6 +11,8 @@ import type { Workspace } from './workspace.js';
 export interface ShellRules {
   dangerous: readonly DangerousCommand[];
   safeCommands: readonly string[];
+  /** Whether the repository's git config is still the one the session started with. */
+  trustGitConfig?: () => boolean;
 }
 
 export function shellTool(rules: ShellRules): ToolHandler {
@@ -25,7 +27,12 @@ export function shellTool(rules: ShellRules): ToolHandler {
       access: (workspace) => {
         const cwd = workspace.resolve(args.workdir ?? '.');
         const danger = dangerReason(args.command, workspace, rules.dangerous);
-        const analysis = analyseCommand(args.command, { workspace, cwd, safeCommands: rules.safeCommands });
+        const analysis = analyseCommand(args.command, {
+          workspace,
+          cwd,
+          safeCommands: rules.safeCommands,
+          trustGitConfig: rules.trustGitConfig?.() ?? true,
+        });
         return {
           kind: 'exec',
           command: args.command,

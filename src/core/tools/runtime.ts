@@ -18,6 +18,7 @@ import {
 } from './command-safety.js';
 import type { HandlerContext, SandboxSettings, ToolHandler } from './handler.js';
 import { findRipgrep } from './file-search.js';
+import { gitConfigStamp } from './git-config-stamp.js';
 import { DEFAULT_SAFE_COMMANDS } from './safe-commands.js';
 import { detectSandbox, type SandboxState } from './sandbox.js';
 import { toolEnvironment, type ShellEnvironmentPolicy } from './tool-environment.js';
@@ -94,13 +95,19 @@ export interface CodyToolRuntime extends ToolRuntime {
 
 export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime {
   const workspace = openWorkspace(options.cwd);
+  /** The repository's git config as the session found it (see git-config-stamp). */
+  const gitStamp = gitConfigStamp(workspace.root);
   const dangerous = options.dangerousCommands ?? DEFAULT_DANGEROUS_COMMANDS;
   const external = options.external;
   let policy = options.policy;
   let handlers: Promise<Record<string, ToolHandler>> | undefined;
   const loadHandlers = (): Promise<Record<string, ToolHandler>> =>
     (handlers ??= import('./builtin-handlers.js').then((module) =>
-      module.builtinHandlers({ dangerous, safeCommands: options.safeCommands ?? DEFAULT_SAFE_COMMANDS }),
+      module.builtinHandlers({
+        dangerous,
+        safeCommands: options.safeCommands ?? DEFAULT_SAFE_COMMANDS,
+        trustGitConfig: () => gitConfigStamp(workspace.root) === gitStamp,
+      }),
     ));
   const remembered = new Set<string>();
   /** Calls that were allowed by policy alone (they run sandboxed). */

@@ -2,7 +2,8 @@
  * The read-only commands that run without asking under `ask` and `auto-edit` (config `safeCommands`
  * replaces the list), and the argument rules that keep them read-only whatever the list says: `find`
  * without `-exec`/`-delete`, `rg` without `--pre`, `git` without `-c` or `--output`, `git branch` only
- * listing. Whether their paths stay inside the workspace is checked by shell-analysis.
+ * listing, and `git` only while the repository's config is the one the session started with. Whether
+ * their paths stay inside the workspace is checked by shell-analysis.
  */
 import type { ShellWord } from './shell-parse.js';
 
@@ -58,7 +59,11 @@ const BRANCH_LISTING =
  * Whether a simple command (its words, assignments and keywords removed) is on the safe list and keeps
  * to its read-only rules. A program named by a path (`./ls`) is never on the list.
  */
-export function safeByRule(words: readonly ShellWord[], safeCommands: readonly string[]): boolean {
+export function safeByRule(
+  words: readonly ShellWord[],
+  safeCommands: readonly string[],
+  trustGitConfig = true,
+): boolean {
   const texts = words.map((word) => word.text);
   const program = texts[0] ?? '';
   if (program.includes('/') || words[0]?.dynamic === true) return false;
@@ -68,6 +73,7 @@ export function safeByRule(words: readonly ShellWord[], safeCommands: readonly s
     const wanted = entry.trim().split(/\s+/);
     return wanted.every((word, index) => texts[index] === word);
   });
+  if (program === 'git' && !trustGitConfig) return false;
   return listed && keepsReadOnly(texts);
 }
 

@@ -28,6 +28,8 @@ export interface AnalysisOptions {
   /** The safe list: `ls`, `git status`… (a program, optionally with its subcommand). */
   safeCommands: readonly string[];
   home?: string;
+  /** False once the repository's git config changed during the session: git commands are not safe. */
+  trustGitConfig?: boolean;
 }
 
 /** Programs whose operands are all paths they change. */
@@ -138,7 +140,7 @@ class Analysis {
       this.escapes.add(first.text);
       return;
     }
-    if (!safeByRule(words, this.options.safeCommands)) this.safe = false;
+    if (!safeByRule(words, this.options.safeCommands, this.options.trustGitConfig)) this.safe = false;
     this.program(words);
   }
 

@@ -3,7 +3,7 @@
  * (injected: bubblewrap is not on every machine), through the runtime's real `decide`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -223,6 +223,30 @@ describe('shell command decisions (issue 19 §3)', () => {
     tools.rememberApproval(item('npm install'));
     expect((await tools.decide(item('npm install left-pad'))).kind).toBe('allow');
     expect((await tools.decide(item(`npm install --prefix ${outside}`))).kind).toBe('ask');
+  });
+
+  it('git reads stop being safe once the repository config changed during the session', async () => {
+    const repo = join(outside, 'repo');
+    execFileSync('git', ['init', '-q', repo]);
+    const tools = createToolRuntime({
+      cwd: repo,
+      policy: 'auto-edit',
+      detectSandbox: () => ({ available: false, why: 'none' }),
+    });
+    const verdict = async (command: string) =>
+      (
+        await tools.decide({
+          type: 'function_call',
+          name: 'shell',
+          arguments: JSON.stringify({ command }),
+          call_id: `call_${(counter += 1)}`,
+        })
+      ).kind;
+    expect(await verdict('git status')).toBe('allow');
+    // As an edit under auto-edit could: core.fsmonitor would run a program on every git status.
+    await appendFile(join(repo, '.git/config'), '[core]\n\tfsmonitor = ./payload.sh\n');
+    expect(await verdict('git status')).toBe('ask');
+    expect(await verdict('ls')).toBe('allow');
   });
 
   it('config safeCommands replaces the list, and the read-only rules still hold', async () => {
