@@ -68,7 +68,7 @@ export async function runSlashCommand(
           ? { provider: state.session.selection().provider, model: first ?? '' }
           : { provider: first ?? '', ...(second !== undefined ? { api: second } : {}) };
       // For this conversation in this session only: config.json keeps its default.
-      const config = applyProviderChoice(state.context.config, choice);
+      const config = applyProviderChoice(state.context.config, choice, new Date());
       state.context = { ...state.context, config };
       state.session = await state.open(state.context, state.session.id);
       const selection = state.session.selection();

@@ -168,9 +168,6 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
             ...(runtime ? { tools: runtime } : {}),
             ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),
           });
-          // A conversation keeps the provider and model it last ran with (config.json is only the default
-          // for new ones); `setSelection` changes it, and the next turn records the change.
-          session.followRecordedSelection();
           return new Conversation(session, {
             ...hooks,
             onClose: () => {
@@ -197,10 +194,16 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     list: async () => (await load()).manager.listConversations(),
     create: async (selection) => {
       const { manager, config } = await load();
-      const chosen = selection ? { ...config, ...selectionConfig(selection) } : config;
+      if (selection) checkSelection(selection);
       await ensureCodyHome(paths);
-      const id = await startConversation(manager, chosen, { cwd, tools: await toolNames(config) });
-      return openLive(id, selection);
+      // Never the CLI's active conversation: only a CLI command the person aims at one changes that.
+      const id = await startConversation(manager, config, {
+        cwd,
+        tools: await toolNames(config),
+        activate: false,
+        ...(selection ? { choice: selection } : {}),
+      });
+      return openLive(id);
     },
     open: (id) => openLive(id),
     get,
@@ -212,12 +215,19 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     },
     import: async (path) => {
       const { manager, config } = await load();
-      const { id } = await importConversation(manager, { path, cwd, tools: await toolNames(config) });
+      const { id } = await importConversation(manager, {
+        path,
+        cwd,
+        tools: await toolNames(config),
+        activate: false,
+      });
       return get(id);
     },
     fork: async (id, forkOptions = {}) => {
       const { manager } = await load();
-      const forkId = await forkConversation(manager, await manager.resolveId(id), forkOptions);
+      const forkId = await forkConversation(manager, await manager.resolveId(id), forkOptions, {
+        activate: false,
+      });
       return openLive(forkId);
     },
     transcript: async (id, pageOptions = {}) => {
@@ -229,14 +239,5 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     hold: (id) => live.hold(id),
     onClose: (listener) => live.onClose(listener),
     close: () => live.closeAll(),
-  };
-}
-
-function selectionConfig(selection: SelectionChoice): CodyConfig {
-  checkSelection(selection);
-  return {
-    provider: selection.provider,
-    ...(selection.api !== undefined ? { api: selection.api } : {}),
-    ...(selection.model !== undefined ? { model: selection.model } : {}),
   };
 }

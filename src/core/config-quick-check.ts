@@ -29,14 +29,24 @@ const CHECKS: Readonly<Record<string, (value: unknown) => boolean>> = {
   model: (value) => typeof value === 'string' && value.length > 0,
   baseUrls: (value) => isRecord(value) && Object.values(value).every(isHttpUrl),
   auth: (value) =>
-    isRecord(value) && Object.entries(value).every(([key, choice]) => AUTH_VALUES[key] === choice),
+    isRecord(value) &&
+    Object.entries(value).every(
+      ([key, choice]) => Object.hasOwn(AUTH_VALUES, key) && AUTH_VALUES[key] === choice,
+    ),
+  selectedAt: isTimestamp,
 };
+
+/** An ISO-8601 time, as `cody set-provider` writes `selectedAt`. */
+export function isTimestamp(value: unknown): boolean {
+  return typeof value === 'string' && !Number.isNaN(Date.parse(value));
+}
 
 /** The config as read, when it is one of the common shapes; undefined: validate it with the schema. */
 export function quickCheckedConfig(raw: unknown): QuickConfig | undefined {
   if (!isRecord(raw)) return undefined;
   for (const [key, value] of Object.entries(raw)) {
-    const check = CHECKS[key];
+    // Own keys only: `constructor` or `__proto__` must not find Object.prototype's members.
+    const check = Object.hasOwn(CHECKS, key) ? CHECKS[key] : undefined;
     if (!check?.(value)) return undefined;
   }
   return raw;

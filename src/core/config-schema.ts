@@ -1,7 +1,7 @@
 /** The zod schema of `$CODY_HOME/config.json` (lenient about unknown keys). */
 import { z } from 'zod';
 import { PROVIDERS } from './config.js';
-import { isHttpUrl } from './config-quick-check.js';
+import { isHttpUrl, isTimestamp } from './config-quick-check.js';
 import { APPROVAL_POLICIES } from './tools/policy.js';
 
 /** A regular expression that compiles. */
@@ -60,6 +60,8 @@ export const configSchema = z
     auth: z
       .object({ openai: z.literal('chatgpt').optional(), anthropic: z.literal('claude').optional() })
       .optional(),
+    /** When `cody set-provider` made the choice above (it then wins over what a conversation recorded before). */
+    selectedAt: z.string().refine(isTimestamp, { message: 'not an ISO-8601 time' }).optional(),
     models: z.record(z.string(), modelOverrideSchema).optional(),
     compact: z
       .object({

@@ -5,13 +5,13 @@
  */
 import { rename, writeFile } from 'node:fs/promises';
 import type { z } from 'zod';
-import type { WireApi } from '../protocol/index.js';
+import { isWireApi, type WireApi } from '../protocol/index.js';
 import type { configSchema } from './config-schema.js';
 import { CodyError, errorMessage, StorageError, UsageError } from './errors.js';
 
 export { errorMessage, isErrno } from './errors.js';
 import { quickCheckedConfig } from './config-quick-check.js';
-import { readConfigText } from './read-config-file.js';
+import { forbiddenKeyPath, readConfigText } from './read-config-file.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 
 import { PROVIDERS, type Provider } from './provider-names.js';
@@ -69,7 +69,12 @@ export interface Selection {
   auth?: AuthMode;
 }
 
+/** The wire API for an API name a person types (`chat`), or for a wire API id (`openai-chat`) the provider speaks. */
 export function toWireApi(provider: Provider, apiName: string): WireApi {
+  if (isWireApi(apiName)) {
+    const preset = (PRESET_PROVIDERS as readonly string[]).includes(provider);
+    if (providerOfApi(apiName) === provider || (preset && apiName === 'openai-chat')) return apiName;
+  }
   if (provider === 'openai' && apiName === 'chat') return 'openai-chat';
   if (provider === 'openai' && apiName === 'responses') return 'openai-responses';
   if (provider === 'anthropic' && apiName === 'messages') return 'anthropic-messages';
@@ -143,6 +148,13 @@ export async function loadConfig(configFile: string): Promise<CodyConfig> {
   } catch (error) {
     throw new CodyError(
       `${configFile} is not valid JSON (${errorMessage(error)}). Fix or delete it.`,
+      'usage',
+    );
+  }
+  const forbidden = forbiddenKeyPath(raw);
+  if (forbidden !== undefined) {
+    throw new CodyError(
+      `${configFile}: the key '${forbidden}' is not allowed (it would change how the settings are read). Remove it.`,
       'usage',
     );
   }

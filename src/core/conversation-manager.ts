@@ -48,6 +48,8 @@ export interface NewConversationOptions {
   initialItems?: ResponseItem[];
   /** A fork: the conversation it branched from, and the user message it branched at (if not the end). */
   forkedFrom?: { id: string; message?: string };
+  /** Make it the CLI's active conversation (default true; the library and `cody serve` pass false). */
+  activate?: boolean;
 }
 
 function modelProviderField(modelProvider: string | undefined): { model_provider?: string } {
@@ -71,7 +73,7 @@ export class ConversationManager {
     return this.pathOf(id);
   }
 
-  /** Creates the rollout (session_meta and the initial items) and makes it the active conversation. */
+  /** Creates the rollout (session_meta and the initial items) and, unless told not to, makes it active. */
   async newConversation(options: NewConversationOptions): Promise<{ id: string; filePath: string }> {
     await ensureCodyHome(this.paths);
     const { RolloutRecorder } = await import('./rollout/recorder.js');
@@ -108,7 +110,7 @@ export class ConversationManager {
     } finally {
       await recorder.close();
     }
-    await this.setActive(id);
+    if (options.activate !== false) await this.setActive(id);
     return { id, filePath };
   }
 
@@ -185,12 +187,12 @@ export class ConversationManager {
   }
 
   /**
-   * Imports a Codex rollout as a new conversation and makes it the active one. `instructions` (Cody's
+   * Imports a Codex rollout as a new conversation and (unless told not to) makes it the active one. `instructions` (Cody's
    * system message) replace Codex's harness instructions for the turns Cody runs.
    */
   async importCodexRollout(
     sourcePath: string,
-    options: { instructions?: MessageItem } = {},
+    options: { instructions?: MessageItem; activate?: boolean } = {},
   ): Promise<{ id: string; filePath: string; itemCount: number }> {
     await ensureCodyHome(this.paths);
     const { importCodexRollout } = await import('./rollout/codex-import.js');
@@ -203,7 +205,7 @@ export class ConversationManager {
       now: () => this.now(),
       ...(options.instructions ? { instructions: options.instructions } : {}),
     });
-    await this.setActive(id);
+    if (options.activate !== false) await this.setActive(id);
     return { id, filePath, itemCount: imported.itemCount };
   }
 

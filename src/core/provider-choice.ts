@@ -37,14 +37,21 @@ function ownerOf(model: string): Provider | undefined {
   return undefined;
 }
 
-export function applyProviderChoice(config: CodyConfig, choice: ProviderChoice): CodyConfig {
+/**
+ * The config with the choice folded in. `chosenAt` (set-provider, `cody new --provider`, `/model`) is
+ * recorded as `selectedAt`: a choice made after a conversation last ran applies to its next turn too
+ * (see resolve-selection.ts).
+ */
+export function applyProviderChoice(config: CodyConfig, choice: ProviderChoice, chosenAt?: Date): CodyConfig {
   const provider = parseProvider(choice.provider ?? config.provider ?? 'openai');
   const switching = provider !== (config.provider ?? 'openai');
-  const auth = choice.auth === undefined ? authModeOf(config, provider) : parseAuth(provider, choice.auth);
+  let auth = choice.auth === undefined ? authModeOf(config, provider) : parseAuth(provider, choice.auth);
+  // A sign-in this command did not ask for, and that cannot serve the API it asks for: back to the key.
+  if (auth === 'chatgpt' && choice.auth === undefined && !servedBySignIn(choice.api)) auth = undefined;
   const authChanged = auth !== authModeOf(config, provider);
   let apiName = choice.api ?? (switching ? undefined : config.api) ?? PROVIDER_APIS[provider][0] ?? '';
   if (auth === 'chatgpt') {
-    if (choice.api !== undefined && choice.api !== 'responses') {
+    if (!servedBySignIn(choice.api)) {
       throw new UsageError(
         "The ChatGPT sign-in works only with the Responses API (--api responses); use '--auth key' for another API.",
       );
@@ -84,6 +91,7 @@ export function applyProviderChoice(config: CodyConfig, choice: ProviderChoice):
     else baseUrls[provider] = parseBaseUrl(choice.baseUrl);
   }
   const next: CodyConfig = { ...config, provider, api: apiName, model: model ?? DEFAULT_MODELS[provider] };
+  if (chosenAt) next.selectedAt = chosenAt.toISOString();
   if (Object.keys(baseUrls).length > 0) next.baseUrls = baseUrls;
   else delete next.baseUrls;
   const authModes = { ...(config.auth ?? {}) };
@@ -94,6 +102,26 @@ export function applyProviderChoice(config: CodyConfig, choice: ProviderChoice):
   if (Object.keys(authModes).length > 0) next.auth = authModes;
   else delete next.auth;
   return next;
+}
+
+/** Whether the ChatGPT sign-in can serve this `--api` (absent: it picks the Responses API itself). */
+function servedBySignIn(api: string | undefined): boolean {
+  return api === undefined || api === 'responses' || api === 'openai-responses';
+}
+
+/**
+ * The sign-in a choice switched away from without asking (`--api chat` after `--auth chatgpt`), so the
+ * command can say the key is used again; undefined when none was.
+ */
+export function droppedSignIn(
+  before: CodyConfig,
+  after: CodyConfig,
+  choice: ProviderChoice,
+): AuthMode | undefined {
+  if (choice.auth !== undefined) return undefined;
+  const provider = after.provider ?? 'openai';
+  const was = authModeOf(before, provider);
+  return was !== undefined && authModeOf(after, provider) === undefined ? was : undefined;
 }
 
 function parseAuth(provider: Provider, text: string): AuthMode | undefined {

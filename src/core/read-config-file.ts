@@ -79,3 +79,25 @@ export function readConfigText(configFile: string): string | undefined {
     closeSync(fd);
   }
 }
+
+/** Keys that name Object.prototype's plumbing: assigned on a plain object they change or shadow it. */
+const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor']);
+
+/**
+ * The path (`models.__proto__`) of a key anywhere in the parsed config that is `__proto__` or
+ * `constructor`, or undefined. `JSON.parse` makes them plain own properties, but merging
+ * or validating the config would assign them (zod's records do), so such a file is refused whole.
+ */
+export function forbiddenKeyPath(raw: unknown): string | undefined {
+  const pending: Array<{ value: unknown; path: string }> = [{ value: raw, path: '' }];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    const { value, path } = next;
+    if (typeof value !== 'object' || value === null) continue;
+    for (const [key, child] of Object.entries(value)) {
+      const childPath = Array.isArray(value) ? `${path}[${key}]` : path ? `${path}.${key}` : key;
+      if (!Array.isArray(value) && FORBIDDEN_KEYS.has(key)) return childPath;
+      pending.push({ value: child, path: childPath });
+    }
+  }
+  return undefined;
+}

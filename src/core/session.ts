@@ -10,7 +10,6 @@ import {
   type ContentPart,
   type ModelClient,
   type ResponseItem,
-  isWireApi,
 } from '../protocol/index.js';
 import { createModelClient } from '../providers/index.js';
 import { ApprovalDesk } from './agent/approvals.js';
@@ -20,8 +19,8 @@ import { ConversationHandle } from './agent/conversation-handle.js';
 import { runTurn } from './agent/turn-loop.js';
 import type { TurnContext } from './agent/turn-context.js';
 import { TurnStateMachine } from './agent/turn-state.js';
-import { apiNameOf, type CodyConfig, resolveSelection, type Selection } from './config.js';
-import { isProvider } from './provider-names.js';
+import type { CodyConfig, Selection } from './config.js';
+import { type ResolvedSelection, resolveConversationSelection } from './resolve-selection.js';
 import type { ConversationManager } from './conversation-manager.js';
 import type { ConversationEngine, SelectionChoice, SessionStatus } from './conversation-engine.js';
 import { CodyError, UsageError } from './errors.js';
@@ -80,8 +79,9 @@ export class Session implements ConversationEngine {
   private readonly budget: ContextBudget;
   private readonly states = new TurnStateMachine();
   private readonly approvals = new ApprovalDesk();
-  /** The conversation's own config (a `setSelection` changes it for this conversation only). */
-  private config: CodyConfig;
+  private readonly config: CodyConfig;
+  /** A caller's choice for this conversation (`setSelection`): it wins over what the rollout recorded. */
+  private choice: SelectionChoice | undefined;
 
   private constructor(options: SessionOptions) {
     this.options = options;
@@ -105,22 +105,6 @@ export class Session implements ConversationEngine {
     if (options.followConversationPolicy === true && isApprovalPolicy(recorded))
       options.tools?.setPolicy?.(recorded);
     return session;
-  }
-
-  /**
-   * Uses what the conversation last ran with (its last turn's provider, API and model, else those it was
-   * created with) instead of the configured default; false when nothing usable was recorded.
-   */
-  followRecordedSelection(): boolean {
-    const recorded = this.handle.recordedSelection;
-    if (!recorded || !isProvider(recorded.provider)) return false;
-    try {
-      const api = isWireApi(recorded.api) ? apiNameOf(recorded.api) : recorded.api;
-      this.setSelection({ provider: recorded.provider, api, model: recorded.model });
-      return true;
-    } catch {
-      return false; // an API or model this version no longer knows: the configured default stays
-    }
   }
 
   /**
@@ -148,19 +132,22 @@ export class Session implements ConversationEngine {
     return this.states.current;
   }
 
-  selection(): Selection {
-    return resolveSelection(this.config);
+  /**
+   * What the next turn runs with: this conversation's own selection, set-provider's later choice, the
+   * config, the defaults — resolved by the one function every front end uses (resolve-selection.ts).
+   */
+  selection(): ResolvedSelection {
+    return resolveConversationSelection({
+      ...(this.handle.recordedSelection ? { recorded: this.handle.recordedSelection } : {}),
+      ...(this.choice ? { choice: this.choice } : {}),
+      config: this.config,
+    });
   }
 
   /** Uses another provider/API/model for this conversation's next turns (the config file is untouched). */
   setSelection(choice: SelectionChoice): Selection {
-    const next: CodyConfig = { ...this.config, provider: choice.provider };
-    if (choice.api !== undefined) next.api = choice.api;
-    else delete next.api;
-    if (choice.model !== undefined) next.model = choice.model;
-    else delete next.model;
-    const selection = resolveSelection(next);
-    this.config = next;
+    const selection = resolveConversationSelection({ choice, config: this.config });
+    this.choice = { ...choice };
     return selection;
   }
 
@@ -171,7 +158,7 @@ export class Session implements ConversationEngine {
       id: this.id,
       state: this.states.current,
       provider: selection.provider,
-      api: selection.apiName,
+      api: selection.api,
       model: selection.model,
       contextWindow: limits.contextWindow,
       contextTokens: this.budget.contextTokens(),

@@ -1,15 +1,32 @@
 import type { CodyConfig } from './config.js';
-import { resolveSelection } from './config.js';
 import type { ConversationManager } from './conversation-manager.js';
+import type { SelectionChoice } from './conversation-engine.js';
+import { resolveConversationSelection } from './resolve-selection.js';
 import { buildSystemMessage } from './system-prompt.js';
 
-/** Creates a conversation for the configured selection, with Cody's initial context; returns its id. */
+export interface StartOptions {
+  cwd: string;
+  tools?: readonly string[];
+  now?: Date;
+  /** The caller's choice of provider/API/model; else config.json's selection, else the defaults. */
+  choice?: SelectionChoice;
+  /**
+   * Whether it becomes the CLI's active conversation (default true: the CLI's commands and REPL); the
+   * library and `cody serve` pass false and never change which one `cody chat` continues.
+   */
+  activate?: boolean;
+}
+
+/** Creates a conversation for the chosen selection, with Cody's initial context; returns its id. */
 export async function startConversation(
   manager: ConversationManager,
   config: CodyConfig,
-  options: { cwd: string; tools?: readonly string[]; now?: Date },
+  options: StartOptions,
 ): Promise<string> {
-  const selection = resolveSelection(config);
+  const selection = resolveConversationSelection({
+    config,
+    ...(options.choice ? { choice: options.choice } : {}),
+  });
   const system = buildSystemMessage({
     cwd: options.cwd,
     date: options.now ?? new Date(),
@@ -21,23 +38,27 @@ export async function startConversation(
     model: selection.model,
     cwd: options.cwd,
     initialItems: [system],
+    activate: options.activate !== false,
   });
   return id;
 }
 
 /**
- * Imports a Codex rollout as a new conversation (made active) whose turns run with Cody's own
- * instructions: Codex's history is kept, Codex's harness instructions are not sent. Returns its id.
+ * Imports a Codex rollout as a new conversation whose turns run with Cody's own instructions: Codex's
+ * history is kept, Codex's harness instructions are not sent. Returns its id. `activate` as above.
  */
 export async function importConversation(
   manager: ConversationManager,
-  options: { path: string; cwd: string; tools?: readonly string[]; now?: Date },
+  options: { path: string; cwd: string; tools?: readonly string[]; now?: Date; activate?: boolean },
 ): Promise<{ id: string; itemCount: number }> {
   const instructions = buildSystemMessage({
     cwd: options.cwd,
     date: options.now ?? new Date(),
     tools: options.tools ?? [],
   });
-  const { id, itemCount } = await manager.importCodexRollout(options.path, { instructions });
+  const { id, itemCount } = await manager.importCodexRollout(options.path, {
+    instructions,
+    activate: options.activate !== false,
+  });
   return { id, itemCount };
 }

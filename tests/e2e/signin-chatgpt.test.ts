@@ -213,12 +213,104 @@ describe('ChatGPT sign-in from Codex', () => {
     expect(harness.server.modelRequests()).toHaveLength(0);
   });
 
-  it('an API key in the environment wins over the sign-in (documented precedence)', async () => {
-    await writeCodexAuth(now() + hour);
-    const chat = await cody(['chat', 'with key'], { OPENAI_API_KEY: 'sk-env-wins-0042' });
+  it('the chosen sign-in wins over an API key in the environment; --auth key goes back to the key (documented precedence)', async () => {
+    const document = await writeCodexAuth(now() + hour);
+    const chat = await cody(['chat', 'with the sign-in'], { OPENAI_API_KEY: 'sk-env-loses-0042' });
     expect(chat.code, chat.stderr).toBe(0);
-    expect(harness.server.modelRequests('openai-responses')[0]?.headers.authorization).toBe(
-      'Bearer sk-env-wins-0042',
+    const [signedIn] = harness.server.modelRequests('openai-responses');
+    expect(signedIn?.headers.authorization).toBe(`Bearer ${document.tokens.access_token}`);
+    expect(signedIn?.headers['chatgpt-account-id']).toBe(ACCOUNT);
+    const back = await cody([
+      'set-provider',
+      'openai',
+      '--auth',
+      'key',
+      '--base-url',
+      `${harness.server.url}/v1`,
+    ]);
+    expect(back.code, back.stderr).toBe(0);
+    harness.server.reset();
+    const keyed = await cody(['chat', 'with the key'], { OPENAI_API_KEY: 'sk-env-wins-0043' });
+    expect(keyed.code, keyed.stderr).toBe(0);
+    const [request] = harness.server.modelRequests();
+    expect(request?.headers.authorization).toBe('Bearer sk-env-wins-0043');
+    expect(request?.headers['chatgpt-account-id']).toBeUndefined();
+  });
+
+  it('after `cody auth login openai`, set-provider --auth chatgpt --model gpt-5 moves the active conversation onto the sign-in, not the stored key', async () => {
+    const document = await writeCodexAuth(now() + hour);
+    const stored = 'sk-stored-key-loses-0077';
+    const keyed = await cody([
+      'set-provider',
+      'openai',
+      '--auth',
+      'key',
+      '--api',
+      'chat',
+      '--base-url',
+      `${harness.server.url}/v1`,
+    ]);
+    expect(keyed.code, keyed.stderr).toBe(0);
+    const login = await harness.cody(['auth', 'login', 'openai'], { input: `${stored}\n`, env: env() });
+    expect(login.code, login.stderr).toBe(0);
+    try {
+      const first = await cody(['chat', 'first on the stored key']);
+      expect(first.code, first.stderr).toBe(0);
+      expect(harness.server.modelRequests('openai-chat').at(-1)?.headers.authorization).toBe(
+        `Bearer ${stored}`,
+      );
+      const chosen = await cody([
+        'set-provider',
+        'openai',
+        '--auth',
+        'chatgpt',
+        '--model',
+        'gpt-5',
+        '--base-url',
+        `${harness.server.url}/backend-api/codex`,
+      ]);
+      expect(chosen.code, chosen.stderr).toBe(0);
+      harness.server.reset();
+      const second = await cody(['chat', 'then on the sign-in']);
+      expect(second.code, second.stderr).toBe(0);
+      const requests = harness.server.modelRequests();
+      expect(requests.map((request) => request.api)).toEqual(['openai-responses']);
+      const [request] = requests;
+      expect(request?.url).toBe('/backend-api/codex/responses');
+      expect(request?.headers.authorization).toBe(`Bearer ${document.tokens.access_token}`);
+      expect(request?.headers['chatgpt-account-id']).toBe(ACCOUNT);
+      expect(request?.body).toMatchObject({ model: 'gpt-5' });
+      // The same (active) conversation: its history went along.
+      expect(JSON.stringify(request?.body)).toContain('first on the stored key');
+    } finally {
+      await harness.cody(['auth', 'logout', 'openai'], { env: env() });
+      // Back to keys, so the next test's `--auth chatgpt` starts over with the sign-in's default model.
+      await cody(['set-provider', 'openai', '--auth', 'key']);
+    }
+  });
+
+  it('after the sign-in, set-provider --api chat switches back to the key and says so in one line', async () => {
+    const set = await cody([
+      'set-provider',
+      'openai',
+      '--api',
+      'chat',
+      '--base-url',
+      `${harness.server.url}/v1`,
+    ]);
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.stderr).toBe('');
+    const lines = set.stdout.trimEnd().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^✓ Provider set: openai \(chat\) · model: gpt-5\.1-codex · base URL: .*\/v1$/);
+    expect(lines[1]).toBe(
+      "  The ChatGPT (from Codex) sign-in works only with the Responses API: switched back to openai's API key.",
     );
+    const chat = await cody(['chat', 'on the key again'], { OPENAI_API_KEY: 'sk-env-after-0044' });
+    expect(chat.code, chat.stderr).toBe(0);
+    const requests = harness.server.modelRequests();
+    expect(requests.map((request) => request.api)).toEqual(['openai-chat']);
+    expect(requests[0]?.headers.authorization).toBe('Bearer sk-env-after-0044');
+    expect(requests[0]?.headers['chatgpt-account-id']).toBeUndefined();
   });
 });

@@ -219,7 +219,7 @@ describe('createCody', () => {
       const reopened = await again.open(conversation.id);
       expect(reopened.status()).toMatchObject({
         provider: 'anthropic',
-        api: 'messages',
+        api: 'anthropic-messages',
         model: 'claude-sonnet-4-6',
       });
       reopened.setSelection({ provider: 'google', model: 'gemini-2.5-flash' });

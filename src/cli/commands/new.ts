@@ -19,7 +19,7 @@ export async function runNew(options: NewOptions, io: Io): Promise<number> {
   let config = context.config;
   if (options.provider !== undefined || options.api !== undefined || options.model !== undefined) {
     // The choice becomes the current selection, exactly as `cody set-provider` would make it.
-    config = applyProviderChoice(config, options);
+    config = applyProviderChoice(config, options, new Date());
     await saveConfig(context.paths.configFile, config);
     const selection = resolveSelection(config);
     const warning = unknownModelWarning(selection.provider, selection.model, selection.baseUrl !== undefined);

@@ -1,5 +1,5 @@
 import { sanitizeForTerminal } from '../sanitize.js';
-import { resolveSelection } from '../../core/config.js';
+import { recordedSelectionOf, resolveConversationSelection } from '../../core/resolve-selection.js';
 import { countMessages } from '../../core/conversation-stats.js';
 import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
@@ -16,7 +16,10 @@ export async function runResume(options: { id: string }, io: Io): Promise<number
   io.stdout.write(
     `  provider: ${ranWith.provider} (${ranWith.api}) · model: ${ranWith.model} · ${messages} messages in context\n`,
   );
-  const next = resolveSelection(context.config);
+  const next = resolveConversationSelection({
+    recorded: recordedSelectionOf(resumed),
+    config: context.config,
+  });
   if (next.api !== ranWith.api || next.model !== ranWith.model) {
     io.stderr.write(
       `Next turn runs with ${next.provider} (${next.apiName}) ${next.model}, the current selection; change it with: cody set-provider\n`,

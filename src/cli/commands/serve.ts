@@ -1,4 +1,5 @@
 /** `cody serve`: the engine over HTTP until SIGTERM or Ctrl-C, then an orderly stop and exit 0. */
+import { isErrno, UsageError } from '../../core/errors.js';
 import { ensureCodyHome, resolveCodyPaths } from '../../core/paths.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseServeOptions, type ServeOptionsInput } from '../../server/serve-options.js';
@@ -34,6 +35,10 @@ export async function runServe(input: ServeOptionsInput, io: Io): Promise<number
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
     env: io.env,
     log: (line) => io.stderr.write(`${line}\n`),
+  }).catch((error: unknown) => {
+    // Another program (or another cody serve) has the port: a usage error, one line, no stack.
+    if (isErrno(error, 'EADDRINUSE')) throw new UsageError(`port ${options.port} is in use; pass --port`);
+    throw error;
   });
   attached = (conversationId) => server.clientAttached(conversationId);
   // The token line comes first: a program that waits for "listening on" then has everything it needs.

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolveSelection, saveConfig } from '../../core/config.js';
 import { ExitCode } from '../exit-codes.js';
 import { isKnownModel, lookupModelLimits } from '../../core/model-catalog.js';
-import { applyProviderChoice } from '../../core/provider-choice.js';
+import { applyProviderChoice, droppedSignIn } from '../../core/provider-choice.js';
 import { claudeCredentialsFile } from '../../core/auth/claude-signin.js';
 import { codexAuthFile } from '../../core/auth/codex-signin.js';
 import { createContext } from '../context.js';
@@ -22,7 +22,7 @@ const SIGN_IN_NAMES = { chatgpt: 'ChatGPT (from Codex)', claude: 'Claude (from C
 /** `cody set-provider`: validated, saved to config.json; takes effect on the next turn. */
 export async function runSetProvider(options: SetProviderOptions, io: Io): Promise<number> {
   const context = await createContext(io);
-  const config = applyProviderChoice(context.config, options);
+  const config = applyProviderChoice(context.config, options, new Date());
   await saveConfig(context.paths.configFile, config);
   const selection = resolveSelection(config);
   const limits = lookupModelLimits(selection.model, config);
@@ -31,6 +31,12 @@ export async function runSetProvider(options: SetProviderOptions, io: Io): Promi
       selection.baseUrl ? ` · base URL: ${selection.baseUrl}` : ''
     }${selection.auth ? ` · sign-in: ${SIGN_IN_NAMES[selection.auth]}` : ''}\n`,
   );
+  const dropped = droppedSignIn(context.config, config, options);
+  if (dropped !== undefined) {
+    io.stdout.write(
+      `  The ${SIGN_IN_NAMES[dropped]} sign-in works only with the Responses API: switched back to ${selection.provider}'s API key.\n`,
+    );
+  }
   if (selection.auth) {
     const file = selection.auth === 'chatgpt' ? codexAuthFile(io.env) : claudeCredentialsFile(io.env);
     if (!existsSync(file)) {

@@ -8,6 +8,7 @@ import { unansweredNote } from '../rollout/unanswered-turn.js';
 import { stat } from 'node:fs/promises';
 import type { ResponseItem, TokenUsage } from '../../protocol/index.js';
 import type { CodyConfig } from '../config.js';
+import { type RecordedSelection, recordedSelectionOf } from '../resolve-selection.js';
 import { countMessages, firstUserPreview, previewOf } from '../conversation-stats.js';
 import type { ConversationManager } from '../conversation-manager.js';
 import { errorMessage, StorageError } from '../errors.js';
@@ -44,7 +45,7 @@ export class ConversationHandle {
   /** The approval policy the conversation's last turn ran under (Cody's name), if one was recorded. */
   lastApprovalPolicy: string | undefined;
   /** What the conversation last ran with (its last turn, else what it was created with). */
-  recordedSelection: { provider: string; api: string; model: string } | undefined;
+  recordedSelection: RecordedSelection | undefined;
   /** The conversation's running token total, recorded with each `token_count` (Codex's `total_token_usage`). */
   totalTokenUsage: TokenUsage | undefined;
   private knownFileSize = -1;
@@ -207,8 +208,7 @@ export class ConversationHandle {
     this.compactionCount = resumed.compactionCount;
     this.lastModel = resumed.lastTurnContext?.model;
     this.lastApprovalPolicy = resumed.lastTurnContext?.cody_approval_policy;
-    const ran = resumed.lastTurnContext ?? resumed.meta;
-    this.recordedSelection = { provider: ran.provider, api: ran.api, model: ran.model };
+    this.recordedSelection = recordedSelectionOf(resumed);
     this.messageCount = resumed.messageCount ?? countMessages(resumed.history);
     this.firstUserMessage = resumed.firstUserMessage ?? firstUserPreview(resumed.history);
     this.openTurnId = resumed.openTurnId;

@@ -1,8 +1,9 @@
 /**
- * Which credential a turn uses, in the documented order: the provider's environment variable, then a key
- * saved with `cody auth login` ($CODY_HOME/auth.json), then — only when chosen with `--auth` — the ChatGPT
- * sign-in from Codex or the Claude sign-in from Claude Code. What comes out is exactly what the provider
- * client needs (key or bearer, headers, endpoint) plus where it came from; nothing is copied anywhere.
+ * Which credential a turn uses, in the documented order: a sign-in the person chose with `--auth` (the
+ * ChatGPT sign-in from Codex, the Claude sign-in from Claude Code) — an explicit choice wins over every
+ * implicit source — else the provider's environment variable, else a key saved with `cody auth login`
+ * ($CODY_HOME/auth.json). What comes out is exactly what the provider client needs (key or bearer,
+ * headers, endpoint) plus where it came from; nothing is copied anywhere.
  */
 import type { ClientOptions } from '../../protocol/index.js';
 import { PRESET_PROVIDERS, type Provider, type Selection } from '../config.js';
@@ -60,6 +61,9 @@ export async function resolveCredentials(
     ...(endpoint.headers ? { headers: endpoint.headers } : {}),
   };
 
+  const signIn = await signInCredentials(selection, env, base);
+  if (signIn) return signIn;
+
   const fromEnvironment = keyFromEnvironment(provider, env);
   if (fromEnvironment) {
     return {
@@ -77,6 +81,15 @@ export async function resolveCredentials(
     }
   }
 
+  return { source: { kind: 'none' }, client: base };
+}
+
+/** The sign-in chosen with `--auth`, read from the file the other program keeps; undefined when none was. */
+async function signInCredentials(
+  selection: Selection,
+  env: Env,
+  base: ClientCredentials,
+): Promise<ResolvedCredentials | undefined> {
   if (selection.auth === 'chatgpt') {
     const codex = await readCodexCredential(env);
     if (codex.kind === 'api-key') {
@@ -113,8 +126,7 @@ export async function resolveCredentials(
       },
     };
   }
-
-  return { source: { kind: 'none' }, client: base };
+  return undefined;
 }
 
 /** The credentials a request needs, or a one-line error when a hosted preset has no key at all. */

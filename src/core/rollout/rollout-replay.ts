@@ -29,6 +29,8 @@ export interface ResumedRollout {
   history: ResponseItem[];
   /** What the last turn ran with. */
   lastTurnContext?: TurnContextPayload;
+  /** When that turn context was recorded (its line's timestamp). */
+  lastTurnContextAt?: string;
   /** The last usage the provider reported, and how long the history was then (cleared by a compaction). */
   lastTokenCount?: { usage: TokenUsage; historyLengthAtReport: number };
   /** The conversation's running token total (`total_token_usage` of the last `token_count`). */
@@ -55,6 +57,8 @@ export interface ParsedLine {
   payload: unknown;
   /** The canonical item of a `response_item` line, when already built (see `withItem`). */
   item?: ResponseItem;
+  /** The line's timestamp, kept for `turn_context` lines only (when the selection was recorded). */
+  timestamp?: string;
 }
 
 /**
@@ -88,6 +92,8 @@ export function parseRolloutLine(
   if (!isRecord(parsed) || typeof parsed.timestamp !== 'string' || typeof parsed.type !== 'string') {
     throw new CorruptRolloutError(filePath, lineNumber, 'not a rollout line (needs a timestamp and a type)');
   }
+  if (parsed.type === 'turn_context')
+    return { type: parsed.type, payload: parsed.payload, timestamp: parsed.timestamp };
   return { type: parsed.type, payload: parsed.payload };
 }
 
@@ -113,7 +119,7 @@ export class RolloutReplay {
    * Events and turn contexts are kept raw and validated in finish(), newest first, until one is usable:
    * only the last usable one of each kind is ever read, so validating thousands of them is wasted work.
    */
-  private readonly turnContexts: unknown[] = [];
+  private readonly turnContexts: Array<{ payload: unknown; timestamp: string | undefined }> = [];
   private readonly turnCompletes: unknown[] = [];
   /** `epoch` counts the compactions and rollbacks that void the token counts reported before them. */
   private readonly tokenCounts: Array<{ payload: unknown; historyLength: number; epoch: number }> = [];
@@ -150,7 +156,7 @@ export class RolloutReplay {
         this.applyCompacted(line.payload, lineNumber);
         break;
       case 'turn_context':
-        this.turnContexts.push(line.payload);
+        this.turnContexts.push({ payload: line.payload, timestamp: line.timestamp });
         this.lastTurnEnded = false;
         break;
       case 'event_msg':
@@ -183,15 +189,19 @@ export class RolloutReplay {
   finish(): ResumedRollout {
     const state = this.state;
     for (let index = this.turnContexts.length - 1; index >= 0; index -= 1) {
-      const context = toTurnContext(this.turnContexts[index], state.meta);
+      const { payload, timestamp } = this.turnContexts[index]!;
+      const context = toTurnContext(payload, state.meta);
       if (context) {
         state.lastTurnContext = context;
+        if (timestamp !== undefined) state.lastTurnContextAt = timestamp;
         break;
       }
     }
     // Cody's own turns record the context window; an imported Codex turn (never closed the Cody way)
     // does not, and is not taken for a dead one.
-    const open = this.lastTurnEnded ? undefined : toTurnContext(this.turnContexts.at(-1), state.meta);
+    const open = this.lastTurnEnded
+      ? undefined
+      : toTurnContext(this.turnContexts.at(-1)?.payload, state.meta);
     if (open?.context_window !== undefined) state.openTurnId = open.turn_id ?? '';
     let needLast = true;
     for (let index = this.tokenCounts.length - 1; index >= 0; index -= 1) {

@@ -9,11 +9,12 @@ import type { ForkOptions } from './fork-options.js';
 
 export type { ForkOptions };
 
-/** Creates the fork (made the active conversation) and returns its id. */
+/** Creates the fork and returns its id; made the CLI's active conversation unless `activate` is false. */
 export async function forkConversation(
   manager: ConversationManager,
   parentId: string,
   options: ForkOptions,
+  where: { activate?: boolean } = {},
 ): Promise<string> {
   const parent = await manager.resumeConversation(parentId);
   const { items, message } = branchPoint(parent.history, options.atUserTurn);
@@ -25,6 +26,7 @@ export async function forkConversation(
     cwd: parent.meta.cwd,
     initialItems: items,
     forkedFrom: { id: parentId, ...(message !== undefined ? { message } : {}) },
+    activate: where.activate !== false,
   });
   return id;
 }
