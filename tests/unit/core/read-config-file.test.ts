@@ -28,6 +28,27 @@ describe('loadConfig on hostile files', () => {
     expect((error as Error).message).not.toContain('\n');
   };
 
+  it.each([
+    ['{"__proto__": {"polluted": true}, "provider": "openai"}', '__proto__'],
+    ['{"constructor": "x"}', 'constructor'],
+    ['{"provider": "openai", "model": "gpt-4o", "constructor": {"prototype": {}}}', 'constructor'],
+    ['{"models": {"__proto__": {"contextWindow": 5}}}', 'models.__proto__'],
+    ['{"mcpServers": {"x": {"command": "y", "env": {"constructor": "z"}}}}', 'mcpServers.x.env.constructor'],
+    ['{"redact": [{"__proto__": 1}]}', 'redact[0].__proto__'],
+  ])('refuses %s naming the key %s, and pollutes nothing', async (text, key) => {
+    await writeFile(file, text);
+    await refusal(new RegExp(`the key '${key.replace(/[.[\]]/g, '\\$&')}' is not allowed`));
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(({} as Record<string, unknown>).contextWindow).toBeUndefined();
+  });
+
+  it('reads a key that merely contains those words', async () => {
+    await writeFile(file, '{"models": {"my-constructor-model": {"contextWindow": 5}}}');
+    await expect(loadConfig(file)).resolves.toMatchObject({
+      models: { 'my-constructor-model': { contextWindow: 5 } },
+    });
+  });
+
   it('refuses a symlink to /dev/zero without reading it', async () => {
     await symlink('/dev/zero', file);
     await refusal(/is not a regular file/);
