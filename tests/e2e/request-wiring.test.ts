@@ -34,11 +34,9 @@ describe('encrypted reasoning, per model, through bin/cody.js', () => {
       string,
       unknown
     >;
-    await harness.writeConfig({
-      ...config,
-      model: 'gpt-4.1-mini',
-      models: { 'gpt-4.1-mini': { reasoning: true } },
-    });
+    await harness.writeConfig({ ...config, models: { 'gpt-4.1-mini': { reasoning: true } } });
+    // Editing config.json by hand does not move an existing conversation; set-provider does.
+    expect((await harness.cody(['set-provider', 'openai', '--model', 'gpt-4.1-mini'])).code).toBe(0);
     const refused = await harness.cody(['chat', 'and now?']);
     expect(refused.code).toBe(5);
     expect(refused.stderr).toContain('Encrypted content is not supported with this model.');
