@@ -10,6 +10,7 @@ export interface SessionStatus {
   id: string;
   state: TurnState;
   provider: string;
+  /** The wire API id (`openai-chat`, `openai-responses`, `anthropic-messages`, `gemini`). */
   api: string;
   model: string;
   contextWindow: number;
@@ -23,7 +24,7 @@ export interface SessionStatus {
   sandbox?: 'bubblewrap' | 'none';
 }
 
-/** What `setSelection` takes: the provider, its API name (`chat`, `responses`, …) and the model. */
+/** What `setSelection` takes: the provider, its API (name `chat` or wire id `openai-chat`) and the model. */
 export interface SelectionChoice {
   provider: Provider;
   api?: string;

@@ -46,6 +46,14 @@ const CASES: Array<[string, Plant]> = [
   ['wrong types', (file) => writeFile(file, JSON.stringify({ retry: { maxRetries: 'five' }, models: [] }))],
   ['invalid UTF-8', (file) => writeFile(file, Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]))],
   ['NUL bytes', (file) => writeFile(file, Buffer.from('{"model":"a\u0000b"}\u0000'))],
+  [
+    'a __proto__ key',
+    (file) => writeFile(file, '{"__proto__": {"provider": "anthropic"}, "provider": "openai"}'),
+  ],
+  [
+    'a nested constructor key',
+    (file) => writeFile(file, '{"models": {"constructor": {"contextWindow": 5}}}'),
+  ],
   ['a JSON array', (file) => writeFile(file, '[1,2,3]')],
   ['null', (file) => writeFile(file, 'null')],
 ];

@@ -1,6 +1,6 @@
 import { resolveSelection, saveConfig } from '../../core/config.js';
 import { ExitCode } from '../exit-codes.js';
-import { applyProviderChoice } from '../../core/provider-choice.js';
+import { applyProviderChoice, droppedSignIn } from '../../core/provider-choice.js';
 import { startConversation } from '../../core/start-conversation.js';
 import { toolNames } from '../approval.js';
 import { createContext } from '../context.js';
@@ -19,9 +19,14 @@ export async function runNew(options: NewOptions, io: Io): Promise<number> {
   let config = context.config;
   if (options.provider !== undefined || options.api !== undefined || options.model !== undefined) {
     // The choice becomes the current selection, exactly as `cody set-provider` would make it.
-    config = applyProviderChoice(config, options, new Date());
+    config = applyProviderChoice(context.config, options, new Date());
     await saveConfig(context.paths.configFile, config);
     const selection = resolveSelection(config);
+    if (droppedSignIn(context.config, config, options) !== undefined) {
+      io.stderr.write(
+        `The ChatGPT sign-in works only with the Responses API: switched back to ${selection.provider}'s API key.\n`,
+      );
+    }
     const warning = unknownModelWarning(selection.provider, selection.model, selection.baseUrl !== undefined);
     if (warning !== undefined) io.stderr.write(`warning: ${warning}\n`);
   }
