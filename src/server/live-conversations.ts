@@ -140,9 +140,15 @@ export class LiveConversations {
 
   async handle(id: string): Promise<EngineConversation> {
     const live = this.entry(id);
-    const conversation = await this.engine.open(id);
-    live.opened = true;
-    return conversation;
+    try {
+      const conversation = await this.engine.open(id);
+      live.opened = true;
+      return conversation;
+    } catch (error) {
+      // Not there (or not openable): no entry is kept for it.
+      this.dropIfUnused(id);
+      throw error;
+    }
   }
 
   /** Notes a conversation the engine just made (create, fork): it exists. */
@@ -272,7 +278,7 @@ export class LiveConversations {
     const live = this.live.get(id);
     if (!live) return;
     this.live.delete(id);
-    this.lastSequences.set(id, live.log.lastSequence);
+    if (live.log.lastSequence > 0) this.lastSequences.set(id, live.log.lastSequence);
   }
 
   /** A conversation only listened to (never opened in the engine) needs no entry once nobody listens. */
