@@ -289,10 +289,12 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
 
   program
     .command('undo')
-    .description('put the work tree back as it was before the last turn(s) that changed files')
+    .description('take back what the last turn(s) that changed files did, keeping files changed since')
     .option('-c, --conversation <id>', 'conversation id or unique prefix (default: the active one)')
     .option('--turns <n>', 'how many turns that changed files to undo', '1')
-    .action((options: { conversation?: string; turns?: string }) =>
+    .option('--force', 'restore files changed since the turn too (asks first)')
+    .option('-y, --yes', 'with --force: do not ask (needed when stdin is not a terminal)')
+    .action((options: { conversation?: string; turns?: string; force?: boolean; yes?: boolean }) =>
       run(async (commandIo) => (await import('./commands/undo.js')).runUndo(options, commandIo))(),
     );
 

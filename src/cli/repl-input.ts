@@ -18,7 +18,7 @@ export const SLASH_COMMANDS: ReadonlyArray<[string, string]> = [
   ['/fork', '/fork [N]: continue in a copy of this conversation (up to user turn N)'],
   ['/compact', '/compact [focus]: summarise older history now'],
   ['/approval', '/approval [read-only|ask|auto-edit|full-auto]: what tool calls may do without asking'],
-  ['/undo', '/undo [N]: put the files back as they were before the last N turns that changed them'],
+  ['/undo', '/undo [N] [--force]: take back the last N turns that changed files (later edits kept)'],
   ['/diff', '/diff [TURN]: what a turn changed, as a unified diff (default: the last)'],
   ['/export', '/export [md|json|html] [FILE]: write this conversation out'],
   ['/expand', 'show the last tool output in full'],

@@ -14,6 +14,8 @@ const TAIL_BYTES = 256 * 1024;
 interface Message {
   role: 'user' | 'assistant';
   text: string;
+  /** A later undo took this turn back (`thread_rolled_back`). */
+  undone?: boolean;
 }
 
 /** User and assistant messages in the last `TAIL_BYTES` of the rollout, oldest first. */
@@ -37,6 +39,10 @@ export function tailMessages(filePath: string): Message[] {
   }
   const messages: Message[] = [];
   for (const line of text.split('\n')) {
+    if (line.includes('"thread_rolled_back"')) {
+      markUndone(messages, line);
+      continue;
+    }
     if (!line.includes('"response_item"')) continue;
     let parsed: { type?: unknown; payload?: { type?: unknown; role?: unknown; content?: unknown } };
     try {
@@ -58,6 +64,23 @@ export function tailMessages(filePath: string): Message[] {
   return messages;
 }
 
+/** The last `num_turns` user turns not yet undone, and their replies, are marked undone. */
+function markUndone(messages: Message[], line: string): void {
+  let turns: unknown;
+  try {
+    turns = (JSON.parse(line) as { payload?: { num_turns?: unknown } }).payload?.num_turns;
+  } catch {
+    return;
+  }
+  if (typeof turns !== 'number' || turns < 1) return;
+  const live = messages.flatMap((message, index) =>
+    message.role === 'user' && message.undone !== true ? [index] : [],
+  );
+  const first = live[Math.max(0, live.length - turns)];
+  if (first === undefined) return;
+  for (const message of messages.slice(first)) message.undone = true;
+}
+
 export function printRecap(io: Io, filePath: string, color: ChalkInstance): void {
   const messages = tailMessages(filePath);
   const userIndexes = messages.flatMap((message, index) => (message.role === 'user' ? [index] : []));
@@ -71,7 +94,10 @@ export function printRecap(io: Io, filePath: string, color: ChalkInstance): void
       .map((line) => (line.length > 160 ? `${line.slice(0, 159)}…` : line));
     if (lines.length > LINES_PER_MESSAGE) shown.push('…');
     const text = shown.join('\n  ');
-    io.stderr.write(message.role === 'user' ? `${color.bold('› ')}${text}\n` : `${color.dim(`  ${text}`)}\n`);
+    const mark = message.undone === true && message.role === 'user' ? color.dim('   ↶ undone') : '';
+    io.stderr.write(
+      message.role === 'user' ? `${color.bold('› ')}${text}${mark}\n` : `${color.dim(`  ${text}`)}\n`,
+    );
   }
   io.stderr.write(color.dim('──\n'));
 }

@@ -122,15 +122,9 @@ export async function runSlashCommand(
       );
       return undefined;
     }
-    case '/undo': {
-      const { runUndo } = await import('./commands/undo.js');
-      await runUndo(
-        { conversation: state.session.id, ...(argument !== '' ? { turns: argument } : {}) },
-        { ...ui.io, stdout: { write: say }, stderr: { write: say } },
-        state.context,
-      );
+    case '/undo':
+      await undoCommand(argument, state, ui, say);
       return undefined;
-    }
     case '/compact': {
       const session = state.session;
       const outcome = await runTurn(
@@ -247,6 +241,39 @@ async function pickConversation(state: ReplState, ui: Ui, initialQuery: string):
       draw();
     });
   });
+}
+
+/** `/undo [N] [--force]`: `cody undo` on this conversation; --force asks here before overwriting. */
+async function undoCommand(
+  argument: string,
+  state: ReplState,
+  ui: Ui,
+  say: (text: string) => void,
+): Promise<void> {
+  const { runUndo } = await import('./commands/undo.js');
+  const words = argument.split(/\s+/).filter((word) => word !== '');
+  const turns = words.find((word) => word !== '--force');
+  await runUndo(
+    {
+      conversation: state.session.id,
+      force: words.includes('--force'),
+      ...(turns !== undefined ? { turns } : {}),
+    },
+    { ...ui.io, stdout: { write: say }, stderr: { write: say } },
+    state.context,
+    (paths) => askYesNo(ui, say, `Overwrite your changes since the turn to ${paths.join(', ')}? [y/N] `),
+  );
+}
+
+/** One key: `y` is yes, anything else no (as the `!command` question). */
+async function askYesNo(ui: Ui, say: (text: string) => void, question: string): Promise<boolean> {
+  say(sanitizeForTerminal(question));
+  const answer = await new Promise<boolean>((resolve) => {
+    ui.terminal.listen((key) => resolve(key.name === 'text' && key.text.toLowerCase() === 'y'));
+  });
+  ui.terminal.listen(undefined);
+  say(answer ? 'yes\n' : 'no\n');
+  return answer;
 }
 
 /** `cody diff` on this conversation, printed on the terminal (control characters made visible). */

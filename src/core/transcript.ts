@@ -11,9 +11,15 @@ import { EmptyConversationError, errorMessage, isErrno, StorageError } from './e
 import { codyEventOf } from './rollout/codex-lines.js';
 import { parseMetaLine, parseRolloutLine, tornTailWarning } from './rollout/rollout-replay.js';
 import { parseResponseItem, toTurnContext } from './rollout/schema.js';
+import { isRealUserMessage } from './compact/is-summary-message.js';
+import { messageText } from './compact/message-text.js';
+import { isContextualUserText } from './rollout/is-contextual-user-text.js';
 
 export type TranscriptEntry =
-  | { kind: 'item'; item: ResponseItem }
+  /** `undone`: the item belongs to a turn a later `cody undo` took back (the model no longer sees it). */
+  | { kind: 'item'; item: ResponseItem; undone?: boolean }
+  /** An undo: the turns with changes it took back, and what it did to which file. */
+  | { kind: 'undo'; turns: number[]; restored: string[]; removed: string[]; kept: string[] }
   | { kind: 'compacted'; summary: string; tokensBefore?: number; tokensAfter?: number }
   | { kind: 'turn-context'; provider: string; api: string; model: string }
   | { kind: 'aborted'; reason: string };
@@ -47,6 +53,8 @@ export async function readTranscript(filePath: string): Promise<Transcript> {
   const entries: TranscriptEntry[] = [];
   let meta: TranscriptMeta | undefined;
   let lastTurn = '';
+  /** Where each user turn still in the conversation starts, in `entries`. */
+  const turnStarts: number[] = [];
   for (const [index, text] of lines.entries()) {
     if (text.trim() === '') continue;
     // The same line validation as resume: a torn last line is skipped, any other bad line names itself.
@@ -66,8 +74,14 @@ export async function readTranscript(filePath: string): Promise<Transcript> {
     switch (line.type) {
       case 'response_item': {
         const event = codyEventOf(line.type, payload);
-        if (event) addEvent(entries, event.payload);
-        else entries.push({ kind: 'item', item: parseResponseItem(line.payload) });
+        if (event) {
+          addEvent(entries, event.payload);
+          break;
+        }
+        const item = parseResponseItem(line.payload);
+        if (isRealUserMessage(item) && !isContextualUserText(messageText(item)))
+          turnStarts.push(entries.length);
+        entries.push({ kind: 'item', item });
         break;
       }
       case 'turn_context': {
@@ -92,6 +106,7 @@ export async function readTranscript(filePath: string): Promise<Transcript> {
         // Older files wrote Cody's events here; Codex's own events of those names are read the same way.
         const event = codyEventOf(line.type, payload);
         if (event) addEvent(entries, event.payload);
+        else if (payload.type === 'thread_rolled_back') addUndo(entries, turnStarts, payload);
         break;
       }
       default:
@@ -111,6 +126,27 @@ function addEvent(entries: TranscriptEntry[], payload: Record<string, unknown>):
   }
   if (payload.type === 'turn_aborted')
     entries.push({ kind: 'aborted', reason: String(payload.reason ?? 'unknown') });
+}
+
+/** `thread_rolled_back`: the last `num_turns` turns are marked undone, and what undo did is noted. */
+function addUndo(entries: TranscriptEntry[], turnStarts: number[], payload: Record<string, unknown>): void {
+  const count = payload.num_turns;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1) return;
+  const first = turnStarts.splice(Math.max(0, turnStarts.length - count))[0];
+  if (first !== undefined)
+    for (const entry of entries.slice(first)) if (entry.kind === 'item') entry.undone = true;
+  const strings = (value: unknown): string[] =>
+    Array.isArray(value) ? value.filter((entry): entry is string => typeof entry === 'string') : [];
+  const undone = Array.isArray(payload.undone_turns)
+    ? payload.undone_turns.filter((turn): turn is number => typeof turn === 'number')
+    : [];
+  entries.push({
+    kind: 'undo',
+    turns: undone,
+    restored: strings(payload.restored),
+    removed: strings(payload.removed),
+    kept: strings(payload.kept),
+  });
 }
 
 /** The 1-based number of the first line whose bytes are not valid UTF-8. */

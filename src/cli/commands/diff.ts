@@ -9,7 +9,7 @@ import { positiveInteger } from './undo.js';
 
 /**
  * `cody diff [--turn N] [--json]`: the unified diff of what a turn changed (default: the last turn that
- * changed files), from its snapshot to the next turn's snapshot, or to the work tree for the latest.
+ * changed files), from the snapshot before it to the one after it: a later edit by hand is not in it.
  */
 export async function runDiff(
   options: { conversation?: string; turn?: string; json?: boolean },
@@ -22,19 +22,19 @@ export async function runDiff(
   if (!workspace.isGit)
     throw new UsageError(`No diffs: ${io.cwd} is not in a git work tree, so no snapshots were taken.`);
   const resumed = await context.manager.resumeConversation(id);
-  const { turnSnapshots } = await import('../../core/undo/turn-snapshots.js');
+  const { readTurnChanges, turnChangeSets, withChanges } = await import('../../core/undo/turn-snapshots.js');
   const { diffStat, unifiedDiff } = await import('../../core/undo/turn-diff.js');
-  const snapshots = turnSnapshots(resumed.history);
-  if (snapshots.length === 0) throw new UsageError('No turn of this conversation changed files.');
-  const index =
-    wanted === undefined ? snapshots.length - 1 : snapshots.findIndex((entry) => entry.turn === wanted);
-  const entry = snapshots[index];
+  const records = await readTurnChanges(context.manager.rolloutPath(id));
+  // A turn whose change set is empty (it only ran `ls` or `git status`) is not a turn with changes.
+  const sets = withChanges(await turnChangeSets(workspace.root, resumed.history, records));
+  if (sets.length === 0) throw new UsageError('No turn of this conversation changed files.');
+  const entry = wanted === undefined ? sets.at(-1) : sets.find((set) => set.turn === wanted);
   if (!entry) {
     throw new UsageError(
-      `Turn ${wanted ?? ''} changed no files. Turns with changes: ${snapshots.map((snapshot) => snapshot.turn).join(', ')}.`,
+      `Turn ${wanted ?? ''} changed no files. Turns with changes: ${sets.map((set) => set.turn).join(', ')}.`,
     );
   }
-  const next = snapshots[index + 1]?.snapshot;
+  const next = entry.after;
   if (options.json) {
     const stat = await diffStat(workspace.root, entry.snapshot, next);
     io.stdout.write(

@@ -60,6 +60,8 @@ function blocksOf(entries: readonly TranscriptEntry[]): Block[] {
     switch (entry.kind) {
       case 'item': {
         const block = itemBlock(entry.item);
+        if (block && entry.undone === true && entry.item.type === 'message' && entry.item.role === 'user')
+          block.text = `${block.text}   ↶ undone`;
         if (block) blocks.push(block);
         break;
       }
@@ -71,6 +73,9 @@ function blocksOf(entries: readonly TranscriptEntry[]): Block[] {
         break;
       case 'aborted':
         blocks.push({ role: 'note', text: `Turn interrupted (${entry.reason}).` });
+        break;
+      case 'undo':
+        blocks.push({ role: 'note', text: 'The turns above marked ↶ undone were undone.' });
         break;
     }
   }

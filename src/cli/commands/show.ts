@@ -92,7 +92,9 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
 function formatEntry(entry: TranscriptEntry): string {
   switch (entry.kind) {
     case 'item':
-      return formatItem(entry.item);
+      return formatItem(entry.item, entry.undone === true);
+    case 'undo':
+      return formatUndo(entry);
     case 'compacted':
       return `\n── compacted (${formatTokens(entry.tokensBefore ?? 0)} → ${formatTokens(entry.tokensAfter ?? 0)} tokens); summary: cody show --summary ──\n`;
     case 'turn-context':
@@ -106,14 +108,26 @@ function formatEntry(entry: TranscriptEntry): string {
   }
 }
 
-function formatItem(item: ResponseItem): string {
+/** What an undo did, one line a path (paths it kept named as `cody undo` names them). */
+function formatUndo(entry: Extract<TranscriptEntry, { kind: 'undo' }>): string {
+  const turns = entry.turns.length > 0 ? ` ${entry.turns.map((turn) => `turn ${turn}`).join(', ')}` : '';
+  const lines = [`\n── ↶ undo${turns} ──`];
+  for (const path of entry.restored) lines.push(`  restored ${path}`);
+  for (const path of entry.removed) lines.push(`  removed ${path}`);
+  for (const path of entry.kept) lines.push(`  kept (changed since the turn): ${path}`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** Items of an undone turn are still shown; its message says `↶ undone` (the model no longer sees it). */
+function formatItem(item: ResponseItem, undone: boolean): string {
   switch (item.type) {
     case 'message': {
       if (item.role === 'system' || item.role === 'developer') return '';
       const text = item.content
         .map((part) => (part.type === 'input_image' ? '[image]' : part.text))
         .join('\n');
-      return item.role === 'user' ? `\nyou › ${text}\n` : `\n${text}\n`;
+      if (item.role === 'user') return `\nyou › ${text}${undone ? '   ↶ undone' : ''}\n`;
+      return `\n${text}\n`;
     }
     case 'function_call':
       return `  ⚙ ${item.name}(${truncate(item.arguments, 200)})\n`;

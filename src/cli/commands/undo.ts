@@ -1,14 +1,32 @@
+import { createInterface } from 'node:readline/promises';
 import { UsageError } from '../../core/errors.js';
+import type { UndoResult } from '../../core/undo/undo-turns.js';
 import { ExitCode } from '../exit-codes.js';
 import { type CommandContext, createContext } from '../context.js';
 import type { Io } from '../io.js';
+import { sanitizeForTerminal } from '../sanitize.js';
 import { resolveConversationId } from './conversation-arg.js';
 
-/** `cody undo [--turns N]`: puts the work tree back as it was before the last N turns that changed files. */
+export interface UndoCommandOptions {
+  conversation?: string;
+  turns?: string;
+  /** Restore paths changed since the turn too (after confirmation, or `yes`). */
+  force?: boolean;
+  yes?: boolean;
+}
+
+/** Asks before overwriting paths changed since the turn; the REPL passes its own. */
+export type ConfirmOverwrite = (paths: readonly string[]) => Promise<boolean>;
+
+/**
+ * `cody undo [--turns N] [--force [--yes]]`: takes back what the last N turns that changed files did,
+ * path by path, keeping every path changed since the turn (unless forced).
+ */
 export async function runUndo(
-  options: { conversation?: string; turns?: string },
+  options: UndoCommandOptions,
   io: Io,
   existing?: CommandContext,
+  confirm?: ConfirmOverwrite,
 ): Promise<number> {
   const turns = positiveInteger(options.turns ?? '1', '--turns');
   const context = existing ?? (await createContext(io));
@@ -19,17 +37,59 @@ export async function runUndo(
     conversationId: id,
     cwd: io.cwd,
     turns,
+    ...(options.force === true
+      ? {
+          force: true,
+          confirm: options.yes === true ? () => Promise.resolve(true) : (confirm ?? askOnTerminal(io)),
+        }
+      : {}),
     ...(context.config.lockTimeoutMs !== undefined ? { lockTimeoutMs: context.config.lockTimeoutMs } : {}),
   });
-  io.stdout.write(
-    `Undid ${result.turns} turn${result.turns === 1 ? '' : 's'}: the work tree is back at snapshot ${result.snapshotId.slice(0, 12)}.\n`,
-  );
-  for (const change of result.changes) {
-    const verb = change.status === 'added' ? 'removed' : 'restored';
-    io.stdout.write(`  ${verb} ${change.path}\n`);
-  }
-  if (result.changes.length === 0) io.stdout.write('  (no file differed from the snapshot)\n');
+  io.stdout.write(sanitizeForTerminal(undoReport(result)));
   return ExitCode.ok;
+}
+
+/** What undo did, one path a line; `↶ undone` names the turns. */
+export function undoReport(result: UndoResult): string {
+  const count = result.undone.length;
+  const lines = [
+    `Undid ${count} turn${count === 1 ? '' : 's'} that changed files: ${result.undone.map((turn) => `turn ${turn}`).join(', ')} ↶ undone`,
+  ];
+  const dropped = result.turns - count;
+  if (dropped > 0)
+    lines.push(
+      `  ${dropped} later turn${dropped === 1 ? '' : 's'} without file changes also left the conversation`,
+    );
+  for (const path of result.restored)
+    lines.push(
+      `  restored ${path}${result.overwritten.includes(path) ? ' (overwriting its change since the turn)' : ''}`,
+    );
+  for (const path of result.removed)
+    lines.push(
+      `  removed ${path}${result.overwritten.includes(path) ? ' (overwriting its change since the turn)' : ''}`,
+    );
+  for (const path of result.kept) lines.push(`  kept (changed since the turn): ${path}`);
+  if (result.kept.length > 0) lines.push('  (cody undo --force restores kept files too)');
+  if (result.restored.length + result.removed.length + result.kept.length === 0)
+    lines.push('  (every file was already as before the turn)');
+  return `${lines.join('\n')}\n`;
+}
+
+/** On a terminal, ask; otherwise refuse, as `cody delete` does without --yes. */
+function askOnTerminal(io: Io): ConfirmOverwrite {
+  return async (paths) => {
+    const names = paths.join(', ');
+    if (io.stdin.isTTY !== true)
+      throw new UsageError(
+        `Refusing to overwrite files changed since the turn (${names}) without confirmation: pass --yes.`,
+      );
+    const prompt = createInterface({ input: process.stdin, output: process.stderr });
+    const answer = await prompt.question(
+      sanitizeForTerminal(`Overwrite your changes since the turn to ${names}? [y/N] `),
+    );
+    prompt.close();
+    return /^y(es)?$/i.test(answer.trim());
+  };
 }
 
 export function positiveInteger(text: string, flag: string): number {

@@ -152,7 +152,21 @@ async function* snapshotOnce(turn: TurnContext, tools: ToolRuntime): AsyncGenera
   if (turn.snapshotTaken === true || !tools.snapshot) return;
   turn.snapshotTaken = true;
   const snapshot = await tools.snapshot();
-  if (snapshot) yield* turn.handle.record(snapshot);
+  if (!snapshot) return;
+  if (typeof snapshot.ghost_commit.id === 'string') turn.snapshotId = snapshot.ghost_commit.id;
+  yield* turn.handle.record(snapshot);
+}
+
+/**
+ * At the end of a turn that took a snapshot: its change set (`turn_changes`: the snapshot after the turn
+ * and the paths that differ), so undo and diff take back exactly what the turn did.
+ */
+export async function* recordTurnChanges(turn: TurnContext): AsyncGenerator<SessionEvent> {
+  const before = turn.snapshotId;
+  if (before === undefined || !turn.tools?.snapshotChanges) return;
+  turn.snapshotId = undefined;
+  const changes = await turn.tools.snapshotChanges(before);
+  if (changes) yield* turn.handle.append((recorder) => recorder.appendEvent({ ...changes }));
 }
 
 async function* approve(

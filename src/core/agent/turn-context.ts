@@ -11,6 +11,8 @@ import type { TurnStateMachine } from './turn-state.js';
 export interface TurnContext {
   /** Set once this turn recorded its ghost snapshot (one per turn, before the first change). */
   snapshotTaken?: boolean;
+  /** The id of that snapshot, when one was taken: the turn's change set is measured from it. */
+  snapshotId?: string;
   handle: ConversationHandle;
   /** The working directory recorded with the turn. */
   cwd: string;

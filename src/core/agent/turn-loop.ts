@@ -20,7 +20,7 @@ import type { SessionEvent } from '../session-events.js';
 import { failureFromProvider, TurnFailedError } from '../turn-failure.js';
 import { runCompaction } from './compaction-step.js';
 import { requestWithRetry, type ModelResponse } from './model-request.js';
-import { runToolCalls } from './tool-step.js';
+import { recordTurnChanges, runToolCalls } from './tool-step.js';
 import type { TurnContext } from './turn-context.js';
 import { codexPermissions } from '../rollout/codex-lines.js';
 import type { TurnContextPayload } from '../rollout/schema.js';
@@ -92,6 +92,7 @@ export async function* runTurn(
       );
     }
   }
+  yield* recordTurnChanges(turn);
   yield* handle.endTurn({
     type: 'turn_complete',
     turn_id: turnId,
@@ -237,6 +238,7 @@ async function* stop(
   reason: string,
   error: TurnFailedError,
 ): AsyncGenerator<SessionEvent, Error> {
+  yield* recordTurnChanges(turn);
   yield* turn.handle.endTurn({ type: 'turn_aborted', reason });
   return turn.handle.saveFailure && error.kind !== 'interrupted' ? notSaved(turn.handle.saveFailure) : error;
 }

@@ -6,7 +6,7 @@
  * - Codex refuses every `event_msg` kind it does not know and every line type it does not know, but takes
  *   a `response_item` of an unknown type as "other" and never sends it to a model. Cody's own events
  *   (`turn_complete`, `context_compacted`, `turn_aborted`, whose names Codex uses for events of another
- *   shape) are therefore written as `response_item` lines of type `cody_<kind>`; the old `event_msg`
+ *   shape, and `turn_changes`, a turn's change set for undo) are therefore written as `response_item` lines of type `cody_<kind>`; the old `event_msg`
  *   lines are still read.
  * - Reasoning that did not come from the Responses API (Anthropic thinking, Gemini thought summaries) has
  *   no `rs_` id, and Codex would send it back to the Responses API, which refuses it: it is written as
@@ -20,7 +20,12 @@ import { SUMMARY_PREFIX } from '../compact/summary-prefix.js';
 import { isContextualUserText } from './is-contextual-user-text.js';
 
 /** Cody-only events, written as `response_item` lines of type `cody_<kind>`. */
-export const CODY_EVENT_KINDS = ['turn_complete', 'context_compacted', 'turn_aborted'] as const;
+export const CODY_EVENT_KINDS = [
+  'turn_complete',
+  'context_compacted',
+  'turn_aborted',
+  'turn_changes',
+] as const;
 export type CodyEventKind = (typeof CODY_EVENT_KINDS)[number];
 
 const CODY_PREFIX = 'cody_';

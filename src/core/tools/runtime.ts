@@ -189,6 +189,16 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
         return undefined;
       }
     },
+    snapshotChanges: async (before) => {
+      if (!workspace.isGit) return undefined;
+      try {
+        const { takeTurnChanges } = await import('../undo/turn-changes.js');
+        return await takeTurnChanges(workspace.root, before);
+      } catch {
+        // Undo then falls back to the next snapshot (or the work tree) as this turn's end.
+        return undefined;
+      }
+    },
     permissions: () => ({ approvalPolicy: policy, sandboxPolicy: sandboxPolicy() }),
     prepare: async () => {
       await external?.prepare();

@@ -1,5 +1,6 @@
 import type { ApprovalPolicy } from './policy.js';
 import type { FunctionCallItem, GhostSnapshotItem, ToolSpec } from '../../protocol/index.js';
+import type { TurnChangesPayload } from '../undo/turn-changes.js';
 
 /**
  * What the policy says about one call: run it, ask whoever is in charge (the person, an API client, the
@@ -47,6 +48,11 @@ export interface ToolRuntime {
    * runs; undefined when none can be taken (not a git work tree).
    */
   snapshot?(): Promise<GhostSnapshotItem | undefined>;
+  /**
+   * At the end of a turn that took a snapshot: the work tree as the turn left it, and what differs from
+   * the snapshot `before` (the turn's change set); undefined when it cannot be taken.
+   */
+  snapshotChanges?(before: string): Promise<TurnChangesPayload | undefined>;
   /** The approval policy and sandbox in force, recorded in each turn_context. */
   permissions?(): ToolPermissions;
   /** Changes the approval policy for the calls that follow (per conversation). */

@@ -1,76 +1,141 @@
 /**
- * `undo`: restores the work tree to the ghost snapshot taken before the last N turns that changed files,
- * and records the rollback (a `thread_rolled_back` event) so resume drops those turns from the history.
+ * `undo`: takes back the change sets of the last N turns that changed files — each path only while it
+ * still holds what the turn left (else kept, unless forced) — and records the rollback (a
+ * `thread_rolled_back` event, with what was restored, removed and kept) so resume drops those turns.
  */
 import type { ConversationManager } from '../conversation-manager.js';
 import { CodyError } from '../errors.js';
 import { acquireConversationLock, DEFAULT_LOCK_TIMEOUT_MS, RolloutRecorder } from '../rollout/index.js';
 import { openWorkspace } from '../tools/workspace.js';
-import { ghostCommitOf } from './ghost-snapshot.js';
+import { workTreeTree } from './ghost-snapshot.js';
 import { gitText } from './git.js';
-import { restoreSnapshot, type FileChange } from './restore.js';
-import { planUndo } from './rollback.js';
+import { turnStarts } from './rollback.js';
+import {
+  applyRestore,
+  planRestore,
+  treeEntries,
+  type RestorePlan,
+  type TurnRestore,
+} from './selective-restore.js';
+import { readTurnChanges, turnChangeSets, withChanges, type TurnChangeSet } from './turn-snapshots.js';
 
 export interface UndoResult {
-  /** User turns dropped from the conversation. */
+  /** User turns dropped from the conversation (from the first undone turn to the end). */
   turns: number;
+  /** The numbers of the turns with changes that were undone, oldest first. */
+  undone: number[];
+  /** The snapshot of the oldest undone turn. */
   snapshotId: string;
-  changes: FileChange[];
+  restored: string[];
+  removed: string[];
+  /** Changed since the turn: not touched. */
+  kept: string[];
+  /** Changed since the turn and restored anyway (force, confirmed). */
+  overwritten: string[];
 }
 
-export async function undoTurns(options: {
+export interface UndoOptions {
   manager: ConversationManager;
   conversationId: string;
   cwd: string;
   turns: number;
+  /** Restore paths changed since the turn too, once `confirm` agrees. */
+  force?: boolean;
+  /** Asked before overwriting paths changed since the turn (force); false: nothing is done. */
+  confirm?: (paths: readonly string[]) => Promise<boolean>;
   lockTimeoutMs?: number;
-}): Promise<UndoResult> {
+}
+
+export async function undoTurns(options: UndoOptions): Promise<UndoResult> {
   const workspace = openWorkspace(options.cwd);
   if (!workspace.isGit)
     throw new CodyError(
-      `Cannot undo: ${options.cwd} is not in a git work tree, so no snapshots were taken.`,
+      `Cannot undo: undo needs git, and ${options.cwd} is not in a git work tree, so nothing was snapshotted.`,
       'usage',
     );
+  const root = workspace.root;
   const filePath = options.manager.rolloutPath(options.conversationId);
   const release = await acquireConversationLock(filePath, {
     timeoutMs: options.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
   });
   try {
     const resumed = await options.manager.resumeConversation(options.conversationId);
-    const plan = planUndo(resumed.history, options.turns);
-    const available = resumed.history.filter((item) => item.type === 'ghost_snapshot').length;
-    if (!plan) {
+    const snapshotted = resumed.history.filter((item) => item.type === 'ghost_snapshot');
+    for (const item of snapshotted) await requireCommit(root, String(item.ghost_commit.id));
+    const sets = withChanges(await turnChangeSets(root, resumed.history, await readTurnChanges(filePath)));
+    if (sets.length < options.turns) {
       throw new CodyError(
-        available === 0
+        sets.length === 0
           ? 'Nothing to undo: no turn of this conversation changed files.'
-          : `Only ${available} turn${available === 1 ? '' : 's'} can be undone.`,
+          : `Only ${sets.length} turn${sets.length === 1 ? '' : 's'} changed files; that many can be undone.`,
         'usage',
       );
     }
-    const commit = ghostCommitOf(plan.snapshot);
-    if (!commit)
-      throw new CodyError('Cannot undo: the snapshot in the conversation is malformed.', 'failure');
-    try {
-      await gitText(['cat-file', '-e', `${commit.id}^{commit}`], { cwd: workspace.root });
-    } catch {
-      throw new CodyError(
-        `Cannot undo: snapshot ${commit.id.slice(0, 12)} is not in the repository at ${workspace.root}. Undo from the project the conversation worked in.`,
-        'usage',
-      );
-    }
-    const changes = await restoreSnapshot(workspace.root, commit.id);
+    const undone = sets.slice(sets.length - options.turns);
+    const oldest = undone[0] as TurnChangeSet;
+    const plan = await planUndo(root, undone, options.force === true);
+    if (
+      plan.overwritten.length > 0 &&
+      !(await (options.confirm?.(plan.overwritten) ?? Promise.resolve(false)))
+    )
+      throw new CodyError('Not undone: nothing was changed.', 'usage');
+    await applyRestore(root, plan.writes);
+    const turns = turnStarts(resumed.history).length - oldest.turn + 1;
     const recorder = await RolloutRecorder.open(filePath);
     try {
       await recorder.appendEvent({
         type: 'thread_rolled_back',
-        num_turns: plan.turns,
-        ghost_commit_id: commit.id,
+        num_turns: turns,
+        ghost_commit_id: oldest.snapshot,
+        undone_turns: undone.map((set) => set.turn),
+        restored: plan.restored,
+        removed: plan.removed,
+        kept: plan.kept,
+        overwritten: plan.overwritten,
       });
     } finally {
       await recorder.close();
     }
-    return { turns: plan.turns, snapshotId: commit.id, changes };
+    const { restored, removed, kept, overwritten } = plan;
+    return {
+      turns,
+      undone: undone.map((set) => set.turn),
+      snapshotId: oldest.snapshot,
+      restored,
+      removed,
+      kept,
+      overwritten,
+    };
   } finally {
     await release();
+  }
+}
+
+/** Newest turn first, each against the work tree as the newer ones leave it. */
+async function planUndo(
+  root: string,
+  undone: readonly TurnChangeSet[],
+  force: boolean,
+): Promise<RestorePlan> {
+  const now = await treeEntries(root, await workTreeTree(root));
+  const turns: TurnRestore[] = [];
+  for (const set of [...undone].reverse()) {
+    turns.push({
+      before: await treeEntries(root, set.snapshot),
+      after: set.after !== undefined ? await treeEntries(root, set.after) : now,
+      paths: set.files.map((file) => file.path),
+    });
+  }
+  return planRestore(turns, now, force);
+}
+
+async function requireCommit(root: string, id: string): Promise<void> {
+  try {
+    await gitText(['cat-file', '-e', `${id}^{commit}`], { cwd: root });
+  } catch {
+    throw new CodyError(
+      `Cannot undo: snapshot ${id.slice(0, 12)} is not in the repository at ${root}. Undo from the project the conversation worked in.`,
+      'usage',
+    );
   }
 }

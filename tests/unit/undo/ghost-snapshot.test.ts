@@ -4,9 +4,24 @@ import { mkdir, mkdtemp, readFile, realpath, rm, unlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGhostSnapshot, ghostCommitOf } from '../../../src/core/undo/ghost-snapshot.js';
-import { restoreSnapshot } from '../../../src/core/undo/restore.js';
+import { createGhostSnapshot, ghostCommitOf, workTreeTree } from '../../../src/core/undo/ghost-snapshot.js';
+import { changedFiles, type FileChange } from '../../../src/core/undo/restore.js';
+import { applyRestore, planRestore, treeEntries } from '../../../src/core/undo/selective-restore.js';
 import { diffStat, formatDiffStat, unifiedDiff } from '../../../src/core/undo/turn-diff.js';
+
+/** Undoes what happened since snapshot `before` (one turn whose end is now), as `cody undo` does. */
+async function undoSince(root: string, before: string): Promise<FileChange[]> {
+  const after = String((await createGhostSnapshot(root)).ghost_commit.id);
+  const changes = await changedFiles(root, before, after);
+  const now = await treeEntries(root, await workTreeTree(root));
+  const turn = {
+    before: await treeEntries(root, before),
+    after: await treeEntries(root, after),
+    paths: changes.map((change) => change.path),
+  };
+  await applyRestore(root, planRestore([turn], now, false).writes);
+  return changes;
+}
 
 const git = (cwd: string, ...args: string[]): string =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { cwd, encoding: 'utf8' });
@@ -79,7 +94,7 @@ describe('ghost snapshots', () => {
     expect(diff).toContain('+++ b/new/deep/created.txt');
     expect(diff).toContain('-one\n-two\n-staged\n+ONE\n');
 
-    const changes = await restoreSnapshot(root, id);
+    const changes = await undoSince(root, id);
     expect(changes.map((change) => `${change.status} ${change.path}`).sort()).toEqual([
       'added new/deep/created.txt',
       'deleted remove.txt',
@@ -104,7 +119,7 @@ describe('ghost snapshots', () => {
       expect(item.ghost_commit.parent).toBeNull();
       await writeFile(join(fresh, 'a.txt'), 'b\n');
       await writeFile(join(fresh, 'b.txt'), 'new\n');
-      await restoreSnapshot(fresh, String(item.ghost_commit.id));
+      await undoSince(fresh, String(item.ghost_commit.id));
       expect(await readFile(join(fresh, 'a.txt'), 'utf8')).toBe('a\n');
       expect(existsSync(join(fresh, 'b.txt'))).toBe(false);
     } finally {

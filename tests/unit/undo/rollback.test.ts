@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { dropLastTurns, planUndo } from '../../../src/core/undo/rollback.js';
+import { dropLastTurns } from '../../../src/core/undo/rollback.js';
+import { turnSnapshots } from '../../../src/core/undo/turn-snapshots.js';
 import type { ResponseItem } from '../../../src/protocol/index.js';
 
 const user = (text: string): ResponseItem => ({
@@ -38,22 +39,17 @@ describe('undo planning and rollback', () => {
     assistant('done three'),
   ];
 
-  it('undoing one turn restores the last snapshot and drops that turn', () => {
-    const plan = planUndo(history, 1);
-    expect(plan?.snapshot.ghost_commit.id).toBe(b);
-    expect(plan?.turns).toBe(1);
-    expect(dropLastTurns(history, plan?.turns ?? 0)).toEqual(history.slice(0, 7));
+  it('numbers each snapshotted turn from 1; a chat-only turn has no snapshot', () => {
+    expect(turnSnapshots(history)).toEqual([
+      { turn: 1, snapshot: a },
+      { turn: 3, snapshot: b },
+    ]);
   });
 
-  it('undoing two turns goes back to the snapshot of the first and drops every later turn', () => {
-    const plan = planUndo(history, 2);
-    expect(plan?.snapshot.ghost_commit.id).toBe(a);
-    expect(plan?.turns).toBe(3);
+  it('dropping turns cuts the history at the start of the first dropped turn', () => {
+    expect(dropLastTurns(history, 1)).toEqual(history.slice(0, 7));
+    expect(dropLastTurns(history, 2)).toEqual(history.slice(0, 5));
     expect(dropLastTurns(history, 3)).toEqual([]);
-  });
-
-  it('there is nothing to undo past the first snapshot', () => {
-    expect(planUndo(history, 3)).toBeUndefined();
-    expect(planUndo([user('hi'), assistant('hello')], 1)).toBeUndefined();
+    expect(dropLastTurns(history, 0)).toEqual(history);
   });
 });
