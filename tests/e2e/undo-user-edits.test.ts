@@ -56,6 +56,12 @@ describe('undo takes back only what the turn changed (e2e)', () => {
     await write('app.js', `${APP}// mine\n`);
     await write('a.txt', 'ALPHA\nbeta\nmy line\n');
 
+    // The turn's diff is the turn's alone: the person's edits are not in it.
+    const diff = await harness.cody(['diff']);
+    expect(diff.stdout).toContain('+ALPHA');
+    expect(diff.stdout).not.toContain('app.js');
+    expect(diff.stdout).not.toContain('my line');
+
     const undo = await harness.cody(['undo']);
     expect(undo.code, undo.stderr).toBe(0);
     expect(undo.stdout).toContain('kept (changed since the turn): a.txt');
