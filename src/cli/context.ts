@@ -5,7 +5,6 @@ import { join } from 'node:path';
 import { loadConfig, type CodyConfig } from '../core/config.js';
 import { ConversationManager } from '../core/conversation-manager.js';
 import { ensureCodyHome, resolveCodyPaths, type CodyPaths } from '../core/paths.js';
-import { createRedactor } from '../core/redact.js';
 import type { Session, SessionOptions } from '../core/session.js';
 import type { Io } from './io.js';
 import { CLI_VERSION } from './version.js';
@@ -82,7 +81,6 @@ export async function openSession(
     config: context.config,
     env: context.io.env,
     cwd: context.io.cwd,
-    recorderOptions: { redact: createRedactor(context.config.redact ?? []) },
     ...extra,
   });
 }

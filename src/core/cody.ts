@@ -63,6 +63,11 @@ export interface CreateCodyOptions {
   clientFactory?: (options: ClientOptions) => Promise<ModelClient>;
   /** Recorded in each new conversation's session_meta. */
   version?: string;
+  /**
+   * Exact values redacted from every event and rollout, besides the keys Cody reads (provider key
+   * variables, stored keys, `cody serve`'s token file), the known key shapes and config.json's `redact`.
+   */
+  secrets?: readonly string[];
 }
 
 export interface Cody {
@@ -165,6 +170,7 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
             followConversationPolicy: options.approvalPolicy === undefined,
             approvalTimeoutMs:
               options.approvalTimeoutMs ?? config.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+            ...(options.secrets ? { secrets: options.secrets } : {}),
             ...(runtime ? { tools: runtime } : {}),
             ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),
           });

@@ -27,6 +27,9 @@ import { CodyError, UsageError } from './errors.js';
 import { APPROVAL_POLICIES, isApprovalPolicy } from './tools/policy.js';
 import { isReasoningModel, lookupModelLimits } from './model-catalog.js';
 import type { RecorderOptions } from './rollout/index.js';
+import { knownSecrets } from './known-secrets.js';
+import { compileMatchers, type Matchers, redactDeep, redactText } from './redact.js';
+import { redactEvents } from './redact-stream.js';
 import type { ApprovalDecision, PendingApproval, SessionEvent, TurnState } from './session-events.js';
 import type { ToolRuntime } from './tools/tool-runtime.js';
 
@@ -47,7 +50,12 @@ export interface SessionOptions {
   /** Called once when another process holds the conversation lock and this one starts waiting. */
   onLockWait?: () => void;
   /** File-system wrapping for the recorder (tests inject write failures through it). */
-  recorderOptions?: RecorderOptions;
+  recorderOptions?: Omit<RecorderOptions, 'redact'>;
+  /**
+   * Exact values to redact besides the keys Cody reads (`cody serve` passes its token). Events and the
+   * rollout are redacted of these, of the known key shapes and of config.json's `redact` patterns.
+   */
+  secrets?: readonly string[];
   /**
    * Whether someone can answer `approval-requested` events (a terminal, an API client, code). When
    * false, a call the policy would ask about is denied with a reason the model sees; nothing waits.
@@ -79,27 +87,35 @@ export class Session implements ConversationEngine {
   private readonly budget: ContextBudget;
   private readonly states = new TurnStateMachine();
   private readonly approvals = new ApprovalDesk();
+  /** What is redacted from this conversation's events and rollout. */
+  private readonly matchers: Matchers;
   private readonly config: CodyConfig;
   /** A caller's choice for this conversation (`setSelection`): it wins over what the rollout recorded. */
   private choice: SelectionChoice | undefined;
 
-  private constructor(options: SessionOptions) {
+  private constructor(options: SessionOptions, matchers: Matchers) {
     this.options = options;
     this.id = options.conversationId;
     this.config = options.config;
+    this.matchers = matchers;
     this.handle = new ConversationHandle({
       manager: options.manager,
       conversationId: options.conversationId,
       config: options.config,
       ...(options.onLockWait ? { onLockWait: options.onLockWait } : {}),
-      ...(options.recorderOptions ? { recorderOptions: options.recorderOptions } : {}),
+      recorderOptions: { ...options.recorderOptions, redact: (text) => redactText(text, matchers) },
     });
     this.budget = new ContextBudget(this.handle, () => this.config, options.tools);
   }
 
   /** Loads the conversation's live history from its rollout. */
   static async open(options: SessionOptions): Promise<Session> {
-    const session = new Session(options);
+    const secrets = await knownSecrets(options.env, options.manager.paths.home);
+    const matchers = compileMatchers({
+      patterns: options.config.redact ?? [],
+      secrets: [...secrets, ...(options.secrets ?? [])],
+    });
+    const session = new Session(options, matchers);
     await session.handle.reload();
     const recorded = session.handle.lastApprovalPolicy;
     if (options.followConversationPolicy === true && isApprovalPolicy(recorded))
@@ -182,9 +198,9 @@ export class Session implements ConversationEngine {
     return this.approvals.respond(approvalId, decision, reason);
   }
 
-  /** The approval requests waiting for an answer, oldest first. */
+  /** The approval requests waiting for an answer, oldest first (redacted like the events). */
   pendingApprovals(): PendingApproval[] {
-    return this.approvals.list();
+    return redactDeep(this.approvals.list(), (text) => redactText(text, this.matchers));
   }
 
   /** Whether an approval request with this id is waiting for an answer. */
@@ -192,10 +208,22 @@ export class Session implements ConversationEngine {
     return this.approvals.has(approvalId);
   }
 
-  /** Runs one user turn. Throws a `CodyError` when the turn cannot complete (after recording why). */
-  async *submit(
+  /**
+   * Runs one user turn. Throws a `CodyError` when the turn cannot complete (after recording why). Its
+   * events carry no secret: deltas pass through a streaming redactor, other events are redacted whole.
+   */
+  submit(input: string | ContentPart[], submitOptions: SubmitOptions = {}): AsyncGenerator<SessionEvent> {
+    return redactEvents(this.turn(input, submitOptions), this.matchers);
+  }
+
+  /** Compacts on request, even when the window is already overflowing. */
+  compact(focus?: string, signal?: AbortSignal): AsyncGenerator<SessionEvent, CompactionReport> {
+    return redactEvents(this.compaction(focus, signal), this.matchers);
+  }
+
+  private async *turn(
     input: string | ContentPart[],
-    submitOptions: SubmitOptions = {},
+    submitOptions: SubmitOptions,
   ): AsyncGenerator<SessionEvent> {
     const release = await this.handle.lock();
     try {
@@ -233,8 +261,10 @@ export class Session implements ConversationEngine {
     }
   }
 
-  /** Compacts on request, even when the window is already overflowing. */
-  async *compact(focus?: string, signal?: AbortSignal): AsyncGenerator<SessionEvent, CompactionReport> {
+  private async *compaction(
+    focus: string | undefined,
+    signal: AbortSignal | undefined,
+  ): AsyncGenerator<SessionEvent, CompactionReport> {
     const release = await this.handle.lock();
     try {
       const turn = await this.turnContext(signal);

@@ -15,7 +15,8 @@ export { IDLE_CLOSE_MS } from './live-conversations.js';
 import { openApiDocument } from './openapi.js';
 import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './request-body.js';
 import { compileRoutes, matchRoute, type Route } from './router.js';
-import { createScrub } from './scrub.js';
+import { createRedactor, redactDeep } from '../core/redact.js';
+import { environmentSecrets } from '../core/known-secrets.js';
 import type { ServerContext } from './server-context.js';
 import { HEARTBEAT_MS, type SseStream } from './sse.js';
 import { tokenCheck } from './token.js';
@@ -30,7 +31,7 @@ export interface CodyServerOptions {
   corsOrigin?: string;
   maxBodyBytes?: number;
   heartbeatMs?: number;
-  /** Where the secrets to scrub from answers come from. */
+  /** Where the provider keys redacted from JSON answers come from (events come redacted from the engine). */
   env?: Readonly<Record<string, string | undefined>>;
   /** One line per unexpected error (never a secret, never a body). */
   log?: (line: string) => void;
@@ -63,10 +64,12 @@ export function buildRoutes(context: ServerContext): Route[] {
 }
 
 export async function startCodyServer(options: CodyServerOptions): Promise<CodyServer> {
-  const scrub = createScrub(options.env ?? {}, [options.token]);
+  // JSON answers (transcripts of rollouts written before redaction, states) get the engine's redactor
+  // over their string values: the token, the keys Cody reads and the key shapes — never a JSON key.
+  const redact = createRedactor([], [options.token, ...environmentSecrets(options.env ?? {})]);
   const context: ServerContext = {
     engine: options.engine,
-    live: new LiveConversations({ engine: options.engine, scrub }),
+    live: new LiveConversations({ engine: options.engine }),
     streams: new Set<SseStream>(),
     heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
     extraHeaders: options.corsOrigin
@@ -134,7 +137,7 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
   }
 
   function send(response: ServerResponse, status: number, body: unknown): void {
-    const text = scrub(JSON.stringify(body));
+    const text = JSON.stringify(redactDeep(body, redact));
     response.writeHead(status, {
       ...context.extraHeaders,
       'content-type': 'application/json; charset=utf-8',

@@ -34,8 +34,6 @@ interface Live {
 
 export interface LiveConversationsOptions {
   engine: Engine;
-  /** Applied to every event's JSON before anyone sees it (secret scrubbing). */
-  scrub?: (text: string) => string;
 }
 
 /**
@@ -57,7 +55,6 @@ const URGENT_EVENTS: ReadonlySet<string> = new Set([...ENDING_EVENTS.compaction,
 
 export class LiveConversations {
   private readonly engine: Engine;
-  private readonly scrub: (text: string) => string;
   private readonly live = new Map<string, Live>();
   /** Distinguishes this process's event ids from an earlier one's. */
   private readonly boot = Date.now().toString(36);
@@ -68,7 +65,6 @@ export class LiveConversations {
 
   constructor(options: LiveConversationsOptions) {
     this.engine = options.engine;
-    this.scrub = options.scrub ?? ((text) => text);
     this.stopListening = this.engine.onClose((id) => this.drop(id));
   }
 
@@ -262,7 +258,7 @@ export class LiveConversations {
   }
 
   private json(id: string, event: EngineEvent): string {
-    return this.scrub(`${JSON.stringify(event).slice(0, -1)}${this.entry(id).idField}`);
+    return `${JSON.stringify(event).slice(0, -1)}${this.entry(id).idField}`;
   }
 
   private publish(live: Live, event: EngineEvent): void {
@@ -270,7 +266,8 @@ export class LiveConversations {
     // give, without copying the event first: a turn publishes a dozen. Every event has a `type`, so its
     // JSON is never `{}` and the id always follows a field.
     const data = `${JSON.stringify(event).slice(0, -1)}${live.idField}`;
-    live.log.append(this.scrub(data), URGENT_EVENTS.has(event.type));
+    // Events come redacted from the engine (core's streaming redactor): nothing is replaced in JSON here.
+    live.log.append(data, URGENT_EVENTS.has(event.type));
   }
 
   /** The engine closed the conversation (idle, deleted, found deleted): its events go; ids go on later. */

@@ -26,6 +26,8 @@ export async function runServe(input: ServeOptionsInput, io: Io): Promise<number
     // A server runs for days: a conversation with no turn, no client and no request is closed.
     idleCloseMs: IDLE_CLOSE_MS,
     version: CLI_VERSION,
+    // Redacted from every event and rollout by the engine, like the keys it reads.
+    secrets: [token.token],
   });
   const server = await startCodyServer({
     engine,
