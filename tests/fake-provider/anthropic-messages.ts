@@ -8,7 +8,7 @@
  * request_id}`; 529 overloaded; 400 "prompt is too long" for a context overflow.
  */
 import type { ErrorStep, ProtocolModule, ProtocolRequest, RenderedResponse, ReplyStep } from './types.js';
-import { eventStreamHeaders, pieces, textOfContent } from './wire-helpers.js';
+import { eventStreamHeaders, pieces, textOfContent, textPieces } from './wire-helpers.js';
 
 type Json = Record<string, unknown>;
 
@@ -129,12 +129,19 @@ function estimateTokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4));
 }
 
+/** Text blocks whose deltas the test scripted. */
+const scriptedDeltas = new WeakMap<Json, string[]>();
+
 /** The reply's content blocks, in the order Claude sends them: thinking, text, tool uses. */
 function contentOf(step: ReplyStep): Json[] {
   const blocks: Json[] = [];
   if (step.reasoning)
     blocks.push({ type: 'thinking', thinking: step.reasoning, signature: signatureFor(step.reasoning) });
-  if (step.text) blocks.push({ type: 'text', text: step.text });
+  if (step.text) {
+    const block = { type: 'text', text: step.text };
+    if (step.textDeltas) scriptedDeltas.set(block, step.textDeltas);
+    blocks.push(block);
+  }
   for (const call of step.toolCalls ?? [])
     blocks.push({ type: 'tool_use', id: call.id ?? nextId('toolu'), name: call.name, input: call.arguments });
   return blocks;
@@ -154,7 +161,10 @@ function deltasOf(block: Json): Json[] {
         { type: 'signature_delta', signature: block.signature },
       ];
     case 'text':
-      return pieces(String(block.text)).map((text) => ({ type: 'text_delta', text }));
+      return textPieces({ text: String(block.text), textDeltas: scriptedDeltas.get(block) }).map((text) => ({
+        type: 'text_delta',
+        text,
+      }));
     case 'tool_use': {
       const json = JSON.stringify(block.input);
       // The first piece is empty; a no-argument tool sends nothing else.

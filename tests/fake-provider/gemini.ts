@@ -8,7 +8,7 @@
  * `{error: {code, message, status, details}}`, pretty-printed.
  */
 import type { ErrorStep, ProtocolModule, ProtocolRequest, RenderedResponse, ReplyStep } from './types.js';
-import { pieces } from './wire-helpers.js';
+import { pieces, textPieces } from './wire-helpers.js';
 
 type Json = Record<string, unknown>;
 
@@ -158,7 +158,7 @@ function problemWith(request: ProtocolRequest): string | undefined {
 function chunkParts(step: ReplyStep, model: string): Json[][] {
   const chunks: Json[][] = [];
   for (const thought of pieces(step.reasoning ?? '', 48)) chunks.push([{ text: thought, thought: true }]);
-  for (const text of pieces(step.text ?? '', 16)) chunks.push([{ text }]);
+  for (const text of textPieces(step, 16)) chunks.push([{ text }]);
   const calls = step.toolCalls ?? [];
   for (const call of calls)
     chunks.push([

@@ -6,7 +6,7 @@
  * streaming; error bodies `{error: {message, type, param, code}}`, pretty-printed as OpenAI sends them.
  */
 import type { ErrorStep, ProtocolModule, ProtocolRequest, RenderedResponse, ReplyStep } from './types.js';
-import { errorBody, eventStreamHeaders, pieces, textOfContent } from './wire-helpers.js';
+import { errorBody, eventStreamHeaders, pieces, textOfContent, textPieces } from './wire-helpers.js';
 
 type Json = Record<string, unknown>;
 
@@ -243,7 +243,7 @@ export const openaiChatProtocol: ProtocolModule = {
     const text = step.text ?? '';
     if (text !== '' || toolCalls.length === 0) {
       chunk([choice({ role: 'assistant', content: '', refusal: null })]);
-      for (const piece of pieces(text)) chunk([choice({ content: piece })]);
+      for (const piece of textPieces(step)) chunk([choice({ content: piece })]);
     } else {
       // A reply that opens with a call carries the role and the call's first delta together.
       chunk([choice({ role: 'assistant', content: null, tool_calls: [firstCall(0)], refusal: null })]);

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { invalidRequest, renderOpenAIError } from './openai-chat.js';
 import type { ErrorStep, ProtocolModule, ProtocolRequest, RenderedResponse, ReplyStep } from './types.js';
-import { eventStreamHeaders, pieces, textOfContent } from './wire-helpers.js';
+import { eventStreamHeaders, pieces, textOfContent, textPieces } from './wire-helpers.js';
 
 type Json = Record<string, unknown>;
 
@@ -254,7 +254,7 @@ export const openaiResponsesProtocol: ProtocolModule = {
         ...where,
         part: { type: 'output_text', annotations: [], logprobs: [], text: '' },
       });
-      for (const piece of pieces(step.text))
+      for (const piece of textPieces(step))
         emit('response.output_text.delta', { ...where, delta: piece, logprobs: [] });
       emit('response.output_text.done', { ...where, text: step.text, logprobs: [] });
       const part = { type: 'output_text', annotations: [], logprobs: [], text: step.text };

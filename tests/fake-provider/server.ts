@@ -159,7 +159,11 @@ export class FakeProviderServer {
       await this.write(response, module.renderError(invalid));
       return;
     }
-    const step = this.queue.shift() ?? this.autoReply(module, protocolRequest);
+    const queued = this.queue.shift();
+    const step =
+      queued?.type === 'reply' && queued.textDeltas
+        ? { ...queued, text: queued.textDeltas.join('') }
+        : (queued ?? this.autoReply(module, protocolRequest));
     record.answeredWith = step;
     switch (step.type) {
       case 'reply':

@@ -21,6 +21,8 @@ export interface ReplyStep {
   type: 'reply';
   /** Assistant text, streamed in several deltas. */
   text?: string;
+  /** The assistant text as exactly these deltas (joined, they are the reply's `text`, which they replace). */
+  textDeltas?: string[];
   /** Reasoning/thinking text (protocols that support it). */
   reasoning?: string;
   toolCalls?: FakeToolCall[];

@@ -16,6 +16,11 @@ export function pieces(text: string, size = 8): string[] {
   return result;
 }
 
+/** A reply's text deltas: the scripted ones, else its text in pieces of `size`. */
+export function textPieces(step: { text?: string; textDeltas?: string[] }, size?: number): string[] {
+  return step.textDeltas?.filter((piece) => piece !== '') ?? pieces(step.text ?? '', size);
+}
+
 /** The text of a message `content` in any of the four APIs' shapes. */
 export function textOfContent(content: unknown): string {
   if (typeof content === 'string') return content;

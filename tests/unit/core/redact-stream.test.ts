@@ -7,6 +7,8 @@ import { compileMatchers, REDACTED, redactText } from '../../../src/core/redact.
 import { redactEvents, StreamRedactor } from '../../../src/core/redact-stream.js';
 import type { SessionEvent } from '../../../src/core/session-events.js';
 
+const CONFIGURED = 'sk-test-123456789';
+const TOKEN = 'tok_Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA';
 // Built by concatenation so this file itself holds no literal key shape.
 const SHAPES: Record<string, string> = {
   openai: `sk-${'A1b2C3d4E5'.repeat(4)}T3BlbkFJ`,
@@ -16,13 +18,13 @@ const SHAPES: Record<string, string> = {
   github: `ghp_${'a1B2c3D4e5F6'.repeat(3)}`,
   'aws key id': `AKIA${'IOSFODNN7EXAMPLE'}`,
   'aws secret': `aws_secret_access_key = ${'wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY'}`,
-  'configured key': 'sk-test-123456789',
-  'server token': 'tok_Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA',
+  'configured key': CONFIGURED,
+  'server token': TOKEN,
   'config pattern': 'corp-123456',
 };
 const matchers = compileMatchers({
   patterns: ['corp-[0-9]{6}'],
-  secrets: [SHAPES['configured key'], SHAPES['server token']],
+  secrets: [CONFIGURED, TOKEN],
 });
 
 /** The secret part of a case (the AWS secret keeps its label). */
@@ -55,7 +57,7 @@ describe('StreamRedactor', () => {
   it('streams prose a character at a time unchanged, holding only what could start a secret', () => {
     const text = 'the sk-ate park, id 0193a1b2-c3d4-7e5f, AKIA is a word, corp-12 too';
     expect(stream([...text])).toBe(text);
-    const redactor = new StreamRedactor(compileMatchers({ secrets: [SHAPES['server token']] }));
+    const redactor = new StreamRedactor(compileMatchers({ secrets: [TOKEN] }));
     expect(redactor.push('hello wor')).toBe('hello wor');
     expect(redactor.holding).toBe(0);
     expect(redactor.push('ld, s')).toBe('ld, ');
@@ -91,7 +93,7 @@ async function collect(events: AsyncIterable<SessionEvent>): Promise<SessionEven
 }
 
 describe('redactEvents', () => {
-  const key = SHAPES['configured key'];
+  const key = CONFIGURED;
 
   it('redacts each stream on its own, flushes at the end of a response and of the turn', async () => {
     const seen = await collect(
