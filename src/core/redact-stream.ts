@@ -185,6 +185,8 @@ export async function* redactEvents<R>(
     }
   } catch (error) {
     if (finished) yield* streams.flushAll();
+    // The front end shows the failure's message (`turn-failed`, a CLI error line): it is text too.
+    if (error instanceof Error) error.message = redactText(error.message, matchers);
     throw error;
   } finally {
     if (!finished) await events.return(undefined as R);

@@ -155,7 +155,7 @@ describe('redactEvents', () => {
     async function* failing(): AsyncGenerator<SessionEvent> {
       try {
         yield { type: 'text-delta', text: 'ok s' };
-        throw new Error('boom');
+        throw new Error(`boom with ${CONFIGURED}`);
       } finally {
         closed = true;
       }
@@ -165,7 +165,7 @@ describe('redactEvents', () => {
       (async () => {
         for await (const event of redactEvents(failing(), matchers)) seen.push(event);
       })(),
-    ).rejects.toThrow('boom');
+    ).rejects.toThrow(`boom with ${REDACTED}`);
     expect(seen).toEqual([
       { type: 'text-delta', text: 'ok ' },
       { type: 'text-delta', text: 's' },
