@@ -1,5 +1,6 @@
 /** The zod schema of `$CODY_HOME/config.json` (lenient about unknown keys). */
 import { z } from 'zod';
+import { REASONING_LEVELS } from '../protocol/index.js';
 import { PROVIDERS } from './config.js';
 import { isHttpUrl, isTimestamp } from './config-quick-check.js';
 import { APPROVAL_POLICIES } from './tools/policy.js';
@@ -46,6 +47,8 @@ const modelOverrideSchema = z
     maxOutputTokens: z.number().int().positive().optional(),
     /** Whether the model reasons (asks the Responses API for encrypted reasoning); default: the catalogue. */
     reasoning: z.boolean().optional(),
+    /** This model's reasoning level, over the top-level `reasoning`. */
+    reasoningEffort: z.enum(REASONING_LEVELS).optional(),
   })
   .passthrough();
 
@@ -63,6 +66,10 @@ export const configSchema = z
     /** When `cody set-provider` made the choice above (it then wins over what a conversation recorded before). */
     selectedAt: z.string().refine(isTimestamp, { message: 'not an ISO-8601 time' }).optional(),
     models: z.record(z.string(), modelOverrideSchema).optional(),
+    /** How hard reasoning models reason (`off` … `high`); absent: each API's own default. */
+    reasoning: z.enum(REASONING_LEVELS).optional(),
+    /** Whether the REPL shows the model's thinking as it streams (dimmed, folded); default true. */
+    showReasoning: z.boolean().optional(),
     compact: z
       .object({
         threshold: z.number().gt(0).lte(1).optional(),

@@ -2,7 +2,7 @@
  * What a public `Conversation` drives: the live session's surface, as plain types (no zod, no engine
  * internals), so the library's type declarations stand on their own.
  */
-import type { ContentPart } from '../protocol/index.js';
+import type { ContentPart, ReasoningLevel } from '../protocol/index.js';
 import type { Provider } from './provider-names.js';
 import type { ApprovalDecision, PendingApproval, SessionEvent, TurnState } from './session-events.js';
 
@@ -22,6 +22,10 @@ export interface SessionStatus {
   approvalPolicy?: string;
   /** What confines the commands tools run unasked: bubblewrap, or nothing (absent without tools). */
   sandbox?: 'bubblewrap' | 'none';
+  /** The reasoning level of the next turn (`off` … `high`); absent: each API's default. */
+  reasoning?: string;
+  /** Reasoning (thinking) tokens the conversation's replies used so far, as the providers reported them. */
+  reasoningTokens?: number;
 }
 
 /** What `setSelection` takes: the provider, its API (name `chat` or wire id `openai-chat`) and the model. */
@@ -29,15 +33,21 @@ export interface SelectionChoice {
   provider: Provider;
   api?: string;
   model?: string;
+  /** The conversation's reasoning level from the next turn on. */
+  reasoning?: ReasoningLevel;
 }
 
 export interface ConversationEngine {
   readonly id: string;
-  submit(input: string | ContentPart[], options?: { signal?: AbortSignal }): AsyncIterable<SessionEvent>;
+  submit(
+    input: string | ContentPart[],
+    options?: { signal?: AbortSignal; reasoning?: ReasoningLevel },
+  ): AsyncIterable<SessionEvent>;
   compact(focus?: string, signal?: AbortSignal): AsyncGenerator<SessionEvent, unknown>;
   respond(approvalId: string, decision: ApprovalDecision, reason?: string): boolean;
   pendingApprovals(): PendingApproval[];
   status(): SessionStatus;
   setSelection(choice: SelectionChoice): unknown;
   setApprovalPolicy(policy: string): void;
+  setReasoning(level: string): unknown;
 }

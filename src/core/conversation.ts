@@ -10,7 +10,7 @@
  * (`return()` on its iterator).
  */
 import type { ApprovalPolicy } from './tools/policy.js';
-import type { ContentPart } from '../protocol/index.js';
+import type { ContentPart, ReasoningLevel } from '../protocol/index.js';
 import { CodyError, type ErrorHint, type ErrorKind } from './errors.js';
 import { checkSelection } from './selection-check.js';
 import type { ApprovalDecision, PendingApproval, SessionEvent } from './session-events.js';
@@ -18,6 +18,8 @@ import type { ConversationEngine, SelectionChoice, SessionStatus } from './conve
 
 export interface SubmitOptions {
   signal?: AbortSignal;
+  /** The conversation's reasoning level from this turn on (`off` … `high`), as `setReasoning`. */
+  reasoning?: ReasoningLevel;
 }
 
 /** What the registry of live conversations hears from one (see live-conversations.ts). */
@@ -57,6 +59,7 @@ export class Conversation {
 
   /** Runs one turn. Throws `CodyError` 'busy' at once if one is running; otherwise never throws. */
   submit(message: string | ContentPart[], options: SubmitOptions = {}): AsyncGenerator<SessionEvent> {
+    if (options.reasoning !== undefined) this.session.setReasoning(options.reasoning);
     const controller = this.reserve(options.signal);
     return this.guarded(controller, this.turnEvents(message, controller));
   }
@@ -100,6 +103,16 @@ export class Conversation {
    */
   setApprovalPolicy(policy: ApprovalPolicy): SessionStatus {
     this.session.setApprovalPolicy(policy);
+    return this.status();
+  }
+
+  /**
+   * Sets how hard the model reasons ('off' | 'minimal' | 'low' | 'medium' | 'high') from the next turn on;
+   * recorded with each turn (turn_context `effort`/`summary`) and kept when the conversation is opened
+   * again. A model that cannot reason ignores it, with one warning.
+   */
+  setReasoning(level: ReasoningLevel): SessionStatus {
+    this.session.setReasoning(level);
     return this.status();
   }
 

@@ -2,6 +2,7 @@
  * Context window and maximum output of current model families. Drives the auto-compact limit.
  * Overridable per model in config (`models.<model>.contextWindow` / `.maxOutputTokens`).
  */
+import type { ReasoningLevel } from '../protocol/index.js';
 import type { CodyConfig } from './config.js';
 
 export interface ModelLimits {
@@ -20,27 +21,75 @@ interface CatalogEntry {
   maxOutputTokens: number;
   /** The model reasons (OpenAI: accepts `reasoning.encrypted_content`). Default false. */
   reasoning?: true;
+  /**
+   * The model takes its API's reasoning control (Responses/Chat `reasoning_effort`, Anthropic `thinking`,
+   * Gemini `thinkingConfig`). A model that reasons without it (DeepSeek's reasoner, o1-mini) has none.
+   */
+  effort?: true;
 }
 
 /** Most specific first: the first match wins. Figures from the providers' published model pages. */
 const CATALOG: readonly CatalogEntry[] = [
   // OpenAI
-  { pattern: /^gpt-5(\.\d+)?-codex/, contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: true },
+  {
+    pattern: /^gpt-5(\.\d+)?-codex/,
+    contextWindow: 400_000,
+    maxOutputTokens: 128_000,
+    reasoning: true,
+    effort: true,
+  },
   { pattern: /^gpt-5(\.\d+)?-chat/, contextWindow: 128_000, maxOutputTokens: 16_384 },
-  { pattern: /^gpt-5/, contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: true },
+  { pattern: /^gpt-5/, contextWindow: 400_000, maxOutputTokens: 128_000, reasoning: true, effort: true },
   { pattern: /^gpt-4\.1/, contextWindow: 1_047_576, maxOutputTokens: 32_768 },
   { pattern: /^gpt-4o/, contextWindow: 128_000, maxOutputTokens: 16_384 },
   { pattern: /^gpt-4-turbo/, contextWindow: 128_000, maxOutputTokens: 4_096 },
   { pattern: /^gpt-4(-\d|$)/, contextWindow: 8_192, maxOutputTokens: 8_192 },
   { pattern: /^gpt-3\.5-turbo/, contextWindow: 16_385, maxOutputTokens: 4_096 },
   { pattern: /^o1-mini/, contextWindow: 128_000, maxOutputTokens: 65_536, reasoning: true },
-  { pattern: /^o(1|3|4)(-|$)/, contextWindow: 200_000, maxOutputTokens: 100_000, reasoning: true },
+  {
+    pattern: /^o(1|3|4)(-|$)/,
+    contextWindow: 200_000,
+    maxOutputTokens: 100_000,
+    reasoning: true,
+    effort: true,
+  },
   // Anthropic
-  { pattern: /^claude-opus-4-[5-9]/, contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true },
-  { pattern: /^claude-opus-4/, contextWindow: 200_000, maxOutputTokens: 32_000, reasoning: true },
-  { pattern: /^claude-sonnet-4/, contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true },
-  { pattern: /^claude-haiku-4/, contextWindow: 200_000, maxOutputTokens: 64_000, reasoning: true },
-  { pattern: /^claude-(3-7-sonnet|3-5-sonnet|3-5-haiku)/, contextWindow: 200_000, maxOutputTokens: 8_192 },
+  {
+    pattern: /^claude-opus-4-[5-9]/,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    reasoning: true,
+    effort: true,
+  },
+  {
+    pattern: /^claude-opus-4/,
+    contextWindow: 200_000,
+    maxOutputTokens: 32_000,
+    reasoning: true,
+    effort: true,
+  },
+  {
+    pattern: /^claude-sonnet-4/,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    reasoning: true,
+    effort: true,
+  },
+  {
+    pattern: /^claude-haiku-4/,
+    contextWindow: 200_000,
+    maxOutputTokens: 64_000,
+    reasoning: true,
+    effort: true,
+  },
+  {
+    pattern: /^claude-3-7-sonnet/,
+    contextWindow: 200_000,
+    maxOutputTokens: 8_192,
+    reasoning: true,
+    effort: true,
+  },
+  { pattern: /^claude-(3-5-sonnet|3-5-haiku)/, contextWindow: 200_000, maxOutputTokens: 8_192 },
   // Every Claude model since Claude 3 has at least a 200k window; newer families fall back here.
   { pattern: /^claude-/, contextWindow: 200_000, maxOutputTokens: 32_000 },
   // Google
@@ -49,6 +98,7 @@ const CATALOG: readonly CatalogEntry[] = [
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
     reasoning: true,
+    effort: true,
   },
   { pattern: /^gemini-2\.0-flash/, contextWindow: 1_048_576, maxOutputTokens: 8_192 },
   // Gemini models since 1.5 accept at least 1M tokens; newer families fall back here.
@@ -66,7 +116,9 @@ const CATALOG: readonly CatalogEntry[] = [
   { pattern: /^gemma-?2/i, contextWindow: 8_192, maxOutputTokens: 4_096 },
   { pattern: /^mistral-nemo/i, contextWindow: 131_072, maxOutputTokens: 8_192 },
   { pattern: /^(mistral|mixtral)/i, contextWindow: 32_768, maxOutputTokens: 8_192 },
-  { pattern: /^deepseek-r1/i, contextWindow: 131_072, maxOutputTokens: 32_768 },
+  // DeepSeek's reasoner (and R1 served elsewhere) always reasons and takes no effort setting.
+  { pattern: /^deepseek-reasoner/i, contextWindow: 131_072, maxOutputTokens: 65_536, reasoning: true },
+  { pattern: /^deepseek-r1/i, contextWindow: 131_072, maxOutputTokens: 32_768, reasoning: true },
   { pattern: /^deepseek-coder-v2/i, contextWindow: 163_840, maxOutputTokens: 8_192 },
   { pattern: /^phi-?4/i, contextWindow: 16_384, maxOutputTokens: 4_096 },
   { pattern: /^codellama/i, contextWindow: 16_384, maxOutputTokens: 4_096 },
@@ -108,4 +160,31 @@ export function isReasoningModel(model: string, config?: CodyConfig): boolean {
 export function isKnownModel(model: string): boolean {
   const bare = model.replace(/^models\//, '').replace(/^[\w.-]+\//, '');
   return CATALOG.some((candidate) => candidate.pattern.test(bare));
+}
+
+/** What a model does with Cody's reasoning setting. */
+export interface ReasoningSupport {
+  /** The model reasons at all. */
+  reasons: boolean;
+  /** The model takes its API's reasoning control (else the setting cannot reach it). */
+  effort: boolean;
+}
+
+/**
+ * Whether the model reasons (`models.<model>.reasoning`, else the catalogue) and whether it takes an
+ * effort setting (the catalogue only: a control sent to a model that lacks it is answered 400).
+ */
+export function reasoningSupport(model: string, config?: CodyConfig): ReasoningSupport {
+  const bare = model.replace(/^models\//, '').replace(/^[\w.-]+\//, '');
+  const entry = CATALOG.find((candidate) => candidate.pattern.test(bare));
+  const reasons = isReasoningModel(model, config);
+  return { reasons, effort: reasons && entry?.effort === true };
+}
+
+/**
+ * The reasoning level that applies to `model` when the conversation chose none: `models.<model>.reasoningEffort`,
+ * else the top-level `reasoning`; undefined leaves each API's default.
+ */
+export function configuredReasoning(model: string, config?: CodyConfig): ReasoningLevel | undefined {
+  return config?.models?.[model]?.reasoningEffort ?? config?.reasoning;
 }

@@ -9,6 +9,7 @@ import {
   type ClientOptions,
   type ContentPart,
   type ModelClient,
+  type ReasoningLevel,
   type ResponseItem,
 } from '../protocol/index.js';
 import { createModelClient } from '../providers/index.js';
@@ -25,7 +26,13 @@ import type { ConversationManager } from './conversation-manager.js';
 import type { ConversationEngine, SelectionChoice, SessionStatus } from './conversation-engine.js';
 import { CodyError, UsageError } from './errors.js';
 import { APPROVAL_POLICIES, isApprovalPolicy } from './tools/policy.js';
-import { isReasoningModel, lookupModelLimits } from './model-catalog.js';
+import {
+  configuredReasoning,
+  isReasoningModel,
+  lookupModelLimits,
+  reasoningSupport,
+} from './model-catalog.js';
+import { levelFromCodexEffort, parseReasoningLevel, unusableReasoningWarning } from './reasoning-setting.js';
 import type { RecorderOptions } from './rollout/index.js';
 import { knownSecrets } from './known-secrets.js';
 import { compileMatchers, type Matchers, redactDeep, redactText } from './redact.js';
@@ -72,10 +79,17 @@ export interface SessionOptions {
    * config.json's `approvalTimeoutMs`, else 10 minutes.
    */
   approvalTimeoutMs?: number;
+  /**
+   * The reasoning level the front end was given (`--reasoning`); without one the conversation keeps the
+   * level its last turn recorded, else config's (`models.<id>.reasoningEffort`, then `reasoning`).
+   */
+  reasoning?: ReasoningLevel;
 }
 
 export interface SubmitOptions {
   signal?: AbortSignal;
+  /** The conversation's reasoning level from this turn on (as `setReasoning`). */
+  reasoning?: ReasoningLevel;
 }
 
 export type { SelectionChoice, SessionStatus };
@@ -92,6 +106,10 @@ export class Session implements ConversationEngine {
   private readonly config: CodyConfig;
   /** A caller's choice for this conversation (`setSelection`): it wins over what the rollout recorded. */
   private choice: SelectionChoice | undefined;
+  /** The conversation's reasoning level, once chosen or recorded; else config's applies. */
+  private reasoning: ReasoningLevel | undefined;
+  /** Models already warned about in this session that they cannot use the reasoning level. */
+  private readonly reasoningWarned = new Set<string>();
 
   private constructor(options: SessionOptions, matchers: Matchers) {
     this.options = options;
@@ -120,6 +138,7 @@ export class Session implements ConversationEngine {
     const recorded = session.handle.lastApprovalPolicy;
     if (options.followConversationPolicy === true && isApprovalPolicy(recorded))
       options.tools?.setPolicy?.(recorded);
+    session.reasoning = options.reasoning ?? levelFromCodexEffort(session.handle.lastReasoningEffort);
     return session;
   }
 
@@ -137,6 +156,20 @@ export class Session implements ConversationEngine {
     if (!tools?.setPolicy)
       throw new UsageError('This conversation has no tools, so no approval policy applies.');
     tools.setPolicy(policy);
+  }
+
+  /**
+   * Sets how hard the model reasons from the next turn on (`off`, `minimal`, `low`, `medium`, `high`);
+   * recorded with each turn (turn_context `effort`/`summary`), so the conversation keeps it.
+   */
+  setReasoning(level: string): ReasoningLevel {
+    this.reasoning = parseReasoningLevel(level);
+    return this.reasoning;
+  }
+
+  /** The reasoning level of the next turn: the conversation's, else config's; undefined: each API's default. */
+  reasoningLevel(): ReasoningLevel | undefined {
+    return this.reasoning ?? configuredReasoning(this.selection().model, this.config);
   }
 
   /** The live history (what the next prompt is built from). */
@@ -164,6 +197,7 @@ export class Session implements ConversationEngine {
   setSelection(choice: SelectionChoice): Selection {
     const selection = resolveConversationSelection({ choice, config: this.config });
     this.choice = { ...choice };
+    if (choice.reasoning !== undefined) this.setReasoning(choice.reasoning);
     return selection;
   }
 
@@ -181,6 +215,7 @@ export class Session implements ConversationEngine {
       autoCompactLimit: this.budget.limitFor(limits),
       compactions: this.handle.compactionCount,
       items: this.handle.history.length,
+      ...reasoningStatus(this.reasoningLevel(), this.handle.totalTokenUsage?.reasoningTokens),
       ...(this.options.tools?.permissions
         ? { approvalPolicy: this.options.tools.permissions().approvalPolicy }
         : {}),
@@ -225,6 +260,7 @@ export class Session implements ConversationEngine {
     input: string | ContentPart[],
     submitOptions: SubmitOptions,
   ): AsyncGenerator<SessionEvent> {
+    if (submitOptions.reasoning !== undefined) this.setReasoning(submitOptions.reasoning);
     const release = await this.handle.lock();
     try {
       const turn = await this.turnContext(submitOptions.signal);
@@ -238,6 +274,17 @@ export class Session implements ConversationEngine {
         model: selection.model,
       };
       for (const message of this.handle.takeReadWarnings()) yield { type: 'warning', message };
+      const unusable = this.reasoningWarned.has(selection.model)
+        ? undefined
+        : unusableReasoningWarning(
+            selection.model,
+            turn.reasoning,
+            reasoningSupport(selection.model, this.config),
+          );
+      if (unusable !== undefined) {
+        this.reasoningWarned.add(selection.model);
+        yield { type: 'warning', message: unusable };
+      }
       if (limits.source === 'default' && this.handle.lastModel !== selection.model) {
         yield {
           type: 'warning',
@@ -290,6 +337,9 @@ export class Session implements ConversationEngine {
     const selection = this.selection();
     const factory = this.options.clientFactory ?? createModelClient;
     const { clientCredentials } = await import('./auth/resolve-credentials.js');
+    const reasoning = this.reasoningLevel();
+    // The level reaches only a model that takes its API's control: any other would answer 400.
+    const effort = reasoningSupport(selection.model, this.config).effort ? reasoning : undefined;
     const client = await factory({
       api: selection.api,
       model: selection.model,
@@ -298,6 +348,7 @@ export class Session implements ConversationEngine {
       ...(await clientCredentials(selection, this.options.env, this.options.manager.paths.home)),
       // Only reasoning models are asked for encrypted reasoning (others answer 400).
       reasoning: isReasoningModel(selection.model, this.options.config),
+      ...(effort !== undefined ? { reasoningEffort: effort } : {}),
     });
     return {
       handle: this.handle,
@@ -313,8 +364,20 @@ export class Session implements ConversationEngine {
       approvalTimeoutMs: this.options.approvalTimeoutMs ?? 0,
       canAsk: typeof this.options.canAsk === 'function' ? this.options.canAsk : this.options.canAsk === true,
       signal,
+      ...(reasoning !== undefined ? { reasoning } : {}),
     };
   }
+}
+
+/** The status fields of reasoning: the level (when one applies) and the reasoning tokens so far. */
+function reasoningStatus(
+  level: ReasoningLevel | undefined,
+  tokens: number | undefined,
+): Pick<SessionStatus, 'reasoning' | 'reasoningTokens'> {
+  return {
+    ...(level !== undefined ? { reasoning: level } : {}),
+    ...(tokens !== undefined ? { reasoningTokens: tokens } : {}),
+  };
 }
 
 function isInterrupted(error: unknown): boolean {

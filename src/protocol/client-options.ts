@@ -1,5 +1,15 @@
 import type { WireApi } from './items.js';
 
+/** Cody's one reasoning setting, from none to the most; each API maps it to its own control. */
+export const REASONING_LEVELS = ['off', 'minimal', 'low', 'medium', 'high'] as const;
+export type ReasoningLevel = (typeof REASONING_LEVELS)[number];
+
+const KNOWN_REASONING_LEVELS: ReadonlySet<unknown> = new Set(REASONING_LEVELS);
+
+export function isReasoningLevel(value: unknown): value is ReasoningLevel {
+  return KNOWN_REASONING_LEVELS.has(value);
+}
+
 /**
  * A signed-in bearer token (ChatGPT via Codex, Claude via Claude Code) that core keeps fresh: the client
  * asks for it before every request and once more after a 401. Errors thrown carry one line for the person.
@@ -40,4 +50,9 @@ export interface ClientOptions {
    * the Responses client asks for it only when this is true.
    */
   reasoning?: boolean;
+  /**
+   * How hard the model should reason, for a model that reasons and takes the API's control (core's
+   * catalogue says which); absent: nothing is sent and the API's default applies.
+   */
+  reasoningEffort?: ReasoningLevel;
 }

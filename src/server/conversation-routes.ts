@@ -9,6 +9,7 @@ import {
   parseInput,
   selectionBody,
   approvalPolicyBody,
+  reasoningBody,
 } from './request-schemas.js';
 import { conversationIdParam, type ServerContext } from './server-context.js';
 
@@ -90,6 +91,9 @@ export function conversationRoutes(context: ServerContext): Route[] {
       approvalPolicyBody,
       'approval policy',
       (conversation, { policy }) => conversation.setApprovalPolicy(policy),
+    ),
+    settingRoute(context, 'reasoning', reasoningBody, 'reasoning level', (conversation, { level }) =>
+      conversation.setReasoning(level),
     ),
   ];
 }

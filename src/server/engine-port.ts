@@ -47,6 +47,8 @@ export interface EngineConversation {
   status(): unknown;
   setSelection(selection: Selection): unknown;
   setApprovalPolicy(policy: string): unknown;
+  /** `off` | `minimal` | `low` | `medium` | `high`: how hard the model reasons from the next turn on. */
+  setReasoning(level: 'off' | 'minimal' | 'low' | 'medium' | 'high'): unknown;
   abort(): void;
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import { PRESET_PROVIDERS, PROVIDERS } from '../core/config.js';
 import { isRecord } from '../protocol/json.js';
+import { REASONING_LEVELS } from '../protocol/client-options.js';
 import { ApiError } from './api-error.js';
 import { APPROVAL_POLICIES, type ApprovalPolicy } from '../core/tools/policy.js';
 import { APPROVAL_DECISIONS, type ApprovalDecision } from './engine-port.js';
@@ -74,3 +75,5 @@ export function parseInput<T>(schema: z.ZodType<T>, value: unknown, what: string
 export const approvalPolicyBody = z
   .object({ policy: z.enum(APPROVAL_POLICIES as unknown as [ApprovalPolicy, ...ApprovalPolicy[]]) })
   .strict();
+
+export const reasoningBody = z.object({ level: z.enum(REASONING_LEVELS) }).strict();

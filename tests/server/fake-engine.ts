@@ -157,12 +157,17 @@ export class FakeConversation implements EngineConversation {
       state: this.state,
       ...this.selection,
       approvalPolicy: this.approvalPolicy,
+      ...(this.reasoning !== undefined ? { reasoning: this.reasoning } : {}),
       contextTokens: 0,
     };
   }
 
   approvalPolicy = 'ask';
 
+  reasoning: string | undefined;
+  setReasoning(level: string): void {
+    this.reasoning = level;
+  }
   setApprovalPolicy(policy: string): void {
     this.approvalPolicy = policy;
   }

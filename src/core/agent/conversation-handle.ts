@@ -44,6 +44,8 @@ export class ConversationHandle {
   lastModel: string | undefined;
   /** The approval policy the conversation's last turn ran under (Cody's name), if one was recorded. */
   lastApprovalPolicy: string | undefined;
+  /** The reasoning effort the conversation's last turn recorded (Codex's `effort`), if any. */
+  lastReasoningEffort: string | undefined;
   /** What the conversation last ran with (its last turn, else what it was created with). */
   recordedSelection: RecordedSelection | undefined;
   /** The conversation's running token total, recorded with each `token_count` (Codex's `total_token_usage`). */
@@ -208,6 +210,7 @@ export class ConversationHandle {
     this.compactionCount = resumed.compactionCount;
     this.lastModel = resumed.lastTurnContext?.model;
     this.lastApprovalPolicy = resumed.lastTurnContext?.cody_approval_policy;
+    this.lastReasoningEffort = resumed.lastTurnContext?.effort;
     this.recordedSelection = recordedSelectionOf(resumed);
     this.messageCount = resumed.messageCount ?? countMessages(resumed.history);
     this.firstUserMessage = resumed.firstUserMessage ?? firstUserPreview(resumed.history);

@@ -1,5 +1,5 @@
 /** What every step of one turn (or one compaction) works with. */
-import type { ModelClient } from '../../protocol/index.js';
+import type { ModelClient, ReasoningLevel } from '../../protocol/index.js';
 import type { CodyConfig, Selection } from '../config.js';
 import type { ModelLimits } from '../model-catalog.js';
 import type { ToolRuntime } from '../tools/tool-runtime.js';
@@ -32,4 +32,6 @@ export interface TurnContext {
    */
   canAsk: boolean | (() => Promise<boolean>);
   signal: AbortSignal | undefined;
+  /** The conversation's reasoning level for this turn (recorded in turn_context); absent: the API's default. */
+  reasoning?: ReasoningLevel;
 }

@@ -23,6 +23,7 @@ import { requestWithRetry, type ModelResponse } from './model-request.js';
 import { recordTurnChanges, runToolCalls } from './tool-step.js';
 import type { TurnContext } from './turn-context.js';
 import { codexPermissions } from '../rollout/codex-lines.js';
+import { codexReasoningFields } from '../reasoning-setting.js';
 import type { TurnContextPayload } from '../rollout/schema.js';
 
 /** Automatic compactions allowed in one turn before it stops instead of looping. */
@@ -129,6 +130,7 @@ async function recordUserMessage(turn: TurnContext, turnId: string, message: Mes
         model: selection.model,
         context_window: limits.contextWindow,
         ...permissionsOf(turn),
+        ...codexReasoningFields(turn.reasoning),
       }),
     );
     handle.openTurn();

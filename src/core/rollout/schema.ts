@@ -66,6 +66,10 @@ export interface TurnContextPayload {
   cody_approval_policy?: string;
   /** The context window (tokens) the turn assumed for `model`. */
   context_window?: number;
+  /** Codex's reasoning effort (`none`, `minimal`, `low`, `medium`, `high`); absent: the API's default. */
+  effort?: string;
+  /** Codex's reasoning summary mode (`auto`, or `none` with reasoning off). */
+  summary?: string;
 }
 
 export interface CompactedPayload {
@@ -184,6 +188,8 @@ export const turnContextSchema = z
     approval_policy: z.string().optional().catch(undefined),
     cody_approval_policy: z.string().optional().catch(undefined),
     context_window: z.number().optional().catch(undefined),
+    effort: z.string().optional().catch(undefined),
+    summary: z.string().optional().catch(undefined),
   })
   .passthrough();
 
@@ -252,7 +258,8 @@ export function toTurnContext(
 ): TurnContextPayload | undefined {
   const parsed = turnContextSchema.safeParse(payload);
   if (!parsed.success || parsed.data.model === undefined) return undefined;
-  const { turn_id, cwd, approval_policy, cody_approval_policy, context_window } = parsed.data;
+  const { turn_id, cwd, approval_policy, cody_approval_policy, context_window, effort, summary } =
+    parsed.data;
   return {
     ...(turn_id !== undefined ? { turn_id } : {}),
     ...(cwd !== undefined ? { cwd } : {}),
@@ -262,5 +269,7 @@ export function toTurnContext(
     ...(approval_policy !== undefined ? { approval_policy } : {}),
     ...(cody_approval_policy !== undefined ? { cody_approval_policy } : {}),
     ...(context_window !== undefined ? { context_window } : {}),
+    ...(effort !== undefined ? { effort } : {}),
+    ...(summary !== undefined ? { summary } : {}),
   };
 }

@@ -11,6 +11,7 @@ import { bearerFetch } from '../shared/bearer-fetch.js';
 import { resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
 import { explainClaudeRefusal } from './claude-oauth-refusal.js';
 import { nodeHttpFetch } from '../shared/node-http-fetch.js';
+import { INTERLEAVED_THINKING_BETA, needsInterleavedBeta } from './anthropic-thinking.js';
 import { convertToAnthropicRequest } from './convert-to-anthropic-messages.js';
 import { failureEvents, mapAnthropicError } from './map-anthropic-error.js';
 import { mapAnthropicStream } from './map-anthropic-stream.js';
@@ -53,10 +54,15 @@ export function createAnthropicClient(options: ClientOptions): ModelClient {
           items: request.items,
           tools: request.tools,
           model: options.model,
+          ...(options.reasoningEffort !== undefined ? { reasoningEffort: options.reasoningEffort } : {}),
           ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
           ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
         });
-        events = await sdk.messages.create(body, request.signal ? { signal: request.signal } : {});
+        const headers = betaHeaders(options, body.thinking !== undefined);
+        events = await sdk.messages.create(body, {
+          ...(request.signal ? { signal: request.signal } : {}),
+          ...(headers ? { headers } : {}),
+        });
       } catch (error) {
         yield* failureEvents(mapAnthropicError(error, { secret: apiKey ?? '' }));
         return;
@@ -67,5 +73,19 @@ export function createAnthropicClient(options: ClientOptions): ModelClient {
         ...(request.signal ? { signal: request.signal } : {}),
       });
     },
+  };
+}
+
+/**
+ * The `anthropic-beta` header of a request with thinking on a Claude 4 model: interleaved thinking (so it
+ * thinks after each tool result too), after any beta the client already sends (the sign-in's).
+ */
+function betaHeaders(options: ClientOptions, thinking: boolean): Record<string, string> | undefined {
+  if (!thinking || !needsInterleavedBeta(options.model)) return undefined;
+  const existing = Object.entries(options.headers ?? {}).find(
+    ([name]) => name.toLowerCase() === 'anthropic-beta',
+  );
+  return {
+    'anthropic-beta': existing ? `${existing[1]},${INTERLEAVED_THINKING_BETA}` : INTERLEAVED_THINKING_BETA,
   };
 }

@@ -13,6 +13,7 @@ import {
   type FunctionCallOutputItem,
   type MessageItem,
   type ReasoningItem,
+  type ReasoningLevel,
   type ResponseItem,
   type ToolSpec,
   isRecord,
@@ -20,6 +21,7 @@ import {
 import { wrapLateInstruction } from '../shared/late-instruction.js';
 import { normalizeItems } from '../shared/normalize-items.js';
 import { isReplayableTo } from '../shared/origin.js';
+import { anthropicThinking, toolLoopLacksThinking } from './anthropic-thinking.js';
 import { AnthropicTurnBuilder } from './anthropic-turn-builder.js';
 import { type AnthropicContentBlock, convertToAnthropicContent } from './convert-to-anthropic-content.js';
 import { toAnthropicToolId } from './to-anthropic-tool-id.js';
@@ -31,7 +33,13 @@ export interface AnthropicRequestOptions {
   maxOutputTokens?: number;
   /** `none`: tools are sent but may not be called (the compaction summary). */
   toolChoice?: 'auto' | 'none';
+  /** The conversation's reasoning level, for a model that thinks: extended thinking with its budget. */
+  reasoningEffort?: ReasoningLevel;
 }
+
+/** Warning when a tool loop begun without thinking is continued with thinking on. */
+export const THINKING_PAUSED_WARNING =
+  'Thinking was left off for this request: the tool calls it answers were made without thinking, and Anthropic requires thinking to open that turn.';
 
 /**
  * `max_tokens` when the caller sets no cap. Anthropic requires one; 8,192 is within every current Claude
@@ -106,11 +114,21 @@ export function convertToAnthropicRequest(
     );
   }
 
+  const maxTokens = options.maxOutputTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS;
+  const messages = turns.build(warnings);
+  let thinking =
+    options.reasoningEffort !== undefined ? anthropicThinking(options.reasoningEffort, maxTokens) : undefined;
+  if (thinking && toolLoopLacksThinking(messages)) {
+    warnings.push(THINKING_PAUSED_WARNING);
+    thinking = undefined;
+  }
+  // Cody sends no temperature, top_p or top_k, which thinking forbids, and only `auto`/`none` tool choices.
   const body: MessageCreateParamsStreaming = {
     model: options.model,
-    max_tokens: options.maxOutputTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS,
+    max_tokens: maxTokens,
+    ...(thinking ? { thinking } : {}),
     ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
-    messages: turns.build(warnings),
+    messages,
     ...(toolBlocks ? { tools: options.tools.map(convertToAnthropicTool) } : {}),
     ...(toolBlocks && options.toolChoice === 'none' ? { tool_choice: { type: 'none' as const } } : {}),
     stream: true,

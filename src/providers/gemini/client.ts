@@ -42,6 +42,7 @@ export function createGeminiClient(options: ClientOptions): ModelClient {
           items: request.items,
           tools: request.tools,
           model: options.model,
+          ...(options.reasoningEffort !== undefined ? { reasoningEffort: options.reasoningEffort } : {}),
           ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
           ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
         });

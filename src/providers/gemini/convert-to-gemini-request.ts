@@ -14,6 +14,7 @@ import {
   type MessageItem,
   type ProviderOrigin,
   type ReasoningItem,
+  type ReasoningLevel,
   type ResponseItem,
   type ToolSpec,
   isRecord,
@@ -23,6 +24,7 @@ import { normalizeItems } from '../shared/normalize-items.js';
 import { isReplayableTo } from '../shared/origin.js';
 import { convertToGeminiParts } from './convert-to-gemini-parts.js';
 import { GeminiContentBuilder } from './gemini-content-builder.js';
+import { geminiThinkingConfig } from './gemini-thinking.js';
 
 export interface GeminiRequestOptions {
   items: readonly ResponseItem[];
@@ -31,6 +33,8 @@ export interface GeminiRequestOptions {
   maxOutputTokens?: number;
   /** `none`: tools are sent but may not be called (the compaction summary). */
   toolChoice?: 'auto' | 'none';
+  /** The conversation's reasoning level, for a model that thinks: its `thinkingConfig`. */
+  reasoningEffort?: ReasoningLevel;
 }
 
 /** The SDK's request parameters, with the parts the converter always fills made non-optional. */
@@ -135,6 +139,11 @@ export function convertToGeminiRequest(options: GeminiRequestOptions): Conversio
       : {}),
     ...(options.maxOutputTokens !== undefined ? { maxOutputTokens: options.maxOutputTokens } : {}),
   };
+  const thinkingConfig =
+    options.reasoningEffort !== undefined
+      ? geminiThinkingConfig(options.reasoningEffort, options.model)
+      : undefined;
+  if (thinkingConfig) config.thinkingConfig = thinkingConfig;
   const built = contents.build(warnings);
   if (requiresCallSignatures(options.model)) signUnsignedCallTurns(built, warnings);
   return { body: { model: options.model, contents: built, config }, warnings };

@@ -21,6 +21,7 @@ export function createOpenAIChatClient(options: ClientOptions): ModelClient {
           items: request.items,
           tools: request.tools,
           model: options.model,
+          ...(options.reasoningEffort !== undefined ? { reasoningEffort: options.reasoningEffort } : {}),
           ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
           ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
         });
@@ -31,6 +32,7 @@ export function createOpenAIChatClient(options: ClientOptions): ModelClient {
       }
       yield* mapOpenAIChatStream(chunks, {
         secret: apiKey,
+        model: options.model,
         ...(request.signal ? { signal: request.signal } : {}),
       });
     },

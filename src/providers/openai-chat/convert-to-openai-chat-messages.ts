@@ -14,11 +14,16 @@ import type {
   ContentPart,
   ConversionResult,
   FunctionCallOutputItem,
+  ReasoningItem,
+  ReasoningLevel,
   ResponseItem,
   ToolSpec,
 } from '../../protocol/index.js';
+import { openAIReasoningEffort } from '../openai-shared/reasoning-effort.js';
 import { wrapLateInstruction } from '../shared/late-instruction.js';
 import { normalizeItems } from '../shared/normalize-items.js';
+import { isReplayableTo } from '../shared/origin.js';
+import { REASONING_FIELD_KEY } from './reasoning-content.js';
 
 /** What `convertToOpenAIChatRequest` needs: the history, the tools and the model it is for. */
 export interface OpenAIChatRequestOptions {
@@ -29,7 +34,15 @@ export interface OpenAIChatRequestOptions {
   maxOutputTokens?: number;
   /** `none`: tools are sent but may not be called (the compaction summary). */
   toolChoice?: 'auto' | 'none';
+  /**
+   * Sent as `reasoning_effort`. Core sets it only for models its catalogue says take it (OpenAI's
+   * reasoning models): DeepSeek's reasoner and most compatible servers have no such field.
+   */
+  reasoningEffort?: ReasoningLevel;
 }
+
+/** An assistant message as DeepSeek takes it back: with the reasoning that led to its tool calls. */
+type AssistantMessageParam = ChatCompletionAssistantMessageParam & { reasoning_content?: string };
 
 /** What a tool message says in place of an image: tool messages carry text only. */
 export const TOOL_IMAGE_PLACEHOLDER = '[image omitted: Chat Completions tool results carry text only]';
@@ -71,14 +84,19 @@ export function convertToOpenAIChatRequest(
   const instructions: string[] = [];
   let instructionRole: 'system' | 'developer' = 'system';
   let conversationStarted = false;
+  const items = normalizeItems(options.items);
+  const currentTurnStart = items.findLastIndex((item) => item.type === 'message' && item.role === 'user');
+  // DeepSeek's reasoning waits here for the tool calls it led to (see `reasoningToReturn`).
+  let pendingReasoning: string | undefined;
 
-  for (const item of normalizeItems(options.items)) {
+  for (const [index, item] of items.entries()) {
     if (item.type !== 'message' || (item.role !== 'system' && item.role !== 'developer'))
       conversationStarted = true;
     switch (item.type) {
       case 'message':
         switch (item.role) {
           case 'user':
+            pendingReasoning = undefined;
             messages.push({ role: 'user', content: toUserContent(item.content) });
             break;
           case 'assistant':
@@ -105,11 +123,16 @@ export function convertToOpenAIChatRequest(
         }
         break;
       case 'function_call':
-        appendToolCall(messages, {
-          id: item.call_id,
-          type: 'function',
-          function: { name: item.name, arguments: item.arguments === '' ? '{}' : item.arguments },
-        });
+        appendToolCall(
+          messages,
+          {
+            id: item.call_id,
+            type: 'function',
+            function: { name: item.name, arguments: item.arguments === '' ? '{}' : item.arguments },
+          },
+          pendingReasoning,
+        );
+        pendingReasoning = undefined;
         break;
       case 'function_call_output':
         if (typeof item.output !== 'string' && hasImage(item.output))
@@ -117,6 +140,8 @@ export function convertToOpenAIChatRequest(
         messages.push({ role: 'tool', tool_call_id: item.call_id, content: toolOutputText(item) });
         break;
       case 'reasoning':
+        pendingReasoning = index > currentTurnStart ? reasoningToReturn(item, options.model) : undefined;
+        if (pendingReasoning !== undefined) break;
         // Chat Completions takes no reasoning input; say so only when something readable is lost.
         if ([...item.summary, ...(item.content ?? [])].some((part) => part.text.trim() !== '')) {
           warnings.add(OPENAI_CHAT_WARNINGS.droppedReasoning);
@@ -148,7 +173,21 @@ export function convertToOpenAIChatRequest(
     if (options.toolChoice === 'none') body.tool_choice = 'none';
   }
   if (options.maxOutputTokens !== undefined) body.max_completion_tokens = options.maxOutputTokens;
+  if (options.reasoningEffort !== undefined)
+    body.reasoning_effort = openAIReasoningEffort(options.reasoningEffort, options.model);
   return { body, warnings: [...warnings] };
+}
+
+/**
+ * The `reasoning_content` to send back with the tool calls this reasoning led to: DeepSeek's reasoner
+ * requires it on the assistant tool-call messages of the current user turn (400 "Missing
+ * `reasoning_content` field") and its older models refuse it anywhere else, so only reasoning of the
+ * current turn, from the same server's same model family, that arrived as `reasoning_content`, goes back.
+ */
+function reasoningToReturn(item: ReasoningItem, model: string): string | undefined {
+  if (item.provider_data?.[REASONING_FIELD_KEY] !== 'reasoning_content') return undefined;
+  if (!isReplayableTo(item.origin, 'openai-chat', model)) return undefined;
+  return (item.content ?? []).map((part) => part.text).join('');
 }
 
 /**
@@ -159,14 +198,18 @@ export function convertToOpenAIChatRequest(
 function appendToolCall(
   messages: ChatCompletionMessageParam[],
   call: ChatCompletionMessageFunctionToolCall,
+  reasoning: string | undefined,
 ): void {
   const last = messages.at(-1);
   if (last?.role === 'assistant') {
-    const assistant: ChatCompletionAssistantMessageParam = last;
+    const assistant: AssistantMessageParam = last;
     assistant.tool_calls = [...(assistant.tool_calls ?? []), call];
+    if (reasoning !== undefined) assistant.reasoning_content = reasoning;
     return;
   }
-  messages.push({ role: 'assistant', content: null, tool_calls: [call] });
+  const opened: AssistantMessageParam = { role: 'assistant', content: null, tool_calls: [call] };
+  if (reasoning !== undefined) opened.reasoning_content = reasoning;
+  messages.push(opened);
 }
 
 /** An assistant message with neither text nor calls says nothing, and some servers reject it. */

@@ -4,6 +4,7 @@ import { ProviderError, type ResponseItem, type StreamEvent, type TokenUsage } f
 import { extraField, type Lenient, nonEmptyString } from '../openai-shared/lenient.js';
 import { failureEvents, mapOpenAIError } from '../openai-shared/map-openai-error.js';
 import { mapOpenAIChatFinishReason, mapOpenAIChatUsage } from './map-openai-chat-usage.js';
+import { chatReasoningItem, type ReasoningField } from './reasoning-content.js';
 
 /** Context the Chat stream mapper cannot read from the chunks themselves. */
 export interface MapOpenAIChatStreamOptions {
@@ -11,6 +12,8 @@ export interface MapOpenAIChatStreamOptions {
   signal?: AbortSignal;
   /** A secret (the API key) scrubbed from error messages. */
   secret?: string;
+  /** The model asked for: recorded reasoning is tagged with it (replayed only to its own family). */
+  model?: string;
 }
 
 interface ToolCallBuffer {
@@ -33,6 +36,7 @@ export async function* mapOpenAIChatStream(
   options: MapOpenAIChatStreamOptions = {},
 ): AsyncGenerator<StreamEvent> {
   let text = '';
+  const reasoning = { text: '', field: undefined as ReasoningField | undefined };
   const calls = new Map<number, ToolCallBuffer>();
   let lastCallIndex = 0;
   let finishReason: string | undefined;
@@ -70,10 +74,13 @@ export async function* mapOpenAIChatStream(
         if (!choice || (typeof choice.index === 'number' && choice.index !== 0)) continue;
         const delta = choice.delta;
         // vLLM, DeepSeek and Ollama stream reasoning in fields OpenAI does not have.
-        const reasoning =
-          nonEmptyString(extraField(delta, 'reasoning_content')) ??
-          nonEmptyString(extraField(delta, 'reasoning'));
-        if (reasoning !== undefined) yield { type: 'reasoning-delta', text: reasoning };
+        const reasoningContent = nonEmptyString(extraField(delta, 'reasoning_content'));
+        const thought = reasoningContent ?? nonEmptyString(extraField(delta, 'reasoning'));
+        if (thought !== undefined) {
+          reasoning.text += thought;
+          reasoning.field ??= reasoningContent !== undefined ? 'reasoning_content' : 'reasoning';
+          yield { type: 'reasoning-delta', text: thought };
+        }
         for (const piece of [delta?.content, delta?.refusal]) {
           const visible = nonEmptyString(piece);
           if (visible === undefined) continue;
@@ -118,6 +125,8 @@ export async function* mapOpenAIChatStream(
     return;
   }
 
+  if (reasoning.field !== undefined && options.model !== undefined)
+    yield { type: 'item', item: chatReasoningItem(reasoning.text, reasoning.field, options.model) };
   for (const item of completedItems(text, calls)) yield { type: 'item', item };
   if (usage) yield { type: 'usage', usage };
   yield { type: 'finish', reason: mapOpenAIChatFinishReason(finishReason), rawReason: finishReason };

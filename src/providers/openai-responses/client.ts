@@ -34,6 +34,7 @@ export function createOpenAIResponsesClient(options: ClientOptions): ModelClient
       tools: request.tools,
       model: options.model,
       reasoning,
+      ...(options.reasoningEffort !== undefined ? { reasoningEffort: options.reasoningEffort } : {}),
       ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
       ...(withoutEncryptedReasoning ? { withoutEncryptedReasoning } : {}),
       ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),

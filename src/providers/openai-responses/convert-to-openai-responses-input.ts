@@ -12,9 +12,11 @@ import type {
   FunctionCallOutputItem,
   MessageItem,
   ReasoningItem,
+  ReasoningLevel,
   ResponseItem,
   ToolSpec,
 } from '../../protocol/index.js';
+import { openAIReasoningEffort } from '../openai-shared/reasoning-effort.js';
 import { normalizeItems } from '../shared/normalize-items.js';
 import { isReplayableTo } from '../shared/origin.js';
 
@@ -32,6 +34,11 @@ export interface OpenAIResponsesRequestOptions {
    * ("Encrypted content is not supported with this model") for gpt-4o, gpt-4.1 and other models without it.
    */
   reasoning?: boolean;
+  /**
+   * The conversation's reasoning level, sent as `reasoning: {effort, summary: "auto"}` to a reasoning
+   * model (never to another: it answers 400); absent, OpenAI's default effort applies.
+   */
+  reasoningEffort?: ReasoningLevel;
   /** Send no encrypted reasoning at all (the retry after OpenAI refused it as `invalid_encrypted_content`). */
   withoutEncryptedReasoning?: boolean;
 }
@@ -140,6 +147,11 @@ export function convertToOpenAIResponsesRequest(
     store: false,
   };
   if (options.reasoning === true) body.include = ['reasoning.encrypted_content'];
+  if (options.reasoning === true && options.reasoningEffort !== undefined) {
+    const effort = openAIReasoningEffort(options.reasoningEffort, options.model);
+    // A summary of no reasoning is nothing to show; with some, `auto` is the most detailed each model gives.
+    body.reasoning = effort === 'none' ? { effort } : { effort, summary: 'auto' };
+  }
   if (instructions.length > 0) body.instructions = instructions.join('\n\n');
   if (options.tools.length > 0) {
     body.tools = options.tools.map((tool) => ({
