@@ -7,6 +7,7 @@
  * arguments). A Message JSON when not streaming. Error bodies `{type: 'error', error: {type, message},
  * request_id}`; 529 overloaded; 400 "prompt is too long" for a context overflow.
  */
+import { anthropicThinkingProblem } from './reasoning-rules.js';
 import type { ErrorStep, ProtocolModule, ProtocolRequest, RenderedResponse, ReplyStep } from './types.js';
 import { eventStreamHeaders, pieces, textOfContent, textPieces } from './wire-helpers.js';
 
@@ -85,7 +86,7 @@ function problemWith(request: ProtocolRequest): string | undefined {
     const problem = blockProblem(messages, index);
     if (problem) return problem;
   }
-  return undefined;
+  return anthropicThinkingProblem(request);
 }
 
 function blockProblem(messages: Json[], index: number): string | undefined {

@@ -7,6 +7,7 @@
  * pretty-printed JSON array; `:generateContent` answers one JSON object. Errors are
  * `{error: {code, message, status, details}}`, pretty-printed.
  */
+import { geminiThinkingProblem } from './reasoning-rules.js';
 import type { ErrorStep, ProtocolModule, ProtocolRequest, RenderedResponse, ReplyStep } from './types.js';
 import { pieces, textPieces } from './wire-helpers.js';
 
@@ -151,7 +152,10 @@ function problemWith(request: ProtocolRequest): string | undefined {
         return CALL_NOT_ANSWERED;
     }
   }
-  return signsCalls(ROUTE.exec(request.url.pathname)?.[1]) ? unsignedCallProblem(contents) : undefined;
+  const model = ROUTE.exec(request.url.pathname)?.[1];
+  const thinking = geminiThinkingProblem(model, request.body.generationConfig as Json | undefined);
+  if (thinking !== undefined) return thinking;
+  return signsCalls(model) ? unsignedCallProblem(contents) : undefined;
 }
 
 /** The reply as chunks of parts: thought summaries, text in pieces, then each call whole. */

@@ -6,6 +6,7 @@
  * streaming; error bodies `{error: {message, type, param, code}}`, pretty-printed as OpenAI sends them.
  */
 import type { ErrorStep, ProtocolModule, ProtocolRequest, RenderedResponse, ReplyStep } from './types.js';
+import { deepSeekReasoningProblem, openAIEffortProblem } from './reasoning-rules.js';
 import { errorBody, eventStreamHeaders, pieces, textOfContent, textPieces } from './wire-helpers.js';
 
 type Json = Record<string, unknown>;
@@ -138,18 +139,29 @@ function validateChat(request: ProtocolRequest): ErrorStep | undefined {
       );
     }
   }
-  return undefined;
+  return reasoningProblem(body.model, messages, body.reasoning_effort);
+}
+
+/** OpenAI's `reasoning_effort` rules, and DeepSeek's for `reasoning_content` sent back. */
+function reasoningProblem(model: string, messages: Json[], effort: unknown): ErrorStep | undefined {
+  const effortProblem = openAIEffortProblem(model, effort, 'reasoning_effort');
+  if (effortProblem) return invalidRequest(...effortProblem);
+  const deepSeek = deepSeekReasoningProblem(model, messages);
+  return deepSeek === undefined ? undefined : invalidRequest(deepSeek, null, 'invalid_request_error');
 }
 
 function usageOf(step: ReplyStep): Json {
   const usage = step.usage ?? { inputTokens: 10, outputTokens: 5 };
+  const reasoningTokens = step.reasoning
+    ? Math.min(usage.outputTokens, Math.ceil(step.reasoning.length / 4))
+    : 0;
   return {
     prompt_tokens: usage.inputTokens,
     completion_tokens: usage.outputTokens,
     total_tokens: usage.inputTokens + usage.outputTokens,
     prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 },
     completion_tokens_details: {
-      reasoning_tokens: 0,
+      reasoning_tokens: reasoningTokens,
       audio_tokens: 0,
       accepted_prediction_tokens: 0,
       rejected_prediction_tokens: 0,
@@ -241,6 +253,12 @@ export const openaiChatProtocol: ProtocolModule = {
       };
     };
     const text = step.text ?? '';
+    if (step.reasoning) {
+      // DeepSeek's reasoner streams its reasoning first, in `reasoning_content`, with `content` null.
+      chunk([choice({ role: 'assistant', content: null, reasoning_content: '' })]);
+      for (const piece of pieces(step.reasoning))
+        chunk([choice({ content: null, reasoning_content: piece })]);
+    }
     if (text !== '' || toolCalls.length === 0) {
       chunk([choice({ role: 'assistant', content: '', refusal: null })]);
       for (const piece of textPieces(step)) chunk([choice({ content: piece })]);

@@ -6,6 +6,7 @@
  * `[DONE]`. Reasoning carries `encrypted_content` when the request includes `reasoning.encrypted_content`.
  * A JSON `response` object when not streaming; errors as Chat Completions sends them.
  */
+import { openAIEffortProblem } from './reasoning-rules.js';
 import { createHash } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { invalidRequest, renderOpenAIError } from './openai-chat.js';
@@ -80,6 +81,12 @@ function validateResponses(request: ProtocolRequest): ErrorStep | undefined {
   if (include.includes('reasoning.encrypted_content') && !isFakeReasoningModel(body.model)) {
     return invalidRequest('Encrypted content is not supported with this model.', 'include');
   }
+  const effortProblem = openAIEffortProblem(
+    body.model,
+    (body.reasoning as Json | undefined)?.effort,
+    'reasoning.effort',
+  );
+  if (effortProblem) return invalidRequest(...effortProblem);
   const calls = new Set<string>();
   for (const [index, item] of inputOf(request).entries()) {
     const type = item.type ?? 'message';

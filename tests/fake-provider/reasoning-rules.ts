@@ -1,0 +1,117 @@
+/**
+ * The rules the real APIs apply to reasoning parameters and to reasoning sent back, each with the API's
+ * own wording where it is documented: a request the real service would refuse is refused here too.
+ */
+import type { ProtocolRequest } from './types.js';
+
+type Json = Record<string, unknown>;
+
+const OPENAI_EFFORTS: Record<string, string[]> = {
+  'gpt-5.1+': ['none', 'low', 'medium', 'high'],
+  'gpt-5': ['minimal', 'low', 'medium', 'high'],
+  'low-to-high': ['low', 'medium', 'high'],
+};
+
+/** Which efforts an OpenAI reasoning model takes; undefined for a model without reasoning. */
+function openAIEfforts(model: string): string[] | undefined {
+  if (!/^(o\d|gpt-5)/.test(model) || /-chat/.test(model)) return undefined;
+  if (/codex/.test(model) || /^o\d/.test(model)) return OPENAI_EFFORTS['low-to-high'];
+  return /^gpt-5\.\d/.test(model) ? OPENAI_EFFORTS['gpt-5.1+'] : OPENAI_EFFORTS['gpt-5'];
+}
+
+/** An OpenAI effort problem: [message, param, code], or undefined when the effort is accepted. */
+export function openAIEffortProblem(
+  model: string,
+  effort: unknown,
+  param: string,
+): [string, string, string] | undefined {
+  if (effort === undefined) return undefined;
+  const accepted = openAIEfforts(model);
+  if (!accepted)
+    return [
+      `Unsupported parameter: '${param}' is not supported with this model.`,
+      param,
+      'unsupported_parameter',
+    ];
+  if (!accepted.includes(String(effort))) {
+    const list = accepted.map((value) => `'${value}'`);
+    return [
+      `Unsupported value: '${param}' does not support '${String(effort)}' with this model. Supported values are: ${list.slice(0, -1).join(', ')}, and ${list.at(-1)}.`,
+      param,
+      'unsupported_value',
+    ];
+  }
+  return undefined;
+}
+
+/**
+ * DeepSeek's reasoner: the assistant tool-call messages of the current user turn must carry their
+ * `reasoning_content` (the API's 400 wording), and (as its older models required) none before it.
+ */
+export function deepSeekReasoningProblem(model: string, messages: readonly Json[]): string | undefined {
+  if (!/^deepseek-reasoner/.test(model)) return undefined;
+  const lastUser = messages.findLastIndex((message) => message.role === 'user');
+  for (const [index, message] of messages.entries()) {
+    if (message.role !== 'assistant') continue;
+    const hasReasoning = typeof message.reasoning_content === 'string';
+    const calls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
+    if (index > lastUser && calls && !hasReasoning)
+      return `Missing \`reasoning_content\` field in the assistant message at message index ${index}`;
+    if (index < lastUser && hasReasoning)
+      return `The \`reasoning_content\` field is not accepted in the assistant message at message index ${index} of an earlier turn`;
+  }
+  return undefined;
+}
+
+function blocksOf(message: Json | undefined): Json[] {
+  return Array.isArray(message?.content) ? (message.content as Json[]) : [];
+}
+
+/** Anthropic's extended-thinking rules (budget, max_tokens, temperature, the tool loop's thinking). */
+export function anthropicThinkingProblem(request: ProtocolRequest): string | undefined {
+  const thinking = request.body.thinking as Json | undefined;
+  if (thinking === undefined || thinking.type !== 'enabled') return undefined;
+  const budget = Number(thinking.budget_tokens);
+  if (!(budget >= 1024))
+    return 'thinking.enabled.budget_tokens: Input should be greater than or equal to 1024';
+  if (budget >= Number(request.body.max_tokens))
+    return '`max_tokens` must be greater than `thinking.budget_tokens`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#max-tokens-and-context-window-size';
+  const temperature = request.body.temperature;
+  if (temperature !== undefined && temperature !== 1)
+    return '`temperature` may only be set to 1 when thinking is enabled. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#important-considerations-when-using-extended-thinking';
+  if (request.body.top_k !== undefined)
+    return '`top_k` is not supported when thinking is enabled. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking#feature-compatibility';
+  const messages = Array.isArray(request.body.messages) ? (request.body.messages as Json[]) : [];
+  const last = messages.at(-1);
+  const assistantIndex = messages.length - 2;
+  const assistant = messages[assistantIndex];
+  if (last?.role !== 'user' || assistant?.role !== 'assistant') return undefined;
+  if (!blocksOf(last).some((block) => block.type === 'tool_result')) return undefined;
+  const first = blocksOf(assistant)[0];
+  if (first?.type === 'thinking' || first?.type === 'redacted_thinking') return undefined;
+  return `messages.${assistantIndex}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first?.type)}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking`;
+}
+
+/** Gemini's thinkingConfig rules per model generation. */
+export function geminiThinkingProblem(
+  model: string | undefined,
+  config: Json | undefined,
+): string | undefined {
+  const thinking = config?.thinkingConfig as Json | undefined;
+  if (thinking === undefined || model === undefined) return undefined;
+  if (!/^gemini-(2\.5|3)/.test(model)) return 'Thinking is not supported for this model.';
+  const budget = thinking.thinkingBudget;
+  const level = thinking.thinkingLevel;
+  if (budget !== undefined && level !== undefined)
+    return 'You can only set only one of thinking budget and thinking level.';
+  if (/^gemini-2\.5/.test(model) && level !== undefined)
+    return 'Thinking level is not supported for this model.';
+  if (/^gemini-2\.5-pro/.test(model) && budget === 0)
+    return 'Budget 0 is invalid. This model only works in thinking mode.';
+  if (/^gemini-3/.test(model) && level !== undefined) {
+    const allowed = /-pro/.test(model) ? ['LOW', 'HIGH'] : ['MINIMAL', 'LOW', 'MEDIUM', 'HIGH'];
+    if (!allowed.includes(String(level).toUpperCase()))
+      return `Thinking level ${String(level)} is not supported for this model.`;
+  }
+  return undefined;
+}
