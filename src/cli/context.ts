@@ -72,7 +72,10 @@ export async function ephemeralContext(
 export async function openSession(
   context: CommandContext,
   conversationId: string,
-  extra: Pick<SessionOptions, 'tools' | 'onLockWait' | 'canAsk' | 'followConversationPolicy'> = {},
+  extra: Pick<
+    SessionOptions,
+    'tools' | 'onLockWait' | 'canAsk' | 'followConversationPolicy' | 'reasoning'
+  > = {},
 ): Promise<Session> {
   const { Session } = await import('../core/session.js');
   return Session.open({

@@ -6,6 +6,7 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import type { ChatOptions, OutputFormat } from './commands/chat.js';
+import { REASONING_LEVELS, type ReasoningLevel } from '../protocol/client-options.js';
 import { processIo, type Io } from './io.js';
 import { reportError } from './report-error.js';
 import { closestMatch } from './suggest.js';
@@ -23,6 +24,15 @@ interface ChatFlags {
   outputFormat?: OutputFormat;
   autoApprove?: boolean;
   approval?: string;
+  reasoning?: ReasoningLevel;
+}
+
+/** `--reasoning off|minimal|low|medium|high`, on `cody chat` and the REPL alike. */
+function reasoningOption(): Option {
+  return new Option(
+    '--reasoning <level>',
+    "how hard reasoning models think, for this conversation (config: reasoning; default: the API's own)",
+  ).choices(REASONING_LEVELS);
 }
 
 function chatOptions(flags: ChatFlags): Omit<ChatOptions, 'words'> {
@@ -34,6 +44,7 @@ function chatOptions(flags: ChatFlags): Omit<ChatOptions, 'words'> {
     ...(flags.ephemeral ? { ephemeral: true } : {}),
     ...(flags.autoApprove ? { autoApprove: true } : {}),
     ...(flags.approval !== undefined ? { approval: flags.approval } : {}),
+    ...(flags.reasoning !== undefined ? { reasoning: flags.reasoning } : {}),
   };
 }
 
@@ -115,6 +126,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       'read-only | ask (default) | auto-edit | full-auto: what runs without asking (config: approval)',
     )
     .option('--auto-approve', 'the same as --approval full-auto')
+    .addOption(reasoningOption())
     .action((words: string[], options: ChatFlags) =>
       run(async (commandIo) =>
         (await import('./commands/chat.js')).runChat({ ...chatOptions(options), words }, commandIo),
@@ -339,6 +351,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .addOption(new Option('--output-format <format>', 'text, json or stream-json').choices(OUTPUT_FORMATS))
     .option('--approval <policy>', 'read-only | ask (default) | auto-edit | full-auto')
     .option('--auto-approve', 'the same as --approval full-auto')
+    .addOption(reasoningOption())
     .action((words: string[], options: ChatFlags) =>
       run(async (commandIo) => {
         const typo = mistypedCommand(words, commandNames(program));

@@ -21,6 +21,8 @@ import { sanitizeForTerminal } from './sanitize.js';
 import { LineEditor } from './tty/line-editor.js';
 import type { RawTerminal } from './tty/terminal.js';
 import { runTurn } from './repl-turn.js';
+import { reasoningCommand, reasoningLabel } from './repl-reasoning.js';
+import type { ReasoningLevel } from '../protocol/index.js';
 
 export interface ReplState {
   context: CommandContext;
@@ -29,6 +31,10 @@ export interface ReplState {
   lastToolOutput: string | undefined;
   /** /approval chose a policy: conversations opened later in this session keep it. */
   policyChosen: () => void;
+  /** The last turn's thinking, whole (for `/expand`). */
+  lastReasoning?: string | undefined;
+  /** /reasoning chose a level: conversations opened later in this session keep it. */
+  reasoningChosen: (level: ReasoningLevel) => void;
 }
 
 interface Ui {
@@ -54,6 +60,9 @@ export async function runSlashCommand(
       return undefined;
     case '/status':
       statusCommand(state, ui, say);
+      return undefined;
+    case '/reasoning':
+      reasoningCommand(argument, state, ui.color, say);
       return undefined;
     case '/model':
     case '/provider': {
@@ -167,11 +176,7 @@ export async function runSlashCommand(
       await showDiff(state.session.id, argument, ui.io, say);
       return undefined;
     case '/expand':
-      say(
-        state.lastToolOutput === undefined
-          ? 'No tool output yet.\n'
-          : `${sanitizeForTerminal(state.lastToolOutput)}\n`,
-      );
+      say(expandText(state, ui.color));
       return undefined;
     default:
       say(`${name} is not available.\n`);
@@ -285,6 +290,23 @@ async function showDiff(id: string, turn: string, io: Io, say: (text: string) =>
   );
 }
 
+/** `/status`: provider, model, context used, compactions and reasoning, on one line. */
+function statusLine(session: Session): string {
+  const status = session.status();
+  const percent = Math.round((status.contextTokens / status.contextWindow) * 100);
+  const thought = status.reasoningTokens ? ` (${formatTokens(status.reasoningTokens)} reasoning tokens)` : '';
+  return `${status.provider} (${session.selection().api}) · ${status.model} · ${formatTokens(status.contextTokens)} of ${formatTokens(status.contextWindow)} tokens (${percent}%) · ${status.compactions} compactions · reasoning ${reasoningLabel(status.reasoning)}${thought} · conversation ${status.id}\n`;
+}
+
+/** `/expand`: the last turn's thinking (dimmed) and the last tool output, whole. */
+function expandText(state: ReplState, color: ChalkInstance): string {
+  const parts: string[] = [];
+  if (state.lastReasoning !== undefined)
+    parts.push(color.dim.italic(`${sanitizeForTerminal(state.lastReasoning)}\n`));
+  if (state.lastToolOutput !== undefined) parts.push(`${sanitizeForTerminal(state.lastToolOutput)}\n`);
+  return parts.length > 0 ? parts.join('') : 'No tool output or thinking yet.\n';
+}
+
 /** `/approval [policy]`: shows or sets the approval policy of this conversation's tool calls. */
 function approvalCommand(argument: string, state: ReplState, ui: Ui, say: (text: string) => void): void {
   if (argument === '') {
@@ -309,11 +331,7 @@ function approvalCommand(argument: string, state: ReplState, ui: Ui, say: (text:
 
 /** `/status`: the selection, the context used, and whether full-auto runs unconfined. */
 function statusCommand(state: ReplState, ui: Ui, say: (text: string) => void): void {
-  const status = state.session.status();
-  const percent = Math.round((status.contextTokens / status.contextWindow) * 100);
-  say(
-    `${status.provider} (${state.session.selection().api}) · ${status.model} · ${formatTokens(status.contextTokens)} of ${formatTokens(status.contextWindow)} tokens (${percent}%) · ${status.compactions} compactions · conversation ${status.id}\n`,
-  );
+  say(statusLine(state.session));
   sayUnconfined(state, ui, say);
 }
 

@@ -12,6 +12,7 @@ import { costOf, formatCost } from './prices.js';
 import { createReplyOutput } from './reply-output.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { startSpinner, type Spinner } from './spinner.js';
+import { createThinkingView } from './thinking-view.js';
 import { diffPreview, foldOutput, summarizeToolCall } from './tool-summary.js';
 import type { Key } from './tty/keys.js';
 import { LineEditor } from './tty/line-editor.js';
@@ -25,6 +26,8 @@ export interface TurnUi {
   markdown: boolean;
   /** `cody chat` on a terminal: nothing is sent after this turn, so typed-ahead text is not queued. */
   oneShot?: boolean;
+  /** Show the model's thinking as it streams (config `showReasoning`); default true. */
+  showReasoning?: boolean;
 }
 
 export interface TurnOutcome {
@@ -35,6 +38,8 @@ export interface TurnOutcome {
   /** Text typed but not sent, for the next prompt. */
   draft: string;
   lastToolOutput?: string;
+  /** The turn's thinking, whole (what `/expand` shows). */
+  lastReasoning?: string;
 }
 
 type Run = (signal: AbortSignal) => AsyncIterable<SessionEvent>;
@@ -75,7 +80,9 @@ export async function runTurn(
         write: (text) => out(sanitizeForTerminal(text)),
         writeOwn: out,
       });
+  const thinking = createThinkingView(err, color, () => terminal.columns(), ui.showReasoning !== false);
   const endReply = (): void => {
+    thinking.end();
     reply?.end();
     reply = undefined;
     if (!atLineStart) out('\n');
@@ -172,8 +179,13 @@ export async function runTurn(
   let status: TurnOutcome['status'] = 'completed';
   try {
     for await (const event of run(abort.signal)) {
+      if (event.type === 'text-delta') thinking.end();
       plain?.handle(event);
       switch (event.type) {
+        case 'reasoning-delta':
+          if (ui.showReasoning !== false) stopSpinner();
+          thinking.push(event.text);
+          break;
         case 'text-delta':
           stopSpinner();
           if (ui.markdown) {
@@ -300,5 +312,6 @@ export async function runTurn(
     queued,
     draft: typeAhead.buffer,
     ...(lastToolOutput !== undefined ? { lastToolOutput } : {}),
+    ...(thinking.text !== '' ? { lastReasoning: thinking.text } : {}),
   };
 }

@@ -64,11 +64,14 @@ async function interactive(
   const tools = createCliTools(io, initialContext.config, approvalFlags(options));
   // Without --approval, each conversation keeps the policy it last ran under, until /approval picks one.
   let policyChosen = !noApprovalFlag(options);
+  // --reasoning, then /reasoning: the level conversations opened in this session start with.
+  let reasoning = options.reasoning;
   const open = async (context: CommandContext, id: string): Promise<Session> =>
     openSession(context, id, {
       ...(tools ? { tools } : {}),
       canAsk: canAskOn(io),
       followConversationPolicy: !policyChosen,
+      ...(reasoning !== undefined ? { reasoning } : {}),
     });
   const id =
     chosen ??
@@ -91,6 +94,7 @@ async function interactive(
       open,
       lastToolOutput: undefined,
       policyChosen: () => (policyChosen = true),
+      reasoningChosen: (level) => (reasoning = level),
     };
     return state;
   };
@@ -179,13 +183,20 @@ async function interactive(
       const changes = createChangeReporter((line) => terminal.write(`${line}\r\n`), io.cwd);
       await tools?.prepare();
       const outcome = await runTurn(
-        { terminal, stdout, color, markdown: useColor(stdout, io.env) && stdout.isTTY === true },
+        {
+          terminal,
+          stdout,
+          color,
+          markdown: useColor(stdout, io.env) && stdout.isTTY === true,
+          showReasoning: state.context.config.showReasoning !== false,
+        },
         current,
         (signal) => changes.watch(current.submit(message, { signal })),
         current.status().model,
       );
       await changes.report();
       if (outcome.lastToolOutput !== undefined) state.lastToolOutput = outcome.lastToolOutput;
+      state.lastReasoning = outcome.lastReasoning;
       if (outcome.status === 'failed') {
         reportError(
           outcome.error,

@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import type { ReasoningLevel } from '../../protocol/index.js';
 import { UnsentMessageError, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { Session } from '../../core/session.js';
@@ -27,6 +28,13 @@ export interface ChatOptions {
   autoApprove?: boolean;
   /** `--approval read-only|ask|auto-edit|full-auto`. */
   approval?: string;
+  /** `--reasoning off|minimal|low|medium|high`: the conversation's reasoning level from this turn on. */
+  reasoning?: ReasoningLevel;
+}
+
+/** The session option for `--reasoning`, when it was given. */
+export function reasoningFlag(options: Pick<ChatOptions, 'reasoning'>): { reasoning?: ReasoningLevel } {
+  return options.reasoning !== undefined ? { reasoning: options.reasoning } : {};
 }
 
 /** The conversation a command works on: --conversation, --continue, or the active one. */
@@ -81,6 +89,7 @@ export async function runChat(options: ChatOptions, io: Io): Promise<number> {
     const session = await openSession(context, id, {
       ...withTools(tools),
       followConversationPolicy: noApprovalFlag(options),
+      ...reasoningFlag(options),
     });
     const selection = session.selection();
     writer.start({
@@ -132,6 +141,7 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
     ...withTools(tools),
     canAsk,
     followConversationPolicy: noApprovalFlag(options),
+    ...reasoningFlag(options),
     onLockWait: () => {
       io.stderr.write(
         color.yellow('Waiting for another cody process to finish writing to this conversation…\n'),
@@ -141,7 +151,7 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   if (canAsk && io.stderr.isTTY === true) {
     try {
       await tools?.prepare();
-      return await terminalTurn(io, session, message);
+      return await terminalTurn(io, session, message, context.config.showReasoning !== false);
     } catch (error) {
       keepUnsent(error, io);
       throw error;
@@ -196,7 +206,12 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
  * On a terminal, the turn runs as in the REPL: the approval question always visible, Esc or Ctrl-C stop
  * the turn (exit 130), Markdown when stdout is the terminal too.
  */
-async function terminalTurn(io: Io, session: Session, message: string): Promise<number> {
+async function terminalTurn(
+  io: Io,
+  session: Session,
+  message: string,
+  showReasoning: boolean,
+): Promise<number> {
   const [{ runTurn }, { RawTerminal }] = await Promise.all([
     import('../repl-turn.js'),
     import('../tty/terminal.js'),
@@ -213,6 +228,7 @@ async function terminalTurn(io: Io, session: Session, message: string): Promise<
         color: stderrChalk(io),
         markdown: io.stdout.isTTY === true && useColor(io.stdout, io.env),
         oneShot: true,
+        showReasoning,
       },
       session,
       (signal) => changes.watch(session.submit(message, { signal })),

@@ -51,6 +51,7 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
           `Window:       ${status.contextWindow.toLocaleString('en-US')} tokens (auto-compact at ${status.autoCompactLimit.toLocaleString('en-US')})`,
           `Used:         ${status.contextTokens.toLocaleString('en-US')} tokens (${percent}% of the window)`,
           `Compactions:  ${status.compactions}`,
+          `Reasoning:    ${status.reasoning ?? "the API's default"}${status.reasoningTokens !== undefined ? ` (${status.reasoningTokens.toLocaleString('en-US')} reasoning tokens so far)` : ''}`,
           ...(status.sandbox !== undefined ? [`Sandbox:      ${status.sandbox}`] : []),
           ...(unconfined !== undefined ? [`Warning:      ${unconfined}`] : []),
         ].join('\n') + '\n',

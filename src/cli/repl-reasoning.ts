@@ -1,0 +1,39 @@
+/** The REPL's `/reasoning [level]`: shows or sets how hard the conversation's model reasons. */
+import type { ChalkInstance } from 'chalk';
+import { REASONING_LEVELS, type ReasoningLevel } from '../protocol/index.js';
+import type { Session } from '../core/session.js';
+
+/** What `/reasoning` needs: the session and a place to keep the choice for conversations opened later. */
+export interface ReasoningChoice {
+  session: Pick<Session, 'setReasoning' | 'reasoningLevel'>;
+  /** /reasoning chose a level: conversations opened later in this session keep it. */
+  reasoningChosen: (level: ReasoningLevel) => void;
+}
+
+/** The level as `/status` and `/reasoning` word it. */
+export function reasoningLabel(level: string | undefined): string {
+  return level ?? "the API's default";
+}
+
+export function reasoningCommand(
+  argument: string,
+  state: ReasoningChoice,
+  color: ChalkInstance,
+  say: (text: string) => void,
+): void {
+  if (argument === '') {
+    say(
+      `Reasoning: ${reasoningLabel(state.session.reasoningLevel())}. Change it with /reasoning ${REASONING_LEVELS.join('|')}.\n`,
+    );
+    return;
+  }
+  let level: ReasoningLevel;
+  try {
+    level = state.session.setReasoning(argument);
+  } catch (error) {
+    say(color.red(`${error instanceof Error ? error.message : String(error)}\n`));
+    return;
+  }
+  state.reasoningChosen(level);
+  say(color.green(`✓ Reasoning ${level} for this conversation (kept with its next turn)\n`));
+}
