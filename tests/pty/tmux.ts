@@ -17,6 +17,8 @@ export interface TmuxSession {
   /** Text as if pasted by a terminal that supports bracketed paste. */
   paste(text: string): Promise<void>;
   screen(): Promise<string>;
+  /** The screen with its colours and attributes, as SGR escape sequences. */
+  styledScreen(): Promise<string>;
   /** Waits until the screen matches; throws with the screen when it does not in time. */
   waitFor(pattern: RegExp | string, timeoutMs?: number): Promise<string>;
   resize(columns: number, rows: number): Promise<void>;
@@ -78,6 +80,8 @@ export async function startTmux(options: {
     command,
   );
   const screen = async (): Promise<string> => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'main');
+  const styledScreen = async (): Promise<string> =>
+    tmux('capture-pane', '-p', '-e', '-J', '-S', '-', '-t', 'main');
   const exitStatus = async (): Promise<number | undefined> => {
     const written = await readFile(statusFile, 'utf8').catch(() => '');
     if (/^\d+\n$/.test(written)) return Number(written.trim());
@@ -107,6 +111,7 @@ export async function startTmux(options: {
       await tmux('paste-buffer', '-p', '-b', 'p', '-t', 'main');
     },
     screen,
+    styledScreen,
     waitFor: async (pattern, timeoutMs = 10_000) => {
       const deadline = Date.now() + timeoutMs;
       let last = '';
