@@ -182,14 +182,10 @@ async function interactive(
       const { runTurn } = await import('./repl-turn.js');
       const changes = createChangeReporter((line) => terminal.write(`${line}\r\n`), io.cwd);
       await tools?.prepare();
+      const markdown = useColor(stdout, io.env) && stdout.isTTY === true;
+      const showReasoning = state.context.config.showReasoning !== false;
       const outcome = await runTurn(
-        {
-          terminal,
-          stdout,
-          color,
-          markdown: useColor(stdout, io.env) && stdout.isTTY === true,
-          showReasoning: state.context.config.showReasoning !== false,
-        },
+        { terminal, stdout, color, markdown, showReasoning },
         current,
         (signal) => changes.watch(current.submit(message, { signal })),
         current.status().model,
