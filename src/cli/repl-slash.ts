@@ -295,7 +295,7 @@ function statusLine(session: Session): string {
   const status = session.status();
   const percent = Math.round((status.contextTokens / status.contextWindow) * 100);
   const thought = status.reasoningTokens ? ` (${formatTokens(status.reasoningTokens)} reasoning tokens)` : '';
-  return `${status.provider} (${session.selection().api}) · ${status.model} · ${formatTokens(status.contextTokens)} of ${formatTokens(status.contextWindow)} tokens (${percent}%) · ${status.compactions} compactions · reasoning ${reasoningLabel(status.reasoning)}${thought} · conversation ${status.id}\n`;
+  return `${status.provider} (${session.selection().api}) · ${status.model} · ${formatTokens(status.contextTokens)} of ${formatTokens(status.contextWindow)} tokens (${percent}%) · ${status.compactions} compactions · conversation ${status.id} · reasoning ${reasoningLabel(status.reasoning)}${thought}\n`;
 }
 
 /** `/expand`: the last turn's thinking (dimmed) and the last tool output, whole. */
