@@ -59,8 +59,14 @@ export class Conversation {
 
   /** Runs one turn. Throws `CodyError` 'busy' at once if one is running; otherwise never throws. */
   submit(message: string | ContentPart[], options: SubmitOptions = {}): AsyncGenerator<SessionEvent> {
-    if (options.reasoning !== undefined) this.session.setReasoning(options.reasoning);
     const controller = this.reserve(options.signal);
+    try {
+      // Only once the turn is reserved: a busy conversation keeps its level.
+      if (options.reasoning !== undefined) this.session.setReasoning(options.reasoning);
+    } catch (error) {
+      this.running = undefined;
+      throw error;
+    }
     return this.guarded(controller, this.turnEvents(message, controller));
   }
 

@@ -213,6 +213,20 @@ describe('the setting belongs to the conversation', () => {
     expect(bodies()[2]?.reasoning).toEqual({ effort: 'none' });
   });
 
+  it('an unknown level is a usage error that leaves the conversation free; a busy one keeps its level', async () => {
+    await start();
+    const conversation = await cody.create({ provider: 'openai', api: 'responses', model: 'gpt-5' });
+    expect(() => conversation.submit('x', { reasoning: 'extreme' as 'high' })).toThrow(
+      /Unknown reasoning level 'extreme'/,
+    );
+    expect(conversation.busy).toBe(false);
+    const running = conversation.submit('first', { reasoning: 'low' });
+    const first = await running.next();
+    expect(() => conversation.submit('second', { reasoning: 'high' })).toThrow(/already running/);
+    expect(conversation.status()).toMatchObject({ reasoning: 'low' });
+    if (first.done !== true) await drain(running);
+  });
+
   it('a model that cannot reason ignores the level with one warning, and never gets a 400', async () => {
     await start({ reasoning: 'high' });
     const conversation = await cody.create({ provider: 'openai', api: 'chat', model: 'gpt-4o' });

@@ -78,6 +78,26 @@ describe('createAnthropicClient: the request on the wire', () => {
     });
   });
 
+  it('with thinking on a Claude 4 model, adds the interleaved-thinking beta after a beta the client already sends', async () => {
+    server.enqueue({ type: 'reply', text: 'one' }, { type: 'reply', text: 'two' });
+    const thinking = (headers?: Record<string, string>): ModelClient =>
+      createAnthropicClient({
+        api: 'anthropic-messages',
+        model: 'claude-sonnet-4-6',
+        env: { ANTHROPIC_API_KEY: KEY },
+        baseUrl: server.url,
+        reasoningEffort: 'low',
+        ...(headers ? { headers } : {}),
+      });
+    await collectEvents(thinking({ 'anthropic-beta': 'oauth-2025-04-20' }).stream(REQUEST));
+    await collectEvents(client(undefined, server.url).stream(REQUEST));
+    const [withThinking, without] = server.modelRequests('anthropic-messages');
+    expect(withThinking?.headers['anthropic-beta']).toBe('oauth-2025-04-20,interleaved-thinking-2025-05-14');
+    expect(withThinking?.body).toMatchObject({ thinking: { type: 'enabled', budget_tokens: 4000 } });
+    expect(without?.headers['anthropic-beta']).toBeUndefined();
+    expect(without?.body).not.toHaveProperty('thinking');
+  });
+
   it('uses ANTHROPIC_BASE_URL from options.env, never from process.env, and baseUrl over both', async () => {
     vi.stubEnv('ANTHROPIC_BASE_URL', 'http://127.0.0.1:9/nowhere');
     server.enqueue({ type: 'reply', text: 'one' }, { type: 'reply', text: 'two' });
