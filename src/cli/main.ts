@@ -6,7 +6,8 @@ import { Argument, Command, CommanderError, Option } from 'commander';
 import { UsageError } from '../core/errors.js';
 import { ExitCode, type ExitCodeValue } from './exit-codes.js';
 import type { ChatOptions, OutputFormat } from './commands/chat.js';
-import { REASONING_LEVELS, type ReasoningLevel } from '../protocol/client-options.js';
+// The levels alone: the rest of the protocol (and what shares its chunk) stays out of `cody list`.
+import { REASONING_LEVELS, type ReasoningLevel } from '../protocol/reasoning-levels.js';
 import { processIo, type Io } from './io.js';
 import { reportError } from './report-error.js';
 import { closestMatch } from './suggest.js';

@@ -1,6 +1,6 @@
 /** The zod schema of `$CODY_HOME/config.json` (lenient about unknown keys). */
 import { z } from 'zod';
-import { REASONING_LEVELS } from '../protocol/index.js';
+import { REASONING_LEVELS } from '../protocol/reasoning-levels.js';
 import { PROVIDERS } from './config.js';
 import { isHttpUrl, isTimestamp } from './config-quick-check.js';
 import { APPROVAL_POLICIES } from './tools/policy.js';

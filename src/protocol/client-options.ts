@@ -1,8 +1,8 @@
 import type { WireApi } from './items.js';
 
-/** Cody's one reasoning setting, from none to the most; each API maps it to its own control. */
-export const REASONING_LEVELS = ['off', 'minimal', 'low', 'medium', 'high'] as const;
-export type ReasoningLevel = (typeof REASONING_LEVELS)[number];
+import { REASONING_LEVELS, type ReasoningLevel } from './reasoning-levels.js';
+
+export { REASONING_LEVELS, type ReasoningLevel };
 
 const KNOWN_REASONING_LEVELS: ReadonlySet<unknown> = new Set(REASONING_LEVELS);
 
