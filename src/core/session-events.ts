@@ -1,5 +1,8 @@
 import type { FinishReason, FunctionCallItem, ResponseItem, TokenUsage, WireApi } from '../protocol/index.js';
 import type { ErrorHint, ErrorKind } from './errors.js';
+import type { AlwaysScope } from './tools/tool-runtime.js';
+
+export type { AlwaysScope };
 
 /** Why a compaction ran. */
 export type CompactionTrigger = 'auto' | 'overflow' | 'manual';
@@ -86,8 +89,17 @@ export type SessionEvent =
   /**
    * A tool call needs a decision: the turn waits for `respond(id, decision)`. When nobody can answer
    * (`canAsk: false`), no request is made and the call is denied with a reason the model sees.
+   * `alwaysScope` is what 'approve-session' would cover (`git status`, `edits to app.js`); absent when
+   * "always" is not offered for this call (a deletion, a dangerous command): it asks every time.
    */
-  | { type: 'approval-requested'; id: string; call: FunctionCallItem; reason: string; preview?: string }
+  | {
+      type: 'approval-requested';
+      id: string;
+      call: FunctionCallItem;
+      reason: string;
+      preview?: string;
+      alwaysScope?: AlwaysScope;
+    }
   /** A request was answered; `reason` is "no answer" when nobody answered it in time (then 'deny'). */
   | { type: 'approval-resolved'; id: string; decision: ApprovalDecision; reason?: string }
   | { type: 'tool-started'; call: FunctionCallItem }

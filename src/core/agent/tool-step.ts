@@ -197,6 +197,7 @@ async function* approve(
       call,
       reason: decision.reason,
       ...(decision.preview !== undefined ? { preview: decision.preview } : {}),
+      ...(decision.alwaysScope !== undefined ? { alwaysScope: decision.alwaysScope } : {}),
     },
     turn.signal,
     turn.approvalTimeoutMs,

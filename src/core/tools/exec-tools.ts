@@ -76,16 +76,21 @@ export function shellTool(rules: ShellRules): ToolHandler {
 export const applyPatchTool = defineTool('apply_patch', z.object({ input: z.string().min(1) }), (args) => ({
   access: (workspace) => {
     let paths: string[];
+    let deletes: string[];
     try {
-      paths = patchPaths(parsePatch(args.input));
+      const operations = parsePatch(args.input);
+      paths = patchPaths(operations);
+      deletes = operations.flatMap((operation) => (operation.kind === 'delete' ? [operation.path] : []));
     } catch {
       // An unparsable patch changes nothing; running it reports the precise error.
       paths = [];
+      deletes = [];
     }
     return {
       kind: 'write',
       outside: outside(workspace, paths),
       summary: `apply a patch to ${paths.join(', ') || 'files'}`,
+      ...(deletes.length > 0 ? { deletes } : {}),
     };
   },
   preview: () => Promise.resolve(args.input),

@@ -29,8 +29,8 @@ export function noSandboxWarning(
 export type Access =
   /** Reads files; `outside` lists the paths outside the workspace. */
   | { kind: 'read'; outside: readonly string[] }
-  /** Changes files; `outside` lists the paths outside the workspace. */
-  | { kind: 'write'; outside: readonly string[]; summary: string }
+  /** Changes files; `outside` lists the paths outside the workspace, `deletes` the files it deletes. */
+  | { kind: 'write'; outside: readonly string[]; summary: string; deletes?: readonly string[] }
   /**
    * Runs a command; `danger` says why it must ask whatever the policy; `outsideCwd` when it runs outside;
    * the rest is what shell-analysis found (absent fields: nothing found).
@@ -54,7 +54,7 @@ export type Access =
 
 export interface PolicyContext {
   policy: ApprovalPolicy;
-  /** Whether this session already said "always" to this call's kind (command prefix or tool). */
+  /** Whether this session already said "always" to a scope this call falls in (approval-scope.ts). */
   remembered: boolean;
   /** Whether commands that run without asking run in a sandbox (bubblewrap); default: no. */
   sandbox?: boolean;
@@ -71,6 +71,9 @@ export function decidePolicy(access: Access, context: PolicyContext): ToolDecisi
       if (access.outside.length > 0)
         return boundary(policy, `writes ${list(access.outside)}, outside the workspace`);
       if (policy === 'read-only') return deny(policy, `would change files (${access.summary})`);
+      // Deleting a file asks every time, whatever was said before, unless the policy is full-auto.
+      if (access.deletes !== undefined && access.deletes.length > 0 && policy !== 'full-auto')
+        return { kind: 'ask', reason: `deletes ${list(access.deletes)}: ${access.summary}` };
       if (policy === 'auto-edit' || policy === 'full-auto' || context.remembered) return { kind: 'allow' };
       return { kind: 'ask', reason: access.summary };
     case 'exec':

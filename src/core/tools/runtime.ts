@@ -9,13 +9,8 @@ import {
   isRecord,
   type ToolSpec,
 } from '../../protocol/index.js';
-import {
-  commandPrefix,
-  dangerReason,
-  DEFAULT_DANGEROUS_COMMANDS,
-  prefixCovers,
-  type DangerousCommand,
-} from './command-safety.js';
+import { alwaysScopeOf, ApprovalMemory, type ScopedApproval } from './approval-scope.js';
+import { DEFAULT_DANGEROUS_COMMANDS, type DangerousCommand } from './command-safety.js';
 import type { HandlerContext, SandboxSettings, ToolHandler } from './handler.js';
 import { findRipgrep } from './file-search.js';
 import { gitConfigStamp } from './git-config-stamp.js';
@@ -109,7 +104,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
         trustGitConfig: () => gitConfigStamp(workspace.root) === gitStamp,
       }),
     ));
-  const remembered = new Set<string>();
+  const remembered = new ApprovalMemory();
+  /** The "always" scope offered with each call that asked, by call id, until it is answered. */
+  const offered = new Map<string, ScopedApproval>();
   /** Calls that were allowed by policy alone (they run sandboxed). */
   const unasked = new Set<string>();
   const sandboxSettings = options.sandbox ?? {};
@@ -136,24 +133,18 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
   const shellEnv = toolEnvironment(process.env, options.shellEnvironment);
   const builtinNames = new Set(BUILTIN_TOOL_SPECS.map((spec) => spec.name));
 
-  const rememberKey = (
-    call: FunctionCallItem,
-    args: Record<string, unknown> | undefined,
-  ): string | undefined => {
-    if (call.name === 'shell') {
-      const command = typeof args?.command === 'string' ? args.command : undefined;
-      if (command === undefined || dangerReason(command, workspace, dangerous) !== undefined)
-        return undefined;
-      return `shell:${commandPrefix(command) ?? command.trim()}`;
-    }
-    return `tool:${call.name}`;
-  };
-  const isRemembered = (call: FunctionCallItem, args: Record<string, unknown> | undefined): boolean => {
-    if (call.name !== 'shell') return remembered.has(`tool:${call.name}`);
-    const command = typeof args?.command === 'string' ? args.command : '';
-    for (const key of remembered)
-      if (key.startsWith('shell:') && prefixCovers(key.slice(6), command)) return true;
-    return false;
+  /**
+   * The policy's answer, given what "always" answers this session remembered. An 'ask' carries the scope
+   * an "always" would have, only when remembering it would let such a call run (never for a call that
+   * asks whatever was said before: a deletion, a dangerous command, a path outside the workspace).
+   */
+  const decideScoped = (access: Access, scoped: ScopedApproval | undefined, callId: string): ToolDecision => {
+    const confined = access.kind === 'exec' ? { sandbox: sandbox().available } : {};
+    const decision = decidePolicy(access, { policy, remembered: remembered.covers(scoped), ...confined });
+    if (decision.kind !== 'ask' || scoped === undefined) return decision;
+    if (decidePolicy(access, { policy, remembered: true, ...confined }).kind !== 'allow') return decision;
+    offered.set(callId, scoped);
+    return { ...decision, alwaysScope: scoped.scope };
   };
 
   const sandboxPolicy = (): SandboxPolicy => {
@@ -216,11 +207,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
         // Invalid arguments run nothing: `run` reports the problem to the model.
         if (!bound?.ok) return { kind: 'allow' };
         access = bound.call.access(workspace);
-        const decision = decidePolicy(access, {
-          policy,
-          remembered: isRemembered(call, args),
-          ...(access.kind === 'exec' ? { sandbox: sandbox().available } : {}),
-        });
+        const scoped = args ? alwaysScopeOf(call.name, args, workspace, false) : undefined;
+        const decision = decideScoped(access, scoped, call.call_id);
         if (decision.kind === 'allow') unasked.add(call.call_id);
         if (decision.kind !== 'ask' || !bound.call.preview) return decision;
         const preview = await bound.call.preview(workspace).catch(() => undefined);
@@ -228,13 +216,15 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
       }
       if (external?.has(call.name)) {
         access = { kind: 'external', name: call.name, readOnly: external.isReadOnly(call.name) };
-        return decidePolicy(access, { policy, remembered: isRemembered(call, args) });
+        const scoped = args ? alwaysScopeOf(call.name, args, workspace, true) : undefined;
+        return decideScoped(access, scoped, call.call_id);
       }
       return { kind: 'deny', reason: `No tool named '${call.name}' is available.` };
     },
     rememberApproval: (call) => {
-      const key = rememberKey(call, parseArguments(call.arguments));
-      if (key !== undefined) remembered.add(key);
+      const scoped = offered.get(call.call_id);
+      offered.delete(call.call_id);
+      if (scoped !== undefined) remembered.remember(scoped);
     },
     run: async (call, context) => {
       const args = parseArguments(call.arguments);

@@ -7,7 +7,20 @@ import type { TurnChangesPayload } from '../undo/turn-changes.js';
  * program embedding Cody), or refuse it with a reason the model is told.
  */
 export type ToolDecision =
-  { kind: 'allow' } | { kind: 'ask'; reason: string; preview?: string } | { kind: 'deny'; reason: string };
+  | { kind: 'allow' }
+  | { kind: 'ask'; reason: string; preview?: string; alwaysScope?: AlwaysScope }
+  | { kind: 'deny'; reason: string };
+
+/**
+ * What answering "always" to an approval covers for the rest of the session (see approval-scope.ts).
+ * `kind` is 'command' (a shell program and subcommand, or one exact compound line), 'file' (the same
+ * tool on the same files) or 'call' (an external tool with the same arguments); `label` is what the
+ * question names: `git status`, `edits to app.js`. Absent when "always" is not offered (a deletion).
+ */
+export interface AlwaysScope {
+  kind: 'command' | 'file' | 'call';
+  label: string;
+}
 
 /** What running a call produced. Failures are reported in `output` (the model reads it), never thrown. */
 export interface ToolResult {
@@ -33,7 +46,7 @@ export interface ToolRuntime {
   has(name: string): boolean;
   /** Pure policy: whether this call may run, needs asking, or is refused. Never prompts. */
   decide(call: FunctionCallItem): Promise<ToolDecision>;
-  /** The person approved this call for the rest of the session ('approve-session'). */
+  /** The person approved this call's `alwaysScope` for the rest of the session ('approve-session'). */
   rememberApproval(call: FunctionCallItem): void;
   /** Read-only calls may run concurrently. */
   isReadOnly(call: FunctionCallItem): boolean;

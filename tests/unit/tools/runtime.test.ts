@@ -231,6 +231,7 @@ describe('tool runtime', () => {
       kind: 'ask',
       reason: 'edit src/a.ts',
       preview: '--- src/a.ts\n-needle\n+pin',
+      alwaysScope: { kind: 'file', label: 'edits to src/a.ts' },
     });
     expect((await runtime('auto-edit').decide(edit)).kind).toBe('allow');
     expect((await runtime('auto-edit').decide(call('shell', { command: 'npm test' }))).kind).toBe('ask');
