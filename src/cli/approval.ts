@@ -1,28 +1,16 @@
 /** How tool calls that change something get approved: asked on a terminal, or by an explicit flag. */
-import { createInterface } from 'node:readline/promises';
 import type { CodyConfig } from '../core/config.js';
-import type { ApprovalDecision, SessionEvent } from '../core/session-events.js';
+import type { SessionEvent } from '../core/session-events.js';
+import type { ApprovalAnswer } from './approval-question.js';
 import { createLazyMcpTools } from '../core/mcp/lazy-mcp-tools.js';
 import { createToolRuntime, type CodyToolRuntime } from '../core/tools/runtime.js';
 import { toolOptionsFromConfig } from '../core/tools/runtime-config.js';
 import { BUILTIN_TOOL_SPECS } from '../core/tools/tool-specs.js';
 import { resolveApprovalPolicy } from './approval-flag.js';
 import type { Io } from './io.js';
+import { stderrChalk } from './render.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { CLI_VERSION } from './version.js';
-
-/** Asks the person a question on the terminal and resolves with the answer. */
-export type Ask = (question: string) => Promise<string>;
-
-/** A one-off question on a fresh readline interface (for single-turn commands). */
-export async function askOnce(question: string): Promise<string> {
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return await prompt.question(question);
-  } finally {
-    prompt.close();
-  }
-}
 
 /**
  * The tools a CLI command offers: the built-in ones and any MCP servers from config.json, under the
@@ -59,20 +47,29 @@ export function canAskOn(io: Io): boolean {
   return io.stdin.isTTY === true;
 }
 
-/** Asks the person on the terminal about one `approval-requested` event. */
+/**
+ * Asks the person about one `approval-requested` event with lines (a terminal not in raw mode): the
+ * approval question component, with the same choices and wording as on raw keys.
+ */
 export async function askApproval(
   io: Io,
   event: Extract<SessionEvent, { type: 'approval-requested' }>,
-  ask: Ask = askOnce,
-): Promise<ApprovalDecision> {
-  // Start on a fresh line (the reply may have stopped mid-line), outside the prompt: readline redraws
-  // a multi-line prompt by moving up and clearing, which would erase the reply's last line.
+): Promise<ApprovalAnswer> {
+  const { askWithLines, linesOf } = await import('./approval-question.js');
+  // Start on a fresh line: the reply may have stopped mid-line.
   io.stderr.write('\n');
-  const answer = (await ask(`Allow ${event.reason}? [y]es / [n]o / [a]lways this session: `))
-    .trim()
-    .toLowerCase();
-  if (answer === 'a' || answer === 'always') return 'approve-session';
-  return answer === 'y' || answer === 'yes' ? 'approve' : 'deny';
+  // A stream that cannot be read line by line (never the process's stdin) stops the turn.
+  if (!isReadable(io.stdin)) return { decision: 'abort' };
+  const lines = linesOf(io.stdin);
+  try {
+    return await askWithLines(lines, (text) => io.stderr.write(text), event, { color: stderrChalk(io) });
+  } finally {
+    lines.close();
+  }
+}
+
+function isReadable(stream: unknown): stream is NodeJS.ReadableStream {
+  return typeof (stream as { on?: unknown }).on === 'function';
 }
 
 /**

@@ -125,13 +125,9 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
           return;
         case 'approval-requested':
           asked.add(event.call.call_id);
-          // The command asks the question; the spinner must not draw over it.
+          // The command asks the question (with the whole preview); the spinner must not draw over it.
           stopSpinner();
           markdown?.end();
-          for (const line of event.preview !== undefined
-            ? sanitizeForTerminal(event.preview).split('\n').slice(0, 20)
-            : diffPreview(event.call))
-            io.stderr.write(`  ${line}\n`);
           return;
         case 'turn-started':
         case 'state':

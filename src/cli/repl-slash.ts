@@ -290,12 +290,12 @@ async function showDiff(id: string, turn: string, io: Io, say: (text: string) =>
   );
 }
 
-/** `/status`: provider, model, context used, compactions and reasoning, on one line. */
+/** `/status`: provider, model, context used, compactions, reasoning and approval policy, on one line. */
 function statusLine(session: Session): string {
   const status = session.status();
   const percent = Math.round((status.contextTokens / status.contextWindow) * 100);
   const thought = status.reasoningTokens ? ` (${formatTokens(status.reasoningTokens)} reasoning tokens)` : '';
-  return `${status.provider} (${session.selection().api}) · ${status.model} · ${formatTokens(status.contextTokens)} of ${formatTokens(status.contextWindow)} tokens (${percent}%) · ${status.compactions} compactions · conversation ${status.id} · reasoning ${reasoningLabel(status.reasoning)}${thought}\n`;
+  return `${status.provider} (${session.selection().api}) · ${status.model} · ${formatTokens(status.contextTokens)} of ${formatTokens(status.contextWindow)} tokens (${percent}%) · ${status.compactions} compactions · conversation ${status.id} · reasoning ${reasoningLabel(status.reasoning)}${thought} · ${approvalStatus({ session })}\n`;
 }
 
 /** `/expand`: the last turn's thinking (dimmed) and the last tool output, whole. */
@@ -325,7 +325,11 @@ function approvalCommand(argument: string, state: ReplState, ui: Ui, say: (text:
     return;
   }
   state.policyChosen();
-  say(ui.color.green(`✓ Approval policy ${argument} for this conversation (kept with its next turn)\n`));
+  say(
+    ui.color.green(
+      `✓ Approval policy ${argument} for this conversation: it keeps it when opened again (--approval on the command line applies to one run only)\n`,
+    ),
+  );
   sayUnconfined(state, ui, say);
 }
 
@@ -341,4 +345,14 @@ function sayUnconfined(state: ReplState, ui: Ui, say: (text: string) => void): v
   const sandboxed = status.sandbox === undefined ? undefined : status.sandbox === 'bubblewrap';
   const unconfined = noSandboxWarning(status.approvalPolicy, sandboxed);
   if (unconfined !== undefined) say(ui.color.yellow(`⚠ ${unconfined}\n`));
+}
+
+/** `approval ask`, or `approval full-auto (this run only; the conversation keeps ask)`. */
+export function approvalStatus(state: Pick<ReplState, 'session'>): string {
+  const inForce = state.session.status().approvalPolicy;
+  if (inForce === undefined) return 'no tools';
+  const kept = state.session.keptApprovalPolicy().policy;
+  return inForce === kept
+    ? `approval ${inForce}`
+    : `approval ${inForce} (this run only; the conversation keeps ${kept})`;
 }

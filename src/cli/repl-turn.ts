@@ -113,61 +113,28 @@ export async function runTurn(
   const paintDiff = (line: string): string =>
     line.startsWith('+') ? color.green(line) : line.startsWith('-') ? color.red(line) : line;
 
-  const ask = (
+  const ask = async (
     event: Extract<SessionEvent, { type: 'approval-requested' }>,
   ): Promise<{ decision: ApprovalDecision; reason?: string }> => {
     stopSpinner();
     endReply();
-    err(
-      `${color.yellow('?')} ${color.bold(`Allow ${summarizeToolCall(event.call)}`)}${event.reason ? color.dim(` — ${sanitizeForTerminal(event.reason)}`) : ''}\n`,
+    const { askWithKeys } = await import('./approval-question.js');
+    // Keys typed before the question stay where they went (the next prompt), and the question says so.
+    const typed = typeAhead.buffer.trim() !== '' || queued.length > 0;
+    const note = !typed
+      ? undefined
+      : ui.oneShot === true
+        ? 'what you typed before this question is not an answer (and is not sent: cody chat sends one message)'
+        : 'what you typed before this question is not an answer: it is kept for your next prompt';
+    const answer = await askWithKeys(
+      { listen: (listener) => (approval = listener), columns: () => terminal.columns() },
+      err,
+      event,
+      { color, ...(note !== undefined ? { note } : {}) },
     );
-    const preview =
-      event.preview !== undefined
-        ? sanitizeForTerminal(event.preview).split('\n').slice(0, 20)
-        : diffPreview(event.call);
-    for (const line of preview) err(`  ${paintDiff(line)}\n`);
-    err(
-      color.dim(
-        '  [y] yes, once   [a] always for this command   [n] no, and tell the model why   [Esc] stop the turn\n',
-      ),
-    );
-    return new Promise((resolve) => {
-      approval = (key) => {
-        const letter = key.name === 'text' ? key.text.toLowerCase() : '';
-        if (letter === 'y' || key.name === 'enter') return done('approve', 'yes');
-        if (letter === 'a') return done('approve-session', 'always for this command');
-        if (key.name === 'escape' || key.name === 'ctrl-c') {
-          done('abort', 'stopped');
-          return interrupt();
-        }
-        if (letter === 'n') {
-          err(`${color.bold('Why not?')} ${color.dim('(Enter to skip)')} `);
-          const reason = new LineEditor(
-            { write: (text) => terminal.write(text), columns: () => terminal.columns() },
-            { prompt: '', promptWidth: 0, history: [] },
-          );
-          approval = (next) => {
-            if (next.name === 'escape' || next.name === 'ctrl-c') {
-              done('abort', 'stopped');
-              return interrupt();
-            }
-            const result = reason.handle(next);
-            if (result?.kind === 'submit') {
-              err('\n');
-              const why = result.text.trim();
-              // The reason goes to the model with the denial, in that call's output.
-              done('deny', why === '' ? 'no' : 'no (your reason goes to the model with it)', why);
-            }
-          };
-        }
-        return undefined;
-      };
-      const done = (decision: ApprovalDecision, label: string, reason = ''): void => {
-        approval = undefined;
-        err(color.dim(`  → ${label}\n`));
-        resolve(reason === '' ? { decision } : { decision, reason });
-      };
-    });
+    approval = undefined;
+    if (answer.decision === 'abort') interrupt();
+    return answer;
   };
 
   let usageIn = 0;

@@ -103,8 +103,16 @@ async function interactive(
   const terminal = new RawTerminal(process.stdin, process.stderr);
   const stdout = io.stdout;
   const selection = resolveSelection(initialContext.config);
+  // A resumed conversation may keep a policy of its own: it is known once the conversation is open.
+  if (chosen !== undefined && !policyChosen) await opening.catch(() => undefined);
+  const approval =
+    tools === undefined
+      ? 'no tools'
+      : `approval ${tools.policy()}${policyChosen ? ' (--approval: this run only)' : ''}`;
   io.stderr.write(
-    color.dim(`Cody · ${selection.provider}/${selection.model} · conversation ${id} · /help for commands\n`),
+    color.dim(
+      `Cody · ${selection.provider}/${selection.model} · conversation ${id} · ${approval} · /help for commands\n`,
+    ),
   );
   // Said for as long as it holds (also in /status and cody status), not once.
   const unconfined =
@@ -126,7 +134,7 @@ async function interactive(
         text = next;
         io.stderr.write(`${color.bold('› ')}${sanitizeForTerminal(text).replace(/\n/g, '\r\n  ')}\r\n`);
       } else {
-        const result = await prompt(terminal, color, history, io.cwd, draft, openFailed);
+        const result = await prompt(terminal, color, history, io.cwd, draft, openFailed, tools?.policy());
         draft = '';
         if (result.kind === 'cancelled') throw await openFailed;
         if (result.kind === 'exit') {
@@ -220,14 +228,17 @@ function prompt(
   cwd: string,
   initial: string,
   cancel: Promise<unknown>,
+  policy: string | undefined,
 ): Promise<PromptResult> {
+  // The approval policy in force is shown beside the prompt when it is not the default, ask.
+  const label = policy === undefined || policy === 'ask' ? '' : `${policy} `;
   return new Promise((resolve) => {
     let settled = false;
     const editor = new LineEditor(
       { write: (text) => terminal.write(text), columns: () => terminal.columns() },
       {
-        prompt: color.bold('› '),
-        promptWidth: 2,
+        prompt: `${color.yellow(label)}${color.bold('› ')}`,
+        promptWidth: label.length + 2,
         history,
         complete: (buffer, cursor) => completeInput(buffer, cursor, cwd),
       },

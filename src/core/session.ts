@@ -25,7 +25,12 @@ import { type ResolvedSelection, resolveConversationSelection } from './resolve-
 import type { ConversationManager } from './conversation-manager.js';
 import type { ConversationEngine, SelectionChoice, SessionStatus } from './conversation-engine.js';
 import { CodyError, UsageError } from './errors.js';
-import { APPROVAL_POLICIES, isApprovalPolicy } from './tools/policy.js';
+import {
+  APPROVAL_POLICIES,
+  DEFAULT_APPROVAL_POLICY,
+  isApprovalPolicy,
+  type ApprovalPolicy,
+} from './tools/policy.js';
 import {
   configuredReasoning,
   isReasoningModel,
@@ -110,12 +115,19 @@ export class Session implements ConversationEngine {
   private reasoning: ReasoningLevel | undefined;
   /** Models already warned about in this session that they cannot use the reasoning level. */
   private readonly reasoningWarned = new Set<string>();
+  /**
+   * The approval policy this conversation keeps for its next runs: the one recorded with it (what
+   * `/approval` or a run without a flag chose), else the configured default. A flag's policy is in
+   * force for its run only and leaves this as it is.
+   */
+  private keptPolicy: { policy: ApprovalPolicy; recorded: boolean };
 
   private constructor(options: SessionOptions, matchers: Matchers) {
     this.options = options;
     this.id = options.conversationId;
     this.config = options.config;
     this.matchers = matchers;
+    this.keptPolicy = { policy: options.config.approval ?? DEFAULT_APPROVAL_POLICY, recorded: false };
     this.handle = new ConversationHandle({
       manager: options.manager,
       conversationId: options.conversationId,
@@ -136,6 +148,7 @@ export class Session implements ConversationEngine {
     const session = new Session(options, matchers);
     await session.handle.reload();
     const recorded = session.handle.lastApprovalPolicy;
+    if (isApprovalPolicy(recorded)) session.keptPolicy = { policy: recorded, recorded: true };
     if (options.followConversationPolicy === true && isApprovalPolicy(recorded))
       options.tools?.setPolicy?.(recorded);
     session.reasoning = options.reasoning ?? levelFromCodexEffort(session.handle.lastReasoningEffort);
@@ -156,6 +169,15 @@ export class Session implements ConversationEngine {
     if (!tools?.setPolicy)
       throw new UsageError('This conversation has no tools, so no approval policy applies.');
     tools.setPolicy(policy);
+    this.keptPolicy = { policy, recorded: true };
+  }
+
+  /**
+   * The approval policy the conversation keeps (what a run without `--approval` uses), and whether it was
+   * recorded with the conversation or is the configured default.
+   */
+  keptApprovalPolicy(): { policy: ApprovalPolicy; recorded: boolean } {
+    return { ...this.keptPolicy };
   }
 
   /**
@@ -362,6 +384,7 @@ export class Session implements ConversationEngine {
       tools: this.options.tools,
       approvals: this.approvals,
       approvalTimeoutMs: this.options.approvalTimeoutMs ?? 0,
+      keptApprovalPolicy: this.keptPolicy.policy,
       canAsk: typeof this.options.canAsk === 'function' ? this.options.canAsk : this.options.canAsk === true,
       signal,
       ...(reasoning !== undefined ? { reasoning } : {}),

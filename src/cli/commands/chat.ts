@@ -181,7 +181,10 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
     for await (const event of session.submit(message, { signal: abort.signal })) {
       renderer.handle(event);
       changes.observe(event);
-      if (event.type === 'approval-requested') session.respond(event.id, await askApproval(io, event));
+      if (event.type === 'approval-requested') {
+        const answer = await askApproval(io, event);
+        session.respond(event.id, answer.decision, answer.reason);
+      }
       const notice = event.type === 'tool-call' && !event.approved ? declinedNotice(event) : undefined;
       if (notice !== undefined) io.stderr.write(notice);
     }

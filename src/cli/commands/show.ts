@@ -36,9 +36,13 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
     const unconfined = noSandboxWarning(status.approvalPolicy, sandboxed);
     // `api` is the wire API id everywhere machine-readable ('openai-chat', as in list and the events).
     const api = session.selection().api;
+    // The policy the next run without --approval uses: what the conversation keeps, else config's default.
+    const approval = session.keptApprovalPolicy();
     if (options.json) {
       const warning = unconfined !== undefined ? { warning: unconfined } : {};
-      io.stdout.write(`${terminalSafeJson({ ...status, api, ...warning }, 2)}\n`);
+      io.stdout.write(
+        `${terminalSafeJson({ ...status, api, approvalPolicy: approval.policy, ...warning }, 2)}\n`,
+      );
       return ExitCode.ok;
     }
     const percent = ((status.contextTokens / status.contextWindow) * 100).toFixed(1);
@@ -51,6 +55,7 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
           `Window:       ${status.contextWindow.toLocaleString('en-US')} tokens (auto-compact at ${status.autoCompactLimit.toLocaleString('en-US')})`,
           `Used:         ${status.contextTokens.toLocaleString('en-US')} tokens (${percent}% of the window)`,
           `Compactions:  ${status.compactions}`,
+          `Approval:     ${approval.policy} (${approval.recorded ? 'kept by this conversation' : 'the configured default'}; /approval changes it)`,
           `Reasoning:    ${status.reasoning ?? "the API's default"}${status.reasoningTokens !== undefined ? ` (${status.reasoningTokens.toLocaleString('en-US')} reasoning tokens so far)` : ''}`,
           ...(status.sandbox !== undefined ? [`Sandbox:      ${status.sandbox}`] : []),
           ...(unconfined !== undefined ? [`Warning:      ${unconfined}`] : []),

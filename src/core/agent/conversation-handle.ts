@@ -42,7 +42,10 @@ export class ConversationHandle {
   firstUserMessage: string | undefined;
   /** The model of the last recorded turn (a new one gets a catalogue warning). */
   lastModel: string | undefined;
-  /** The approval policy the conversation's last turn ran under (Cody's name), if one was recorded. */
+  /**
+   * The approval policy the conversation keeps (Cody's name), if one was recorded: what its last turn ran
+   * under, unless that turn's policy was chosen for its run only.
+   */
   lastApprovalPolicy: string | undefined;
   /** The reasoning effort the conversation's last turn recorded (Codex's `effort`), if any. */
   lastReasoningEffort: string | undefined;
@@ -209,7 +212,8 @@ export class ConversationHandle {
     this.readWarnings = [...resumed.warnings];
     this.compactionCount = resumed.compactionCount;
     this.lastModel = resumed.lastTurnContext?.model;
-    this.lastApprovalPolicy = resumed.lastTurnContext?.cody_approval_policy;
+    this.lastApprovalPolicy =
+      resumed.lastTurnContext?.cody_approval_kept ?? resumed.lastTurnContext?.cody_approval_policy;
     this.lastReasoningEffort = resumed.lastTurnContext?.effort;
     this.recordedSelection = recordedSelectionOf(resumed);
     this.messageCount = resumed.messageCount ?? countMessages(resumed.history);

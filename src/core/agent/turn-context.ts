@@ -26,6 +26,8 @@ export interface TurnContext {
   approvals: ApprovalDesk;
   /** How long an approval request waits before it is declined with "no answer" (0: until answered). */
   approvalTimeoutMs: number;
+  /** The approval policy the conversation keeps, recorded beside the one in force when they differ. */
+  keptApprovalPolicy?: string;
   /**
    * Whether someone answers approval requests; when not, an 'ask' is a denial. A function is asked at
    * each approval (a server: is a client attached to this conversation's events?).

@@ -254,5 +254,10 @@ function notSaved(failure: StorageError): StorageError {
 /** The approval policy and sandbox in force, in turn_context's Codex fields (and Cody's own name). */
 function permissionsOf(turn: TurnContext): Partial<TurnContextPayload> {
   const permissions = turn.tools?.permissions?.();
-  return permissions ? codexPermissions(permissions.approvalPolicy, permissions.sandboxPolicy) : {};
+  if (!permissions) return {};
+  const kept = turn.keptApprovalPolicy;
+  return {
+    ...codexPermissions(permissions.approvalPolicy, permissions.sandboxPolicy),
+    ...(kept !== undefined && kept !== permissions.approvalPolicy ? { cody_approval_kept: kept } : {}),
+  };
 }

@@ -64,6 +64,11 @@ export interface TurnContextPayload {
   sandbox_policy?: Record<string, unknown>;
   /** Cody's own approval policy (`read-only`, `ask`, `auto-edit`, `full-auto`). */
   cody_approval_policy?: string;
+  /**
+   * The policy the conversation keeps for its next runs, when the turn ran under another one chosen for
+   * that run only (`--approval`, a library option). Absent: it keeps `cody_approval_policy`.
+   */
+  cody_approval_kept?: string;
   /** The context window (tokens) the turn assumed for `model`. */
   context_window?: number;
   /** Codex's reasoning effort (`none`, `minimal`, `low`, `medium`, `high`); absent: the API's default. */
@@ -187,6 +192,7 @@ export const turnContextSchema = z
     // Codex writes a string (`on-request`); anything else is not Cody's and is dropped.
     approval_policy: z.string().optional().catch(undefined),
     cody_approval_policy: z.string().optional().catch(undefined),
+    cody_approval_kept: z.string().optional().catch(undefined),
     context_window: z.number().optional().catch(undefined),
     effort: z.string().optional().catch(undefined),
     summary: z.string().optional().catch(undefined),
@@ -258,8 +264,16 @@ export function toTurnContext(
 ): TurnContextPayload | undefined {
   const parsed = turnContextSchema.safeParse(payload);
   if (!parsed.success || parsed.data.model === undefined) return undefined;
-  const { turn_id, cwd, approval_policy, cody_approval_policy, context_window, effort, summary } =
-    parsed.data;
+  const {
+    turn_id,
+    cwd,
+    approval_policy,
+    cody_approval_policy,
+    cody_approval_kept,
+    context_window,
+    effort,
+    summary,
+  } = parsed.data;
   return {
     ...(turn_id !== undefined ? { turn_id } : {}),
     ...(cwd !== undefined ? { cwd } : {}),
@@ -268,6 +282,7 @@ export function toTurnContext(
     model: parsed.data.model,
     ...(approval_policy !== undefined ? { approval_policy } : {}),
     ...(cody_approval_policy !== undefined ? { cody_approval_policy } : {}),
+    ...(cody_approval_kept !== undefined ? { cody_approval_kept } : {}),
     ...(context_window !== undefined ? { context_window } : {}),
     ...(effort !== undefined ? { effort } : {}),
     ...(summary !== undefined ? { summary } : {}),
