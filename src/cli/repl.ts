@@ -108,7 +108,7 @@ async function interactive(
   const approval =
     tools === undefined
       ? 'no tools'
-      : `approval ${tools.policy()}${policyChosen ? ' (--approval: this run only)' : ''}`;
+      : `approval ${tools.policy()}${policyChosen && tools.policy() === 'full-auto' ? ' (--approval: this run only)' : ''}`;
   io.stderr.write(
     color.dim(
       `Cody · ${selection.provider}/${selection.model} · conversation ${id} · ${approval} · /help for commands\n`,

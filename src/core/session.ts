@@ -117,8 +117,8 @@ export class Session implements ConversationEngine {
   private readonly reasoningWarned = new Set<string>();
   /**
    * The approval policy this conversation keeps for its next runs: the one recorded with it (what
-   * `/approval` or a run without a flag chose), else the configured default. A flag's policy is in
-   * force for its run only and leaves this as it is.
+   * `/approval`, a flag or a run without a flag chose), else the configured default. A flag's full-auto
+   * is in force for its run only and leaves this as it is.
    */
   private keptPolicy: { policy: ApprovalPolicy; recorded: boolean };
 
@@ -149,6 +149,11 @@ export class Session implements ConversationEngine {
     await session.handle.reload();
     const recorded = session.handle.lastApprovalPolicy;
     if (isApprovalPolicy(recorded)) session.keptPolicy = { policy: recorded, recorded: true };
+    // A policy given for this run (a flag) is what the conversation keeps from now on, except full-auto:
+    // only an explicit `/approval full-auto` (setApprovalPolicy) makes a conversation keep that.
+    const given = options.tools?.permissions?.().approvalPolicy;
+    if (options.followConversationPolicy !== true && isApprovalPolicy(given) && given !== 'full-auto')
+      session.keptPolicy = { policy: given, recorded: true };
     if (options.followConversationPolicy === true && isApprovalPolicy(recorded))
       options.tools?.setPolicy?.(recorded);
     session.reasoning = options.reasoning ?? levelFromCodexEffort(session.handle.lastReasoningEffort);

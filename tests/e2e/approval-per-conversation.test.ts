@@ -52,7 +52,17 @@ describe('approval policy per conversation (e2e)', () => {
     const contexts = linesOfType(await harness.rollout(id), 'turn_context').map((line) => line.payload);
     expect(contexts.map((context) => context.cody_approval_policy)).toEqual(['auto-edit', 'auto-edit']);
 
-    // A flag wins for its run (and is what the conversation keeps from then on).
+    // --approval full-auto applies to its run only (issue 19): the conversation keeps auto-edit.
+    writeCall('free.txt');
+    expect((await harness.cody(['chat', '--approval', 'full-auto', 'write free'])).code).toBe(0);
+    expect(lastOutput()).toBe('Wrote free.txt.');
+    const flagged = linesOfType(await harness.rollout(id), 'turn_context').at(-1)?.payload;
+    expect(flagged).toMatchObject({ cody_approval_policy: 'full-auto', cody_approval_kept: 'auto-edit' });
+    expect((await harness.cody(['status'])).stdout).toMatch(
+      /^Approval: +auto-edit \(kept by this conversation;/m,
+    );
+
+    // Another flag wins for its run (and is what the conversation keeps from then on).
     writeCall('three.txt');
     expect((await harness.cody(['chat', '--approval', 'read-only', 'write three'])).code).toBe(0);
     expect(lastOutput()).toMatch(/^Declined by policy: .*read-only/);

@@ -143,6 +143,8 @@ describe('the REPL in a terminal (tmux)', () => {
     await term.send('count', { literal: true });
     await term.send('Enter');
     await term.waitFor('[y] yes, once');
+    // Keys that arrive within 300 ms of the question are ignored (issue 19): answer after that.
+    await new Promise((resolve) => setTimeout(resolve, 400));
     await term.send('y', { literal: true });
     const screen = await term.waitFor('done');
     expect(screen).toContain('$ seq 1 20');
@@ -159,6 +161,7 @@ describe('the REPL in a terminal (tmux)', () => {
     await term.send('set it up', { literal: true });
     await term.send('Enter');
     await term.waitFor('[y] yes, once');
+    await new Promise((resolve) => setTimeout(resolve, 400));
     await term.send('n', { literal: true });
     await term.waitFor('Why not?');
     await term.send('use npm ci', { literal: true });

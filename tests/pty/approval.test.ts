@@ -1,0 +1,225 @@
+/**
+ * An approval is a real decision (issue 19 §2), in a real terminal (tmux) against the fake provider:
+ * typed-ahead keys never answer the question, Enter alone does not, a long preview is never cut
+ * silently, "always" names a narrow scope and a call outside it asks again, and the approval policy in
+ * force is always visible.
+ */
+import { readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../e2e/harness.js';
+import { makeRepo } from '../e2e/tool-fixtures.js';
+import { startTmux, type TmuxSession } from './tmux.js';
+
+interface ChatBody {
+  messages: Array<{ role: string; content: unknown }>;
+}
+
+/** Past the ~300 ms after the question is drawn during which keys are ignored. */
+const pastGuard = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 450));
+
+const patch = (...lines: string[]): string => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
+
+describe('the approval question in a terminal (tmux)', () => {
+  let harness: Harness;
+  let tmux: TmuxSession | undefined;
+  const start = async (args: string[] = []): Promise<TmuxSession> => {
+    const env: Record<string, string> = { ...harness.env, TERM: 'xterm-256color' };
+    delete env.NO_COLOR;
+    tmux = await startTmux({ args, env, cwd: harness.home, rows: 50 });
+    return tmux;
+  };
+  /** The tool outputs the model saw, from the last request (it carries the whole history). */
+  const toolOutputs = (): string[] =>
+    ((harness.server.modelRequests('openai-chat').at(-1)?.body as ChatBody | undefined)?.messages ?? [])
+      .filter((message) => message.role === 'tool')
+      .map((message) => String(message.content));
+  const say = async (term: TmuxSession, text: string): Promise<void> => {
+    await term.send(text, { literal: true });
+    await term.send('Enter');
+  };
+  beforeEach(async () => {
+    harness = await createHarness({ chunkDelayMs: 30 });
+    await makeRepo(harness.home);
+  });
+  afterEach(async () => {
+    await tmux?.kill();
+    tmux = undefined;
+    await harness.close();
+  });
+
+  it('keys typed while the reply streams never answer; Enter alone does nothing; y answers after', async () => {
+    const term = await start();
+    await term.waitFor('›');
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        text: `${'streaming words '.repeat(60)}\n`,
+        toolCalls: [{ name: 'shell', arguments: { command: 'touch created.txt' } }],
+      },
+      { type: 'reply', text: 'made it\n' },
+    );
+    await say(term, 'go');
+    await term.waitFor('streaming words');
+    // The person keeps typing: every answer letter (n, a, y) and an Enter, before the question is drawn.
+    await term.send('please also run tests and say yes', { literal: true });
+    await term.send('Enter');
+    let screen = await term.waitFor('[y] yes, once');
+    await pastGuard();
+    screen = await term.screen();
+    expect(screen).toContain('Allow $ touch created.txt');
+    expect(screen).toContain('kept for your next prompt');
+    expect(screen).not.toMatch(/→ (yes|no|always|stopped)/);
+    expect(screen).not.toContain('Why not?');
+    await expect(readFile(join(harness.home, 'created.txt'))).rejects.toThrow(/ENOENT/);
+
+    // Enter alone does not answer (nothing says yes is the default): it says so, the question stays.
+    await term.send('Enter');
+    screen = await term.waitFor('Enter alone does not answer');
+    expect(screen).not.toMatch(/→ (yes|no|always|stopped)/);
+    await pastGuard();
+    await expect(readFile(join(harness.home, 'created.txt'))).rejects.toThrow(/ENOENT/);
+    expect(harness.server.modelRequests('openai-chat')).toHaveLength(1);
+
+    await term.send('y', { literal: true });
+    await term.waitFor('→ yes');
+    await term.waitFor('made it');
+    await readFile(join(harness.home, 'created.txt'));
+    // What was typed ahead is the next message, not an answer nor a denial reason.
+    await term.waitFor('echo: please also run tests and say yes', 15_000);
+    expect(toolOutputs().some((output) => output.includes('declined'))).toBe(false);
+  });
+
+  it('a 31-line patch preview shows a "more lines" marker, and v shows the last line before answering', async () => {
+    const body = Array.from({ length: 30 }, (_, index) => `+line ${index + 1}`);
+    body.push('+SECRET_LAST_LINE rm -rf important');
+    const term = await start();
+    await term.waitFor('›');
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [{ name: 'apply_patch', arguments: { input: patch('*** Add File: long.txt', ...body) } }],
+      },
+      { type: 'reply', text: 'ok then\n' },
+    );
+    await say(term, 'write the long file');
+    let screen = await term.waitFor('[y] yes, once');
+    expect(screen).toMatch(/… 14 more lines \(v to view all\)/);
+    expect(screen).toContain('[v] view all');
+    expect(screen).not.toContain('SECRET_LAST_LINE');
+    await pastGuard();
+    await term.send('v', { literal: true });
+    screen = await term.waitFor('+SECRET_LAST_LINE rm -rf important');
+    expect(screen).not.toMatch(/→ (yes|no|always|stopped)/);
+    await term.send('n', { literal: true });
+    await term.waitFor('Why not?');
+    await term.send('Enter');
+    await term.waitFor('ok then');
+    await expect(readFile(join(harness.home, 'long.txt'))).rejects.toThrow(/ENOENT/);
+  });
+
+  it('"always" on one apply_patch covers that file only: a later Delete File asks again', async () => {
+    await writeFile(join(harness.home, 'README.md'), 'keep me\n');
+    const term = await start();
+    await term.waitFor('›');
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [{ name: 'apply_patch', arguments: { input: patch('*** Add File: app.js', '+one') } }],
+      },
+      {
+        type: 'reply',
+        toolCalls: [
+          {
+            name: 'apply_patch',
+            arguments: { input: patch('*** Update File: app.js', '@@', '-one', '+two') },
+          },
+        ],
+      },
+      {
+        type: 'reply',
+        toolCalls: [{ name: 'apply_patch', arguments: { input: patch('*** Delete File: README.md') } }],
+      },
+      { type: 'reply', text: 'all done\n' },
+    );
+    await say(term, 'edit app.js then clean up');
+    await term.waitFor('[a] always for patches to app.js');
+    await pastGuard();
+    await term.send('a', { literal: true });
+    await term.waitFor('→ always for patches to app.js');
+    // The update of app.js runs without a question; the deletion asks, and offers no "always".
+    let screen = await term.waitFor('Delete File: README.md');
+    screen = await term.waitFor(/\[y\] yes, once[^\n]*\n(?![\s\S]*\[y\] yes, once)/);
+    const question = screen.slice(screen.lastIndexOf('Allow'));
+    expect(question).toContain('deletes README.md');
+    expect(question).not.toContain('[a]');
+    expect(await readFile(join(harness.home, 'app.js'), 'utf8')).toBe('two\n');
+    await pastGuard();
+    await term.send('n', { literal: true });
+    await term.waitFor('Why not?');
+    await term.send('Enter');
+    await term.waitFor('all done');
+    expect(await readFile(join(harness.home, 'README.md'), 'utf8')).toBe('keep me\n');
+    expect((screen.match(/\[y\] yes, once/g) ?? []).length).toBe(2);
+  });
+
+  it('"always" on git status covers git status only: git push asks again', async () => {
+    const term = await start();
+    await term.waitFor('›');
+    harness.server.enqueue(
+      { type: 'reply', toolCalls: [{ id: 'call_s1', name: 'shell', arguments: { command: 'git status' } }] },
+      {
+        type: 'reply',
+        toolCalls: [{ id: 'call_s2', name: 'shell', arguments: { command: 'git status --short' } }],
+      },
+      { type: 'reply', toolCalls: [{ id: 'call_s3', name: 'shell', arguments: { command: 'git push' } }] },
+      { type: 'reply', text: 'pushed nothing\n' },
+    );
+    await say(term, 'check and push');
+    await term.waitFor('[a] always for: git status');
+    await pastGuard();
+    await term.send('a', { literal: true });
+    await term.waitFor('→ always for: git status');
+    const screen = await term.waitFor('Allow $ git push');
+    expect(screen).not.toContain('Allow $ git status --short');
+    expect(screen).toContain('[a] always for: git push');
+    await pastGuard();
+    await term.send('n', { literal: true });
+    await term.waitFor('Why not?');
+    await term.send('Enter');
+    await term.waitFor('pushed nothing');
+    const outputs = toolOutputs();
+    expect(outputs).toHaveLength(3);
+    expect(outputs[1]).toMatch(/^Exit code: 0/);
+    expect(outputs[2]).toBe('The user declined to run this tool call. Ask them how to proceed.');
+  });
+
+  it('the policy in force is visible: banner, beside the prompt, /status; a flag is for this run only', async () => {
+    let term = await start(['--approval', 'full-auto']);
+    let screen = await term.waitFor(/full-auto › *$/m);
+    expect(screen).toContain('approval full-auto (--approval: this run only)');
+    await say(term, 'hello');
+    await term.waitFor('echo: hello');
+    await say(term, '/status');
+    screen = await term.waitFor(/approval full-auto \(this run only; the conversation keeps ask\)/);
+    await term.send('C-d');
+    await term.waitForExit();
+    await tmux?.kill();
+
+    // The next run without a flag is back to ask; /approval full-auto persists and says so.
+    term = await start([]);
+    screen = await term.waitFor('›');
+    expect(screen).toContain('· approval ask ·');
+    expect(screen).not.toMatch(/full-auto ›/);
+    await say(term, '/approval full-auto');
+    await term.waitFor('✓ Approval policy full-auto for this conversation: it keeps it when opened again');
+    await term.waitFor(/full-auto › *$/m);
+    await say(term, 'again');
+    await term.waitFor('echo: again');
+    await term.send('C-d');
+    await term.waitForExit();
+
+    const status = await harness.cody(['status']);
+    expect(status.stdout).toMatch(/^Approval: +full-auto \(kept by this conversation;/m);
+  });
+});
