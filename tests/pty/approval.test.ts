@@ -194,6 +194,27 @@ describe('the approval question in a terminal (tmux)', () => {
     expect(outputs[2]).toBe('The user declined to run this tool call. Ask them how to proceed.');
   });
 
+  it('cody chat on a terminal asks the same question: Enter alone does nothing, the scope is named', async () => {
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [{ id: 'call_c1', name: 'shell', arguments: { command: 'npm test -- -x' } }],
+      },
+      { type: 'reply', text: 'tested\n' },
+    );
+    const term = await start(['chat', 'run the tests']);
+    await term.waitFor('[a] always for: npm test');
+    await pastGuard();
+    await term.send('Enter');
+    await term.waitFor('Enter alone does not answer');
+    expect(await term.exitStatus()).toBeUndefined();
+    await term.send('n', { literal: true });
+    await term.waitFor('Why not?');
+    await term.send('Enter');
+    expect(await term.waitForExit()).toBe(0);
+    expect(toolOutputs()).toEqual(['The user declined to run this tool call. Ask them how to proceed.']);
+  });
+
   it('the policy in force is visible: banner, beside the prompt, /status; a flag is for this run only', async () => {
     let term = await start(['--approval', 'full-auto']);
     let screen = await term.waitFor(/full-auto › *$/m);
