@@ -215,6 +215,43 @@ describe('the approval question in a terminal (tmux)', () => {
     expect(toolOutputs()).toEqual(['The user declined to run this tool call. Ask them how to proceed.']);
   });
 
+  it('cody chat with stderr redirected asks on lines: the same wording, an empty line re-asks', async () => {
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [{ id: 'call_l1', name: 'shell', arguments: { command: 'touch lined.txt' } }],
+      },
+      { type: 'reply', text: 'lined up\n' },
+    );
+    const errors = join(harness.home, 'stderr.txt');
+    const env: Record<string, string> = { ...harness.env, TERM: 'xterm-256color' };
+    tmux = await startTmux({ args: ['chat', 'go'], env, cwd: harness.home, stderrTo: errors });
+    const stderr = async (pattern: RegExp): Promise<string> => {
+      const deadline = Date.now() + 10_000;
+      let text = '';
+      while (Date.now() < deadline) {
+        text = await readFile(errors, 'utf8').catch(() => '');
+        if (pattern.test(text)) return text;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(`stderr never matched ${String(pattern)}:\n${text}`);
+    };
+    let text = await stderr(/Answer \(y\/a\/n\/Esc, then Enter\):/);
+    expect(text).toContain('Allow $ touch lined.txt');
+    expect(text).toContain(
+      '[y] yes, once   [a] always for: touch lined.txt   [n] no, and tell the model why',
+    );
+    await pastGuard();
+    await tmux.send('Enter');
+    text = await stderr(/Enter alone does not answer/);
+    await expect(readFile(join(harness.home, 'lined.txt'))).rejects.toThrow(/ENOENT/);
+    await tmux.send('y', { literal: true });
+    await tmux.send('Enter');
+    expect(await tmux.waitForExit()).toBe(0);
+    text = await stderr(/→ yes/);
+    await readFile(join(harness.home, 'lined.txt'));
+  });
+
   it('the policy in force is visible: banner, beside the prompt, /status; a flag is for this run only', async () => {
     let term = await start(['--approval', 'full-auto']);
     let screen = await term.waitFor(/full-auto › *$/m);

@@ -38,6 +38,8 @@ export async function startTmux(options: {
   rows?: number;
   /** Afterwards print `EXIT=<status>` and the terminal's modes (`stty -a`), as a shell prompt would see them. */
   reportAfter?: boolean;
+  /** Send cody's stderr to this file instead of the terminal (stdin and stdout stay the terminal). */
+  stderrTo?: string;
 }): Promise<TmuxSession> {
   counter += 1;
   const socket = `cody-test-${process.pid}-${counter}`;
@@ -51,7 +53,8 @@ export async function startTmux(options: {
   // how it ended (seen under load), which would read as a hang.
   const statusFile = join(tmpdir(), `${socket}.status`);
   const after = options.reportAfter ? `; echo "EXIT=$status"; stty -a` : '';
-  const script = `${quoted}; status=$?; echo "$status" > '${statusFile}'${after}; exit "$status"`;
+  const redirect = options.stderrTo !== undefined ? ` 2>'${options.stderrTo.replace(/'/g, "'\\''")}'` : '';
+  const script = `${quoted}${redirect}; status=$?; echo "$status" > '${statusFile}'${after}; exit "$status"`;
   const command = `bash -c '${script.replace(/'/g, "'\\''")}'`;
   // Options first, in the same command, so a cody that exits at once still leaves its status behind.
   await tmux(
