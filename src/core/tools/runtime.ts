@@ -144,6 +144,8 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
     if (decision.kind !== 'ask' || scoped === undefined) return decision;
     if (decidePolicy(access, { policy, remembered: true, ...confined }).kind !== 'allow') return decision;
     offered.set(callId, scoped);
+    // A declined call's offer is never taken back: keep only the latest few.
+    if (offered.size > 32) offered.delete(offered.keys().next().value ?? callId);
     return { ...decision, alwaysScope: scoped.scope };
   };
 
