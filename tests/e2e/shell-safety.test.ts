@@ -94,7 +94,12 @@ describe('shell safety end to end', () => {
     expect(outputs[3]).not.toContain('root:');
     expect(outputs[4]).toMatch(/^Exit code: 0\n/);
 
-    // The conversation keeps full-auto: its status says there is no sandbox, every time it is asked.
+    // A flag's full-auto is for its run only (issue 19 §2): the conversation is back to ask.
+    expect((await harness.cody(['status'])).stdout).toMatch(/^Approval: +ask /m);
+    // A conversation under full-auto (a new one, with config's default full-auto) says there is no
+    // sandbox, every time it is asked.
+    await harness.writeConfig({ sandbox: { enabled: false }, approval: 'full-auto' });
+    expect((await harness.cody(['new'])).code).toBe(0);
     for (let time = 0; time < 2; time += 1) {
       const status = await harness.cody(['status']);
       expect(status.code, status.stderr).toBe(0);

@@ -163,25 +163,25 @@ describe('the approval question in a terminal (tmux)', () => {
     expect((screen.match(/\[y\] yes, once/g) ?? []).length).toBe(2);
   });
 
-  it('"always" on git status covers git status only: git push asks again', async () => {
+  it('"always" on git add covers git add only: git push asks again', async () => {
     const term = await start();
     await term.waitFor('›');
     harness.server.enqueue(
-      { type: 'reply', toolCalls: [{ id: 'call_s1', name: 'shell', arguments: { command: 'git status' } }] },
       {
         type: 'reply',
-        toolCalls: [{ id: 'call_s2', name: 'shell', arguments: { command: 'git status --short' } }],
+        toolCalls: [{ id: 'call_s1', name: 'shell', arguments: { command: 'git add a.txt' } }],
       },
+      { type: 'reply', toolCalls: [{ id: 'call_s2', name: 'shell', arguments: { command: 'git add -A' } }] },
       { type: 'reply', toolCalls: [{ id: 'call_s3', name: 'shell', arguments: { command: 'git push' } }] },
       { type: 'reply', text: 'pushed nothing\n' },
     );
-    await say(term, 'check and push');
-    await term.waitFor('[a] always for: git status');
+    await say(term, 'stage and push');
+    await term.waitFor('[a] always for: git add');
     await pastGuard();
     await term.send('a', { literal: true });
-    await term.waitFor('→ always for: git status');
+    await term.waitFor('→ always for: git add');
     const screen = await term.waitFor('Allow $ git push');
-    expect(screen).not.toContain('Allow $ git status --short');
+    expect(screen).not.toContain('Allow $ git add -A');
     expect(screen).toContain('[a] always for: git push');
     await pastGuard();
     await term.send('n', { literal: true });

@@ -380,7 +380,10 @@ describe('the REPL in a terminal (tmux)', () => {
     expect(banner).toContain('⚠ full-auto without a sandbox: commands run unconfined');
     await term.send('/status', { literal: true });
     await term.send('Enter');
-    const screen = await term.waitFor(/compactions · conversation[\s\S]*⚠ full-auto without a sandbox/);
+    // /status names the policy in force too (issue 19 §2): a flag's full-auto is for this run only.
+    const screen = await term.waitFor(
+      /compactions · approval full-auto \(this run only; the conversation keeps ask\) · conversation[\s\S]*⚠ full-auto without a sandbox/,
+    );
     expect(screen.split('⚠ full-auto without a sandbox')).toHaveLength(3);
   });
 });

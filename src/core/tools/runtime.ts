@@ -105,8 +105,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
       }),
     ));
   const remembered = new ApprovalMemory();
-  /** The "always" scope offered with each call that asked, by call id, until it is answered. */
-  const offered = new Map<string, ScopedApproval>();
+  /**
+   * The "always" scope offered with each call that asked, by call id, until it is answered; null when
+   * the question offered none (approve-session then approves that call only).
+   */
+  const offered = new Map<string, ScopedApproval | null>();
   /** Calls that were allowed by policy alone (they run sandboxed). */
   const unasked = new Set<string>();
   const sandboxSettings = options.sandbox ?? {};
@@ -141,12 +144,21 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
   const decideScoped = (access: Access, scoped: ScopedApproval | undefined, callId: string): ToolDecision => {
     const confined = access.kind === 'exec' ? { sandbox: sandbox().available } : {};
     const decision = decidePolicy(access, { policy, remembered: remembered.covers(scoped), ...confined });
-    if (decision.kind !== 'ask' || scoped === undefined) return decision;
-    if (decidePolicy(access, { policy, remembered: true, ...confined }).kind !== 'allow') return decision;
-    offered.set(callId, scoped);
+    if (decision.kind !== 'ask') return decision;
+    const offer =
+      scoped !== undefined && decidePolicy(access, { policy, remembered: true, ...confined }).kind === 'allow'
+        ? scoped
+        : null;
+    offered.set(callId, offer);
     // A declined call's offer is never taken back: keep only the latest few.
     if (offered.size > 32) offered.delete(offered.keys().next().value ?? callId);
-    return { ...decision, alwaysScope: scoped.scope };
+    return offer === null ? decision : { ...decision, alwaysScope: offer.scope };
+  };
+
+  const scopeOf = (call: FunctionCallItem): ScopedApproval | undefined => {
+    const args = parseArguments(call.arguments);
+    const isExternal = !builtinNames.has(call.name) && external?.has(call.name) === true;
+    return args ? alwaysScopeOf(call.name, args, workspace, isExternal) : undefined;
   };
 
   const sandboxPolicy = (): SandboxPolicy => {
@@ -224,9 +236,10 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
       return { kind: 'deny', reason: `No tool named '${call.name}' is available.` };
     },
     rememberApproval: (call) => {
-      const scoped = offered.get(call.call_id);
+      // What the question offered; a call never asked about (a caller of the runtime itself) gets its scope.
+      const scoped = offered.has(call.call_id) ? offered.get(call.call_id) : scopeOf(call);
       offered.delete(call.call_id);
-      if (scoped !== undefined) remembered.remember(scoped);
+      if (scoped) remembered.remember(scoped);
     },
     run: async (call, context) => {
       const args = parseArguments(call.arguments);

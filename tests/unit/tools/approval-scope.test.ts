@@ -124,15 +124,15 @@ describe('"always" in the tool runtime', () => {
   const kind = async (tools: CodyToolRuntime, tool: string, args: Record<string, unknown>) =>
     (await tools.decide(call(tool, args))).kind;
 
-  it('git status, then git push asks again', async () => {
+  it('git add, then git push asks again', async () => {
     const tools = runtime();
-    expect(await always(tools, call('shell', { command: 'git status' }))).toEqual({
+    expect(await always(tools, call('shell', { command: 'git add a.txt' }))).toEqual({
       kind: 'command',
-      label: 'git status',
+      label: 'git add',
     });
-    expect(await kind(tools, 'shell', { command: 'git status -s' })).toBe('allow');
+    expect(await kind(tools, 'shell', { command: 'git add -A' })).toBe('allow');
     expect(await kind(tools, 'shell', { command: 'git push' })).toBe('ask');
-    expect(await kind(tools, 'shell', { command: 'git status; git push' })).toBe('ask');
+    expect(await kind(tools, 'shell', { command: 'git add a.txt; git push' })).toBe('ask');
   });
 
   it('one apply_patch, then another file and a deletion ask again', async () => {
