@@ -382,7 +382,7 @@ describe('the REPL in a terminal (tmux)', () => {
     await term.send('Enter');
     // /status names the policy in force too (issue 19 §2): a flag's full-auto is for this run only.
     const screen = await term.waitFor(
-      /compactions · approval full-auto \(this run only; the conversation keeps ask\) · conversation[\s\S]*⚠ full-auto without a sandbox/,
+      /compactions · conversation [^\n]* · approval full-auto \(this run only; the conversation keeps ask\)\n[\s\S]*⚠ full-auto without a sandbox/,
     );
     expect(screen.split('⚠ full-auto without a sandbox')).toHaveLength(3);
   });
