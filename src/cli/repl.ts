@@ -8,6 +8,7 @@ import { ExitCode } from './exit-codes.js';
 import { createRedactor } from '../core/redact.js';
 import { startConversation } from '../core/start-conversation.js';
 import { noSandboxWarning } from '../core/tools/policy.js';
+import type { CodyToolRuntime } from '../core/tools/runtime.js';
 import type { Session } from '../core/session.js';
 import { approvalFlags, noApprovalFlag } from './approval-flag.js';
 import { canAskOn, createCliTools, toolNames } from './approval.js';
@@ -102,22 +103,9 @@ async function interactive(
   const history = options.ephemeral ? [] : readHistory(initialContext.paths.home);
   const terminal = new RawTerminal(process.stdin, process.stderr);
   const stdout = io.stdout;
-  const selection = resolveSelection(initialContext.config);
   // A resumed conversation may keep a policy of its own: it is known once the conversation is open.
   if (chosen !== undefined && !policyChosen) await opening.catch(() => undefined);
-  const approval =
-    tools === undefined
-      ? 'no tools'
-      : `approval ${tools.policy()}${policyChosen && tools.policy() === 'full-auto' ? ' (--approval: this run only)' : ''}`;
-  io.stderr.write(
-    color.dim(
-      `Cody · ${selection.provider}/${selection.model} · conversation ${id} · ${approval} · /help for commands\n`,
-    ),
-  );
-  // Said for as long as it holds (also in /status and cody status), not once.
-  const unconfined =
-    tools?.policy() === 'full-auto' ? noSandboxWarning('full-auto', tools.sandboxed()) : undefined;
-  if (unconfined !== undefined) io.stderr.write(color.yellow(`⚠ ${unconfined}\n`));
+  printBanner(io, color, resolveSelection(initialContext.config), id, tools, policyChosen);
   if (chosen !== undefined) printRecap(io, initialContext.manager.rolloutPath(id), color);
 
   const queue: string[] = [];
@@ -216,6 +204,33 @@ async function interactive(
     await tools?.close();
   }
   return exitCode;
+}
+
+/**
+ * The first lines: provider, model, conversation and the approval policy in force (a flag's full-auto
+ * is for this run only); without a sandbox, full-auto says so for as long as it holds, not once.
+ */
+function printBanner(
+  io: Io,
+  color: ReturnType<typeof stderrChalk>,
+  selection: { provider: string; model: string },
+  id: string,
+  tools: CodyToolRuntime | undefined,
+  flagged: boolean,
+): void {
+  const policy = tools?.policy();
+  const approval =
+    policy === undefined
+      ? 'no tools'
+      : `approval ${policy}${flagged && policy === 'full-auto' ? ' (--approval: this run only)' : ''}`;
+  io.stderr.write(
+    color.dim(
+      `Cody · ${selection.provider}/${selection.model} · conversation ${id} · ${approval} · /help for commands\n`,
+    ),
+  );
+  const unconfined =
+    policy === 'full-auto' && tools ? noSandboxWarning('full-auto', tools.sandboxed()) : undefined;
+  if (unconfined !== undefined) io.stderr.write(color.yellow(`⚠ ${unconfined}\n`));
 }
 
 type PromptResult = { kind: 'line'; text: string } | { kind: 'exit'; code: number } | { kind: 'cancelled' };
