@@ -6,6 +6,54 @@ import prettier from 'eslint-config-prettier';
 /** Terminal and CLI libraries core must never touch. */
 const terminalLibraries = ['commander', 'chalk', 'ora'];
 
+/**
+ * What the front ends (src/cli, src/server) may import from core: its front door, `core/index.ts`
+ * (createCody and what goes with it), and a deliberate list of leaf modules that hold no engine state
+ * (errors, event types, config and paths, the redactor, readers of what is on disk, the auth commands'
+ * helpers, undo). Everything else, the session, the conversation manager, the tool runtime, MCP, the
+ * rollout recorder, is core's own: a front end obtains conversations from createCody (issue 20).
+ */
+const corePublicModules = [
+  'index',
+  'errors',
+  'session-events',
+  'config',
+  'paths',
+  'redact',
+  'known-secrets',
+  'transcript',
+  'conversation-list',
+  'conversation-titles',
+  'conversation-stats',
+  'conversation-id',
+  'provider-choice',
+  'resolve-selection',
+  'model-catalog',
+  'tools/policy',
+  'tools/workspace',
+  'auth/auth-status',
+  'auth/claude-signin',
+  'auth/codex-signin',
+  'auth/key-store',
+  'auth/provider-endpoints',
+  'auth/resolve-credentials',
+  'undo/turn-diff',
+  'undo/turn-snapshots',
+  'undo/undo-turns',
+];
+const coreEntryMessage =
+  'front ends import core only through its entry points: src/core/index.ts (createCody) and the leaf modules listed in eslint.config.js.';
+// Files only (`*.js`): a pattern that matched core's folders would keep their public files out too.
+const coreEntryPoints = {
+  group: ['**/core/**/*.js', ...corePublicModules.map((module) => `!**/core/${module}.js`)],
+  message: coreEntryMessage,
+};
+/** The same rule for `import('…')`, which no-restricted-imports does not see. */
+const coreDynamicImports = {
+  selector: `ImportExpression[source.value=/\\/core\\/(?!(${corePublicModules.map((module) => module.replace('/', '\\/')).join('|')})\\.js$)/]`,
+  message: coreEntryMessage,
+};
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.bench-tmp/**'] },
   js.configs.recommended,
@@ -95,6 +143,14 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/cli/**/*.ts', 'src/server/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', coreDynamicImports] },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [coreEntryPoints] }] },
+  },
+  {
     files: ['src/server/**/*.ts'],
     rules: {
       'no-restricted-imports': [
@@ -105,6 +161,7 @@ export default tseslint.config(
             message: 'the server knows nothing of terminals.',
           })),
           patterns: [
+            coreEntryPoints,
             {
               group: ['**/cli/**', '**/cli'],
               message: 'the server is a front end beside the cli, not on it.',

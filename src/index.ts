@@ -9,7 +9,11 @@
 export { createCody } from './core/cody.js';
 export type { Cody, CreateCodyOptions } from './core/cody.js';
 export type { Conversation, SubmitOptions } from './core/conversation.js';
-export type { SelectionChoice, SessionStatus as ConversationStatus } from './core/conversation-engine.js';
+export type {
+  CodyNotice,
+  SelectionChoice,
+  SessionStatus as ConversationStatus,
+} from './core/conversation-engine.js';
 export type {
   ApprovalDecision,
   CompactionTrigger,

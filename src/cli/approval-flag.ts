@@ -1,17 +1,15 @@
 /** The approval policy a command runs with: --approval, else --auto-approve (full-auto), else config, else ask. */
-import type { CodyConfig } from '../core/config.js';
 import { UsageError } from '../core/errors.js';
-import {
-  APPROVAL_POLICIES,
-  DEFAULT_APPROVAL_POLICY,
-  isApprovalPolicy,
-  type ApprovalPolicy,
-} from '../core/tools/policy.js';
+import { APPROVAL_POLICIES, isApprovalPolicy, type ApprovalPolicy } from '../core/tools/policy.js';
 
-export function resolveApprovalPolicy(
-  flags: { approval?: string; autoApprove?: boolean },
-  config: CodyConfig,
-): ApprovalPolicy {
+/**
+ * The policy the flags choose, checked (a usage error for a bad one); undefined without a flag, so the
+ * engine applies config.json's `approval` (else 'ask') and each conversation keeps its recorded policy.
+ */
+export function approvalFromFlags(flags: {
+  approval?: string;
+  autoApprove?: boolean;
+}): ApprovalPolicy | undefined {
   if (flags.approval !== undefined) {
     if (!isApprovalPolicy(flags.approval))
       throw new UsageError(
@@ -23,19 +21,7 @@ export function resolveApprovalPolicy(
       );
     return flags.approval;
   }
-  if (flags.autoApprove === true) return 'full-auto';
-  return config.approval ?? DEFAULT_APPROVAL_POLICY;
-}
-
-/** The approval flags as createCliTools takes them (absent ones left out). */
-export function approvalFlags(options: { approval?: string; autoApprove?: boolean }): {
-  approval?: string;
-  autoApprove?: boolean;
-} {
-  return {
-    ...(options.approval !== undefined ? { approval: options.approval } : {}),
-    ...(options.autoApprove === true ? { autoApprove: true } : {}),
-  };
+  return flags.autoApprove === true ? 'full-auto' : undefined;
 }
 
 /** Whether no approval flag was given, so the conversation's own recorded policy applies. */

@@ -1,46 +1,9 @@
 /** How tool calls that change something get approved: asked on a terminal, or by an explicit flag. */
-import type { CodyConfig } from '../core/config.js';
 import type { SessionEvent } from '../core/session-events.js';
 import type { ApprovalAnswer } from './approval-question.js';
-import { createLazyMcpTools } from '../core/mcp/lazy-mcp-tools.js';
-import { createToolRuntime, type CodyToolRuntime } from '../core/tools/runtime.js';
-import { toolOptionsFromConfig } from '../core/tools/runtime-config.js';
-import { BUILTIN_TOOL_SPECS } from '../core/tools/tool-specs.js';
-import { resolveApprovalPolicy } from './approval-flag.js';
 import type { Io } from './io.js';
 import { stderrChalk } from './render.js';
 import { sanitizeForTerminal } from './sanitize.js';
-import { CLI_VERSION } from './version.js';
-
-/**
- * The tools a CLI command offers: the built-in ones and any MCP servers from config.json, under the
- * approval policy from --approval / --auto-approve / config. Notices and MCP warnings go to stderr.
- */
-export function createCliTools(
-  io: Io,
-  config: CodyConfig,
-  options: { approval?: string; autoApprove?: boolean },
-): CodyToolRuntime | undefined {
-  if (config.tools === false) return undefined;
-  const notice = (message: string): void => {
-    io.stderr.write(`${sanitizeForTerminal(message)}\n`);
-  };
-  const external = createLazyMcpTools({
-    servers: config.mcpServers ?? {},
-    cwd: io.cwd,
-    clientVersion: CLI_VERSION,
-    onWarning: (message) => notice(`warning: ${message}`),
-    ...(config.mcpToolTimeoutMs !== undefined ? { callTimeoutMs: config.mcpToolTimeoutMs } : {}),
-  });
-  return createToolRuntime({
-    cwd: io.cwd,
-    policy: resolveApprovalPolicy(options, config),
-    ...toolOptionsFromConfig(config),
-    onNotice: notice,
-    ...(external ? { external } : {}),
-    env: io.env,
-  });
-}
 
 /** Whether this terminal session can answer approval requests. */
 export function canAskOn(io: Io): boolean {
@@ -88,8 +51,4 @@ export function declinedNotice(event: Extract<SessionEvent, { type: 'tool-call' 
     );
   }
   return undefined;
-}
-
-export function toolNames(config: CodyConfig): readonly string[] {
-  return config.tools === false ? [] : BUILTIN_TOOL_SPECS.map((spec) => spec.name);
 }

@@ -1,39 +1,51 @@
-/** What every command needs: paths, the conversation manager and the config, created on demand. */
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { loadConfig, type CodyConfig } from '../core/config.js';
-import { ConversationManager } from '../core/conversation-manager.js';
-import { ensureCodyHome, resolveCodyPaths, type CodyPaths } from '../core/paths.js';
-import type { Session, SessionOptions } from '../core/session.js';
+/**
+ * What every command needs: the engine (`createCody`) and, from it, the paths, the config and the
+ * conversation store, created on demand. The CLI builds no session or tool runtime of its own: it passes
+ * createCody only what is the terminal's (whether it can ask, where notices go, its approval flags).
+ */
+import { ensureCodyHome, type CodyPaths } from '../core/paths.js';
+import { resolveSelection, type CodyConfig } from '../core/config.js';
+import {
+  createCody,
+  storeOf,
+  type Cody,
+  type CodyStore,
+  type CreateCodyOptions,
+  type SelectionChoice,
+} from '../core/index.js';
 import type { Io } from './io.js';
+import { sanitizeForTerminal } from './sanitize.js';
 import { CLI_VERSION } from './version.js';
+
+/**
+ * What a command adds to the engine's options: its approval policy, whether it can ask, lock waits, and
+ * `tools: false` where no turn runs (`show --status` and `compact` count the history without tools).
+ */
+export type EngineOptions = Pick<CreateCodyOptions, 'approvalPolicy' | 'canAsk' | 'onLockWait' | 'tools'>;
 
 export interface CommandContext {
   io: Io;
+  cody: Cody;
+  /** The engine's store: paths, config, conversations (start, import, resolve, list). */
+  store: CodyStore;
   paths: CodyPaths;
-  manager: ConversationManager;
+  manager: CodyStore['manager'];
   config: CodyConfig;
-  /** Ephemeral contexts remove their scratch directory here. */
-  dispose?: () => Promise<void>;
+  /** Closes the engine's live conversations (their tools, MCP servers); an ephemeral one removes its scratch directory. */
+  dispose: () => Promise<void>;
 }
 
 /**
  * `create: false` for commands that only read (list, show, status, export): they never create
  * CODY_HOME, so `cody list` on a fresh machine leaves no trace.
  */
-export async function createContext(io: Io, options: { create?: boolean } = {}): Promise<CommandContext> {
-  const paths = resolveCodyPaths(io.env);
-  if (options.create !== false) await ensureCodyHome(paths);
-  const config = await loadConfig(paths.configFile);
-  return { io, paths, manager: managerFor(paths, config), config };
-}
-
-function managerFor(paths: CodyPaths, config: CodyConfig): ConversationManager {
-  return new ConversationManager(paths, {
-    cliVersion: CLI_VERSION,
-    ...(config.lockTimeoutMs !== undefined ? { lockTimeoutMs: config.lockTimeoutMs } : {}),
-  });
+export async function createContext(
+  io: Io,
+  options: { create?: boolean; engine?: EngineOptions } = {},
+): Promise<CommandContext> {
+  const context = await contextOf(io, createCody(cliEngineOptions(io, options.engine)));
+  if (options.create !== false) await ensureCodyHome(context.paths);
+  return context;
 }
 
 /**
@@ -43,47 +55,41 @@ function managerFor(paths: CodyPaths, config: CodyConfig): ConversationManager {
 export async function ephemeralContext(
   context: CommandContext,
   fromId: string | undefined,
+  engine?: EngineOptions,
 ): Promise<CommandContext> {
-  const scratch = await mkdtemp(join(tmpdir(), 'cody-ephemeral-'));
-  const paths: CodyPaths = {
-    ...context.paths,
-    home: scratch,
-    conversationsDir: join(scratch, 'conversations'),
-    activeFile: join(scratch, 'active'),
-  };
-  await ensureCodyHome(paths);
-  const manager = managerFor(paths, context.config);
-  if (fromId !== undefined) {
-    await copyFile(context.manager.rolloutPath(fromId), manager.rolloutPath(fromId));
-    await manager.setActive(fromId);
-  }
+  await context.dispose();
+  return contextOf(
+    context.io,
+    createCody({
+      ...cliEngineOptions(context.io, engine),
+      ephemeral: fromId !== undefined ? { from: fromId } : true,
+    }),
+  );
+}
+
+async function contextOf(io: Io, cody: Cody): Promise<CommandContext> {
+  const store = await storeOf(cody);
+  const { paths, config, manager } = store;
+  return { io, cody, store, paths, config, manager, dispose: () => cody.close() };
+}
+
+function cliEngineOptions(io: Io, engine: EngineOptions = {}): CreateCodyOptions {
   return {
-    ...context,
-    paths,
-    manager,
-    dispose: () => rm(scratch, { recursive: true, force: true }),
+    env: io.env,
+    cwd: io.cwd,
+    version: CLI_VERSION,
+    canAsk: false,
+    // Notices and MCP warnings go to stderr: shown, never obeyed.
+    onNotice: (notice) => {
+      const prefix = notice.level === 'warning' ? 'warning: ' : '';
+      io.stderr.write(`${sanitizeForTerminal(`${prefix}${notice.message}`)}\n`);
+    },
+    ...engine,
   };
 }
 
-/**
- * Opens a conversation's session with the context's manager, config and environment. The session module
- * (and with it zod, the token counter and the provider factory) loads only here, never for `cody list`.
- */
-export async function openSession(
-  context: CommandContext,
-  conversationId: string,
-  extra: Pick<
-    SessionOptions,
-    'tools' | 'onLockWait' | 'canAsk' | 'followConversationPolicy' | 'reasoning'
-  > = {},
-): Promise<Session> {
-  const { Session } = await import('../core/session.js');
-  return Session.open({
-    manager: context.manager,
-    conversationId,
-    config: context.config,
-    env: context.io.env,
-    cwd: context.io.cwd,
-    ...extra,
-  });
+/** The provider, API and model a config selects, as `Conversation.setSelection` and `start` take them. */
+export function selectionChoiceOf(config: CodyConfig): SelectionChoice {
+  const selection = resolveSelection(config);
+  return { provider: selection.provider, api: selection.apiName, model: selection.model };
 }

@@ -1,11 +1,11 @@
 /** The REPL's `/reasoning [level]`: shows or sets how hard the conversation's model reasons. */
 import type { ChalkInstance } from 'chalk';
 import { REASONING_LEVELS, type ReasoningLevel } from '../protocol/index.js';
-import type { Session } from '../core/session.js';
+import type { Conversation } from '../core/index.js';
 
 /** What `/reasoning` needs: the session and a place to keep the choice for conversations opened later. */
 export interface ReasoningChoice {
-  session: Pick<Session, 'setReasoning' | 'reasoningLevel'>;
+  session: Pick<Conversation, 'setReasoning' | 'status'>;
   /** /reasoning chose a level: conversations opened later in this session keep it. */
   reasoningChosen: (level: ReasoningLevel) => void;
 }
@@ -23,13 +23,15 @@ export function reasoningCommand(
 ): void {
   if (argument === '') {
     say(
-      `Reasoning: ${reasoningLabel(state.session.reasoningLevel())}. Change it with /reasoning ${REASONING_LEVELS.join('|')}.\n`,
+      `Reasoning: ${reasoningLabel(state.session.status().reasoning)}. Change it with /reasoning ${REASONING_LEVELS.join('|')}.\n`,
     );
     return;
   }
   let level: ReasoningLevel;
   try {
-    level = state.session.setReasoning(argument);
+    // The engine checks the name (a usage error names the valid ones).
+    const status = state.session.setReasoning(argument as ReasoningLevel);
+    level = (status.reasoning ?? argument) as ReasoningLevel;
   } catch (error) {
     say(color.red(`${error instanceof Error ? error.message : String(error)}\n`));
     return;

@@ -3,13 +3,12 @@ import { writeFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { applyProviderChoice } from '../core/provider-choice.js';
-import { APPROVAL_POLICIES, noSandboxWarning } from '../core/tools/policy.js';
+import { APPROVAL_POLICIES, noSandboxWarning, type ApprovalPolicy } from '../core/tools/policy.js';
 import { readTitles } from '../core/conversation-titles.js';
 import { createRedactor, redactDeep } from '../core/redact.js';
-import { startConversation } from '../core/start-conversation.js';
-import type { Session } from '../core/session.js';
+import { resolveSelection } from '../core/config.js';
+import { forkThrough, wireApiOf, type Conversation } from '../core/index.js';
 import { readTranscript } from '../core/transcript.js';
-import { toolNames } from './approval.js';
 import { relativeTime } from './commands/list.js';
 import { toHtml, toMarkdown } from './commands/export.js';
 import type { CommandContext } from './context.js';
@@ -23,14 +22,15 @@ import type { RawTerminal } from './tty/terminal.js';
 import { runTurn } from './repl-turn.js';
 import { reasoningCommand, reasoningLabel } from './repl-reasoning.js';
 import type { ReasoningLevel } from '../protocol/index.js';
+import { throwing } from './turn-events.js';
 
 export interface ReplState {
   context: CommandContext;
-  session: Session;
-  open: (context: CommandContext, id: string) => Promise<Session>;
+  session: Conversation;
+  open: (context: CommandContext, id: string) => Promise<Conversation>;
   lastToolOutput: string | undefined;
   /** /approval chose a policy: conversations opened later in this session keep it. */
-  policyChosen: () => void;
+  policyChosen: (policy: ApprovalPolicy) => void;
   /** The last turn's thinking, whole (for `/expand`). */
   lastReasoning?: string | undefined;
   /** /reasoning chose a level: conversations opened later in this session keep it. */
@@ -66,21 +66,21 @@ export async function runSlashCommand(
       return undefined;
     case '/model':
     case '/provider': {
+      const current = state.session.status();
       if (argument === '') {
-        const selection = state.session.selection();
-        say(`${selection.provider} (${selection.api}) · ${selection.model}. Switch with ${name} NAME.\n`);
+        say(`${current.provider} (${wireApiOf(current)}) · ${current.model}. Switch with ${name} NAME.\n`);
         return undefined;
       }
       const [first, second] = argument.split(/\s+/);
       const choice =
         name === '/model'
-          ? { provider: state.session.selection().provider, model: first ?? '' }
+          ? { provider: current.provider, model: first ?? '' }
           : { provider: first ?? '', ...(second !== undefined ? { api: second } : {}) };
       // For this conversation in this session only: config.json keeps its default.
       const config = applyProviderChoice(state.context.config, choice, new Date());
       state.context = { ...state.context, config };
       state.session = await state.open(state.context, state.session.id);
-      const selection = state.session.selection();
+      const selection = resolveSelection(config);
       const typo = unknownModelWarning(selection.provider, selection.model, selection.baseUrl !== undefined);
       if (typo !== undefined) say(ui.color.yellow(`warning: ${typo}\n`));
       say(
@@ -95,10 +95,7 @@ export async function runSlashCommand(
       return undefined;
     case '/new':
     case '/clear': {
-      const id = await startConversation(state.context.manager, state.context.config, {
-        cwd: ui.io.cwd,
-        tools: toolNames(state.context.config),
-      });
+      const id = await state.context.store.start({ config: state.context.config });
       state.session = await state.open(state.context, id);
       if (name === '/clear') say('\u001b[2J\u001b[3J\u001b[H');
       say(ui.color.dim(`Started conversation ${id}\n`));
@@ -111,7 +108,6 @@ export async function runSlashCommand(
         return undefined;
       }
       const from = state.session.id;
-      const { forkThrough } = await import('./commands/fork.js');
       const id = await forkThrough(state.context.manager, from, at);
       state.session = await state.open(state.context, id);
       say(ui.color.green(`✓ Forked ${from.slice(0, 8)} into ${id}; you are now in the fork\n`));
@@ -184,9 +180,8 @@ export async function runSlashCommand(
   }
 }
 
-async function* compactEvents(session: Session, focus: string | undefined, signal: AbortSignal) {
-  const generator = session.compact(focus, signal);
-  for (let step = await generator.next(); step.done !== true; step = await generator.next()) yield step.value;
+function compactEvents(session: Conversation, focus: string | undefined, signal: AbortSignal) {
+  return throwing(session.compact(focus, { signal }));
 }
 
 /** A searchable list of recent conversations: type to filter, ↑/↓ to move, Enter to open, Esc to cancel. */
@@ -291,11 +286,11 @@ async function showDiff(id: string, turn: string, io: Io, say: (text: string) =>
 }
 
 /** `/status`: provider, model, context used, compactions, reasoning and approval policy, on one line. */
-function statusLine(session: Session): string {
+function statusLine(session: Conversation): string {
   const status = session.status();
   const percent = Math.round((status.contextTokens / status.contextWindow) * 100);
   const thought = status.reasoningTokens ? ` (${formatTokens(status.reasoningTokens)} reasoning tokens)` : '';
-  return `${status.provider} (${session.selection().api}) · ${status.model} · ${formatTokens(status.contextTokens)} of ${formatTokens(status.contextWindow)} tokens (${percent}%) · ${status.compactions} compactions · conversation ${status.id} · reasoning ${reasoningLabel(status.reasoning)}${thought} · ${approvalStatus({ session })}\n`;
+  return `${status.provider} (${wireApiOf(status)}) · ${status.model} · ${formatTokens(status.contextTokens)} of ${formatTokens(status.contextWindow)} tokens (${percent}%) · ${status.compactions} compactions · conversation ${status.id} · reasoning ${reasoningLabel(status.reasoning)}${thought} · ${approvalStatus({ session })}\n`;
 }
 
 /** `/expand`: the last turn's thinking (dimmed) and the last tool output, whole. */
@@ -319,12 +314,13 @@ function approvalCommand(argument: string, state: ReplState, ui: Ui, say: (text:
     return;
   }
   try {
-    state.session.setApprovalPolicy(argument);
+    // The engine checks the name (a usage error names the valid ones).
+    state.session.setApprovalPolicy(argument as ApprovalPolicy);
   } catch (error) {
     say(ui.color.red(`${error instanceof Error ? error.message : String(error)}\n`));
     return;
   }
-  state.policyChosen();
+  state.policyChosen(argument as ApprovalPolicy);
   say(
     ui.color.green(
       `✓ Approval policy ${argument} for this conversation: it keeps it when opened again (--approval on the command line applies to one run only)\n`,

@@ -3,7 +3,7 @@
  * tool calls as one-line summaries with folded output, approval questions always visible (the spinner
  * stopped first), Esc / Ctrl-C to stop the turn, and keys typed meanwhile kept as the next message.
  */
-import type { Session } from '../core/session.js';
+import type { Conversation } from '../core/index.js';
 import type { ApprovalDecision, SessionEvent } from '../core/session-events.js';
 import type { ChalkInstance } from 'chalk';
 import { formatTokens } from './render.js';
@@ -46,7 +46,7 @@ type Run = (signal: AbortSignal) => AsyncIterable<SessionEvent>;
 
 export async function runTurn(
   ui: TurnUi,
-  session: Pick<Session, 'respond'>,
+  session: Pick<Conversation, 'respond'>,
   run: Run,
   model: string,
 ): Promise<TurnOutcome> {

@@ -6,15 +6,19 @@
 import { resolveSelection } from '../core/config.js';
 import { ExitCode } from './exit-codes.js';
 import { createRedactor } from '../core/redact.js';
-import { startConversation } from '../core/start-conversation.js';
-import { noSandboxWarning } from '../core/tools/policy.js';
-import type { CodyToolRuntime } from '../core/tools/runtime.js';
-import type { Session } from '../core/session.js';
-import { approvalFlags, noApprovalFlag } from './approval-flag.js';
-import { canAskOn, createCliTools, toolNames } from './approval.js';
+import type { Conversation } from '../core/index.js';
+import type { ApprovalPolicy } from '../core/tools/policy.js';
+import { approvalFromFlags } from './approval-flag.js';
+import { canAskOn } from './approval.js';
 import { createChangeReporter } from './turn-changes.js';
 import { chooseConversation, type ChatOptions } from './commands/chat.js';
-import { createContext, ephemeralContext, openSession, type CommandContext } from './context.js';
+import {
+  createContext,
+  ephemeralContext,
+  selectionChoiceOf,
+  type CommandContext,
+  type EngineOptions,
+} from './context.js';
 import { appendHistory, readHistory } from './history.js';
 import { type Io, readAll, useColor } from './io.js';
 import { stderrChalk } from './render.js';
@@ -23,6 +27,7 @@ import type { ReplState } from './repl-slash.js';
 import { attachMentions, completeInput, parseSlash } from './repl-input.js';
 import { reportError } from './report-error.js';
 import { sanitizeForTerminal } from './sanitize.js';
+import { throwing } from './turn-events.js';
 import { LineEditor } from './tty/line-editor.js';
 import { RawTerminal } from './tty/terminal.js';
 
@@ -40,10 +45,15 @@ export async function runRepl(options: ChatOptions, io: Io): Promise<number> {
     const { runChat } = await import('./commands/chat.js');
     return runChat({ ...options, words: [text] }, io);
   }
-  let context: CommandContext = await createContext(io);
-  const chosen = await chooseConversation(context, options);
-  if (options.ephemeral) context = await ephemeralContext(context, chosen);
+  const approvalPolicy = approvalFromFlags(options);
+  const engine: EngineOptions = {
+    ...(approvalPolicy !== undefined ? { approvalPolicy } : {}),
+    canAsk: canAskOn(io),
+  };
+  let context: CommandContext = await createContext(io, { engine });
   try {
+    const chosen = await chooseConversation(context, options);
+    if (options.ephemeral) context = await ephemeralContext(context, chosen, engine);
     return await interactive(
       context,
       options,
@@ -51,7 +61,7 @@ export async function runRepl(options: ChatOptions, io: Io): Promise<number> {
       options.ephemeral ? await context.manager.getActiveId() : chosen,
     );
   } finally {
-    await context.dispose?.();
+    await context.dispose();
   }
 }
 
@@ -62,24 +72,21 @@ async function interactive(
   chosen: string | undefined,
 ): Promise<number> {
   const color = stderrChalk(io);
-  const tools = createCliTools(io, initialContext.config, approvalFlags(options));
-  // Without --approval, each conversation keeps the policy it last ran under, until /approval picks one.
-  let policyChosen = !noApprovalFlag(options);
+  // Without --approval, each conversation keeps the policy it last ran under, until /approval picks one;
+  // conversations opened later in this session then get that one.
+  let policy: ApprovalPolicy | undefined;
   // --reasoning, then /reasoning: the level conversations opened in this session start with.
   let reasoning = options.reasoning;
-  const open = async (context: CommandContext, id: string): Promise<Session> =>
-    openSession(context, id, {
-      ...(tools ? { tools } : {}),
-      canAsk: canAskOn(io),
-      followConversationPolicy: !policyChosen,
-      ...(reasoning !== undefined ? { reasoning } : {}),
-    });
-  const id =
-    chosen ??
-    (await startConversation(initialContext.manager, initialContext.config, {
-      cwd: io.cwd,
-      tools: toolNames(initialContext.config),
-    }));
+  const open = async (context: CommandContext, id: string): Promise<Conversation> => {
+    const conversation = await context.cody.open(id);
+    // /model or /provider chose for this session: config.json keeps its default.
+    if (context.config !== initialContext.config)
+      conversation.setSelection(selectionChoiceOf(context.config));
+    if (policy !== undefined) conversation.setApprovalPolicy(policy);
+    if (reasoning !== undefined) conversation.setReasoning(reasoning);
+    return conversation;
+  };
+  const id = chosen ?? (await initialContext.store.start());
   // The conversation opens (session module, rollout reader) while the prompt is already on screen; a
   // failure (a corrupt rollout) ends the prompt at once with the error, never a hang.
   const opening = open(initialContext, id);
@@ -94,7 +101,7 @@ async function interactive(
       session: await opening,
       open,
       lastToolOutput: undefined,
-      policyChosen: () => (policyChosen = true),
+      policyChosen: (chosen) => (policy = chosen),
       reasoningChosen: (level) => (reasoning = level),
     };
     return state;
@@ -104,8 +111,20 @@ async function interactive(
   const terminal = new RawTerminal(process.stdin, process.stderr);
   const stdout = io.stdout;
   // A resumed conversation may keep a policy of its own: it is known once the conversation is open.
-  if (chosen !== undefined && !policyChosen) await opening.catch(() => undefined);
-  printBanner(io, color, resolveSelection(initialContext.config), id, tools, policyChosen);
+  const flagged = approvalFromFlags(options) !== undefined;
+  const runtime = initialContext.store.runtime;
+  const bannerPolicy =
+    chosen !== undefined && !flagged
+      ? await opening.then(
+          (conversation) => conversation.status().approvalPolicy,
+          () => runtime.startingPolicy,
+        )
+      : runtime.startingPolicy;
+  /** The policy in force: the open conversation's, else the one shown in the banner. */
+  const policyInForce = (): string | undefined =>
+    state !== undefined ? state.session.status().approvalPolicy : bannerPolicy;
+  const unconfined = bannerPolicy === 'full-auto' ? await runtime.unconfinedWarning() : undefined;
+  printBanner(io, color, resolveSelection(initialContext.config), id, bannerPolicy, flagged, unconfined);
   if (chosen !== undefined) printRecap(io, initialContext.manager.rolloutPath(id), color);
 
   const queue: string[] = [];
@@ -122,7 +141,7 @@ async function interactive(
         text = next;
         io.stderr.write(`${color.bold('› ')}${sanitizeForTerminal(text).replace(/\n/g, '\r\n  ')}\r\n`);
       } else {
-        const result = await prompt(terminal, color, history, io.cwd, draft, openFailed, tools?.policy());
+        const result = await prompt(terminal, color, history, io.cwd, draft, openFailed, policyInForce());
         draft = '';
         if (result.kind === 'cancelled') throw await openFailed;
         if (result.kind === 'exit') {
@@ -177,13 +196,12 @@ async function interactive(
       const current = state.session;
       const { runTurn } = await import('./repl-turn.js');
       const changes = createChangeReporter((line) => terminal.write(`${line}\r\n`), io.cwd);
-      await tools?.prepare();
       const markdown = useColor(stdout, io.env) && stdout.isTTY === true;
       const showReasoning = state.context.config.showReasoning !== false;
       const outcome = await runTurn(
         { terminal, stdout, color, markdown, showReasoning },
         current,
-        (signal) => changes.watch(current.submit(message, { signal })),
+        (signal) => changes.watch(throwing(current.submit(message, { signal }))),
         current.status().model,
       );
       await changes.report();
@@ -201,7 +219,6 @@ async function interactive(
     }
   } finally {
     terminal.stop();
-    await tools?.close();
   }
   return exitCode;
 }
@@ -215,10 +232,10 @@ function printBanner(
   color: ReturnType<typeof stderrChalk>,
   selection: { provider: string; model: string },
   id: string,
-  tools: CodyToolRuntime | undefined,
+  policy: string | undefined,
   flagged: boolean,
+  unconfined: string | undefined,
 ): void {
-  const policy = tools?.policy();
   const approval =
     policy === undefined
       ? 'no tools'
@@ -228,8 +245,6 @@ function printBanner(
       `Cody · ${selection.provider}/${selection.model} · conversation ${id} · ${approval} · /help for commands\n`,
     ),
   );
-  const unconfined =
-    policy === 'full-auto' && tools ? noSandboxWarning('full-auto', tools.sandboxed()) : undefined;
   if (unconfined !== undefined) io.stderr.write(color.yellow(`⚠ ${unconfined}\n`));
 }
 

@@ -7,10 +7,12 @@
  * handle, so one turn at a time per conversation holds for everyone in the process (a second submit is
  * refused with 'busy'), and an approval request is answered by its id alone (`respond`).
  */
-import { loadConfig, type CodyConfig } from './config.js';
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadConfig } from './config.js';
 import { Conversation } from './conversation.js';
 import { LiveConversations } from './live-conversations.js';
-import { DEFAULT_APPROVAL_TIMEOUT_MS } from './agent/approvals.js';
 import type { ApprovalDecision } from './session-events.js';
 import { ConversationManager } from './conversation-manager.js';
 import { applyTitle } from './conversation-list.js';
@@ -19,15 +21,11 @@ import type { ConversationSummary } from './rollout/summary-reader.js';
 import { checkSelection } from './selection-check.js';
 import { ensureCodyHome, resolveCodyPaths, type CodyPaths } from './paths.js';
 import type { ClientOptions, ModelClient } from '../protocol/index.js';
-import type { SelectionChoice } from './conversation-engine.js';
-import { forkConversation } from './store/fork.js';
+import type { CodyNotice, SelectionChoice } from './conversation-engine.js';
+import { engineRuntime } from './engine-runtime.js';
+import { registerStore, type Store } from './front-end-store.js';
 import type { ForkOptions } from './store/fork-options.js';
-import {
-  readTranscriptPage,
-  type TranscriptPage,
-  type TranscriptPageOptions,
-} from './store/transcript-page.js';
-import { startConversation, importConversation } from './start-conversation.js';
+import type { TranscriptPage, TranscriptPageOptions } from './store/transcript-page.js';
 import type { ApprovalPolicy } from './tools/policy.js';
 import type { ToolRuntime } from './tools/tool-runtime.js';
 
@@ -68,6 +66,15 @@ export interface CreateCodyOptions {
    * variables, stored keys, `cody serve`'s token file), the known key shapes and config.json's `redact`.
    */
   secrets?: readonly string[];
+  /** Told what the person should know outside a turn: bubblewrap missing, an MCP server failing. */
+  onNotice?: (notice: CodyNotice) => void;
+  /** Called once when another process holds a conversation's lock and this one starts waiting. */
+  onLockWait?: (conversationId: string) => void;
+  /**
+   * Conversations live in a private scratch directory, removed by `close()`: nothing is saved. `from`
+   * (a resolved id in the home) is copied there first and made active, to continue it.
+   */
+  ephemeral?: boolean | { from?: string };
 }
 
 export interface Cody {
@@ -104,49 +111,24 @@ export interface Cody {
   close(): Promise<void>;
 }
 
-interface Store {
-  paths: CodyPaths;
-  config: CodyConfig;
-  manager: ConversationManager;
-}
-
 export function createCody(options: CreateCodyOptions = {}): Cody {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
-  const paths = resolveCodyPaths(options.home !== undefined ? { ...env, CODY_HOME: options.home } : env);
+  const homePaths = resolveCodyPaths(options.home !== undefined ? { ...env, CODY_HOME: options.home } : env);
+  let paths = homePaths;
+  let scratch: string | undefined;
+  /** Tool runtimes of closed conversations still shutting down. */
+  const closing = new Set<Promise<unknown>>();
   const live = new LiveConversations(
     options.idleCloseMs !== undefined ? { idleCloseMs: options.idleCloseMs } : {},
   );
   let store: Promise<Store> | undefined;
   const load = (): Promise<Store> =>
-    (store ??= (async () => {
-      const config = await loadConfig(paths.configFile);
-      const manager = new ConversationManager(paths, {
-        cliVersion: options.version ?? 'library',
-        ...(config.lockTimeoutMs !== undefined ? { lockTimeoutMs: config.lockTimeoutMs } : {}),
-      });
-      return { paths, config, manager };
-    })());
-
-  const toolNames = async (config: CodyConfig): Promise<readonly string[]> => {
-    if (options.tools === false || config.tools === false) return [];
-    if (options.tools) return options.tools.specs().map((spec) => spec.name);
-    const { BUILTIN_TOOL_SPECS } = await import('./tools/tool-specs.js');
-    return BUILTIN_TOOL_SPECS.map((spec) => spec.name);
-  };
-
-  const tools = async (config: CodyConfig): Promise<ToolRuntime | undefined> => {
-    if (options.tools === false || config.tools === false) return undefined;
-    if (options.tools) return options.tools;
-    const { createToolRuntime } = await import('./tools/runtime.js');
-    const { toolOptionsFromConfig } = await import('./tools/runtime-config.js');
-    return createToolRuntime({
-      cwd,
-      policy: options.approvalPolicy ?? config.approval ?? 'ask',
-      ...toolOptionsFromConfig(config),
-      env: { ...env },
-    });
-  };
+    (store ??= openStore(options, homePaths, env, cwd).then((opened) => {
+      paths = opened.store.paths;
+      scratch = opened.scratch;
+      return opened.store;
+    }));
 
   const canAsk = options.canAsk;
   const openLive = async (id: string, selection?: SelectionChoice): Promise<Conversation> => {
@@ -155,11 +137,12 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     if (known) live.touch(id);
     const conversation = await (known ??
       (async () => {
-        const { manager, config } = await load();
+        const { manager, config, runtime } = await load();
         const resolved = await manager.resolveId(id);
         return live.open(resolved, async (hooks) => {
           const { Session } = await import('./session.js');
-          const runtime = await tools(config);
+          const tools = await runtime.createTools();
+          const onLockWait = options.onLockWait;
           const session = await Session.open({
             manager,
             conversationId: resolved,
@@ -167,18 +150,21 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
             env,
             cwd,
             canAsk: typeof canAsk === 'function' ? () => canAsk(resolved) : canAsk !== false,
-            followConversationPolicy: options.approvalPolicy === undefined,
-            approvalTimeoutMs:
-              options.approvalTimeoutMs ?? config.approvalTimeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS,
+            followConversationPolicy: runtime.followConversationPolicy,
+            approvalTimeoutMs: runtime.approvalTimeoutMs,
             ...(options.secrets ? { secrets: options.secrets } : {}),
-            ...(runtime ? { tools: runtime } : {}),
+            ...(onLockWait ? { onLockWait: () => onLockWait(resolved) } : {}),
+            ...(tools ? { tools } : {}),
             ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),
           });
           return new Conversation(session, {
             ...hooks,
             onClose: () => {
               hooks.onClose();
-              void runtime?.close?.();
+              // close() waits for the tools (MCP servers) to shut down.
+              const closed = (async () => tools?.close?.())().catch(() => undefined);
+              closing.add(closed);
+              void closed.then(() => closing.delete(closed));
             },
           });
         });
@@ -196,20 +182,13 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     return summary;
   };
 
-  return {
+  const cody: Cody = {
     list: async () => (await load()).manager.listConversations(),
     create: async (selection) => {
-      const { manager, config } = await load();
       if (selection) checkSelection(selection);
-      await ensureCodyHome(paths);
       // Never the CLI's active conversation: only a CLI command the person aims at one changes that.
-      const id = await startConversation(manager, config, {
-        cwd,
-        tools: await toolNames(config),
-        activate: false,
-        ...(selection ? { choice: selection } : {}),
-      });
-      return openLive(id);
+      const store = await load();
+      return openLive(await store.start({ ...(selection ? { choice: selection } : {}), activate: false }));
     },
     open: (id) => openLive(id),
     get,
@@ -219,18 +198,10 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
       await live.end(resolved, deleteOptions.abortRunning === true);
       await manager.deleteConversation(resolved);
     },
-    import: async (path) => {
-      const { manager, config } = await load();
-      const { id } = await importConversation(manager, {
-        path,
-        cwd,
-        tools: await toolNames(config),
-        activate: false,
-      });
-      return get(id);
-    },
+    import: async (path) => get((await (await load()).importRollout(path, { activate: false })).id),
     fork: async (id, forkOptions = {}) => {
       const { manager } = await load();
+      const { forkConversation } = await import('./store/fork.js');
       const forkId = await forkConversation(manager, await manager.resolveId(id), forkOptions, {
         activate: false,
       });
@@ -238,12 +209,89 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     },
     transcript: async (id, pageOptions = {}) => {
       const { manager } = await load();
+      const { readTranscriptPage } = await import('./store/transcript-page.js');
       return readTranscriptPage(manager.rolloutPath(await manager.resolveId(id)), pageOptions);
     },
     abort: (id) => live.abort(id),
     respond: (approvalId, decision, reason) => live.respond(approvalId, decision, reason),
     hold: (id) => live.hold(id),
     onClose: (listener) => live.onClose(listener),
-    close: () => live.closeAll(),
+    close: async () => {
+      await live.closeAll();
+      await Promise.all(closing);
+      if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+    },
   };
+  registerStore(cody, load);
+  return cody;
+}
+
+/** Reads config.json, turns it into the runtime, and opens the conversation store (a scratch one with `ephemeral`). */
+async function openStore(
+  options: CreateCodyOptions,
+  homePaths: CodyPaths,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): Promise<{ store: Store; scratch?: string }> {
+  let paths = homePaths;
+  let scratch: string | undefined;
+  const config = await loadConfig(homePaths.configFile);
+  const runtime = engineRuntime(config, {
+    cwd,
+    env,
+    version: options.version ?? 'library',
+    approvalPolicy: options.approvalPolicy,
+    approvalTimeoutMs: options.approvalTimeoutMs,
+    tools: options.tools,
+    onNotice: options.onNotice,
+  });
+  if (options.ephemeral) {
+    scratch = await mkdtemp(join(tmpdir(), 'cody-ephemeral-'));
+    paths = await scratchPaths(homePaths, scratch);
+  }
+  const manager = new ConversationManager(paths, runtime.managerOptions);
+  const from = typeof options.ephemeral === 'object' ? options.ephemeral.from : undefined;
+  if (from !== undefined) {
+    const home = new ConversationManager(homePaths, runtime.managerOptions);
+    await copyFile(home.rolloutPath(from), manager.rolloutPath(from));
+    await manager.setActive(from);
+  }
+  const store: Store = {
+    paths,
+    config,
+    manager,
+    runtime,
+    start: async (start = {}) => {
+      await ensureCodyHome(paths);
+      const { startConversation } = await import('./start-conversation.js');
+      return startConversation(manager, start.config ?? config, {
+        cwd,
+        tools: await runtime.toolNames(),
+        ...(start.choice ? { choice: start.choice } : {}),
+        ...(start.activate !== undefined ? { activate: start.activate } : {}),
+      });
+    },
+    importRollout: async (path, where = {}) => {
+      const { importConversation } = await import('./start-conversation.js');
+      return importConversation(manager, {
+        path,
+        cwd,
+        tools: await runtime.toolNames(),
+        ...(where.activate !== undefined ? { activate: where.activate } : {}),
+      });
+    },
+  };
+  return { store, ...(scratch !== undefined ? { scratch } : {}) };
+}
+
+/** The home's paths with conversations (and the active pointer) in a scratch directory. */
+async function scratchPaths(home: CodyPaths, scratch: string): Promise<CodyPaths> {
+  const paths: CodyPaths = {
+    ...home,
+    home: scratch,
+    conversationsDir: join(scratch, 'conversations'),
+    activeFile: join(scratch, 'active'),
+  };
+  await ensureCodyHome(paths);
+  return paths;
 }

@@ -2,6 +2,7 @@
  * What a public `Conversation` drives: the live session's surface, as plain types (no zod, no engine
  * internals), so the library's type declarations stand on their own.
  */
+import type { ApprovalPolicy } from './tools/policy.js';
 import type { ContentPart, ReasoningLevel } from '../protocol/index.js';
 import type { Provider } from './provider-names.js';
 import type { ApprovalDecision, PendingApproval, SessionEvent, TurnState } from './session-events.js';
@@ -37,6 +38,12 @@ export interface SelectionChoice {
   reasoning?: ReasoningLevel;
 }
 
+/** Something the person should know that is not part of a turn (bubblewrap missing, an MCP server failing). */
+export interface CodyNotice {
+  level: 'notice' | 'warning';
+  message: string;
+}
+
 export interface ConversationEngine {
   readonly id: string;
   submit(
@@ -49,5 +56,6 @@ export interface ConversationEngine {
   status(): SessionStatus;
   setSelection(choice: SelectionChoice): unknown;
   setApprovalPolicy(policy: string): void;
+  keptApprovalPolicy(): { policy: ApprovalPolicy; recorded: boolean };
   setReasoning(level: string): unknown;
 }

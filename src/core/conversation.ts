@@ -113,6 +113,15 @@ export class Conversation {
   }
 
   /**
+   * The approval policy this conversation keeps for runs given no policy of their own, and whether it was
+   * recorded with the conversation (else it is the configured default). A caller's full-auto applies to
+   * its run only and does not change it.
+   */
+  keptApprovalPolicy(): { policy: ApprovalPolicy; recorded: boolean } {
+    return this.session.keptApprovalPolicy();
+  }
+
+  /**
    * Sets how hard the model reasons ('off' | 'minimal' | 'low' | 'medium' | 'high') from the next turn on;
    * recorded with each turn (turn_context `effort`/`summary`) and kept when the conversation is opened
    * again. A model that cannot reason ignores it, with one warning.
@@ -235,9 +244,24 @@ export class Conversation {
   }
 }
 
+/** The error each synthesized terminal event stands for (see `thrownBy`). */
+const causes = new WeakMap<SessionEvent, unknown>();
+
+/**
+ * The error a `turn-failed` (or an interrupted `turn-complete`) event was made from, when the turn ended
+ * by one; undefined for every other event. This package's CLI reports it as it always did (its exit
+ * code, its message, the unsent text of a full disk); not part of the library API.
+ */
+export function thrownBy(event: SessionEvent): unknown {
+  return causes.get(event);
+}
+
 function terminalEvent(error: unknown, turnId: string): SessionEvent {
   const failure = failureOf(error);
-  if (failure.kind === 'interrupted')
-    return { type: 'turn-complete', turnId, finishReason: 'other', status: 'interrupted' };
-  return { type: 'turn-failed', error: failure };
+  const event: SessionEvent =
+    failure.kind === 'interrupted'
+      ? { type: 'turn-complete', turnId, finishReason: 'other', status: 'interrupted' }
+      : { type: 'turn-failed', error: failure };
+  causes.set(event, error ?? new Error('unknown failure'));
+  return event;
 }

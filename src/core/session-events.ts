@@ -70,6 +70,8 @@ export type SessionEvent =
       type: 'compaction-finished';
       trigger: CompactionTrigger;
       status: string;
+      /** Why nothing was done (status 'noop'). */
+      reason?: string;
       tokensBefore: number;
       tokensAfter: number;
       trimmedItems: number;

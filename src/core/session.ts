@@ -288,6 +288,8 @@ export class Session implements ConversationEngine {
     submitOptions: SubmitOptions,
   ): AsyncGenerator<SessionEvent> {
     if (submitOptions.reasoning !== undefined) this.setReasoning(submitOptions.reasoning);
+    // MCP servers connect (and list their tools) before the first request that offers them.
+    await this.options.tools?.prepare?.();
     const release = await this.handle.lock();
     try {
       const turn = await this.turnContext(submitOptions.signal);

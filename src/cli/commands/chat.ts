@@ -2,11 +2,10 @@ import { EventEmitter } from 'node:events';
 import type { ReasoningLevel } from '../../protocol/index.js';
 import { UnsentMessageError, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
-import type { Session } from '../../core/session.js';
-import { startConversation } from '../../core/start-conversation.js';
-import { approvalFlags, noApprovalFlag } from '../approval-flag.js';
-import { askApproval, canAskOn, createCliTools, declinedNotice, toolNames } from '../approval.js';
-import { createContext, ephemeralContext, openSession, type CommandContext } from '../context.js';
+import { wireApiOf, type Conversation } from '../../core/index.js';
+import { approvalFromFlags } from '../approval-flag.js';
+import { askApproval, canAskOn, declinedNotice } from '../approval.js';
+import { createContext, ephemeralContext, type CommandContext, type EngineOptions } from '../context.js';
 import { errorKindOf } from '../error-kind.js';
 import { type Io, readAll, useColor } from '../io.js';
 import { createJsonWriter } from '../json-output.js';
@@ -14,6 +13,7 @@ import { withStdinBlock } from '../message.js';
 import { createTurnRenderer, startSpinner, stderrChalk } from '../render.js';
 import { createChangeReporter } from '../turn-changes.js';
 import { reportError } from '../report-error.js';
+import { throwing } from '../turn-events.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -76,35 +76,20 @@ export async function runChat(options: ChatOptions, io: Io): Promise<number> {
   process.on('SIGTERM', onSignal);
   try {
     const message = await readMessage(options.words, io);
-    let context = await createContext(io);
-    const chosen = await chooseConversation(context, options);
-    if (options.ephemeral) context = await ephemeralContext(context, chosen);
-    const id =
-      (options.ephemeral ? await context.manager.getActiveId() : chosen) ??
-      (await startConversation(context.manager, context.config, {
-        cwd: io.cwd,
-        tools: toolNames(context.config),
-      }));
-    const tools = createCliTools(io, context.config, approvalFlags(options));
-    const session = await openSession(context, id, {
-      ...withTools(tools),
-      followConversationPolicy: noApprovalFlag(options),
-      ...reasoningFlag(options),
-    });
-    const selection = session.selection();
+    const { context, conversation } = await openChosen(options, io, engineOptions(options));
+    const status = conversation.status();
     writer.start({
-      conversationId: id,
-      provider: selection.provider,
-      api: selection.api,
-      model: selection.model,
+      conversationId: conversation.id,
+      provider: status.provider,
+      api: wireApiOf(status),
+      model: status.model,
       ephemeral: options.ephemeral === true,
     });
     try {
-      await tools?.prepare();
-      for await (const event of session.submit(message, { signal: abort.signal })) writer.handle(event);
+      const events = conversation.submit(message, { signal: abort.signal, ...reasoningFlag(options) });
+      for await (const event of throwing(events)) writer.handle(event);
     } finally {
-      await tools?.close();
-      await context.dispose?.();
+      await context.dispose();
     }
     writer.finish();
     return ExitCode.ok;
@@ -121,43 +106,59 @@ export async function runChat(options: ChatOptions, io: Io): Promise<number> {
   }
 }
 
+/**
+ * The engine for a chat command (its approval flags, whether it can ask) and the conversation it works
+ * on: the chosen one, or a new one (in a scratch directory with --ephemeral).
+ */
+async function openChosen(
+  options: ChatOptions,
+  io: Io,
+  engine: EngineOptions,
+  onStarted?: (id: string) => void,
+): Promise<{ context: CommandContext; conversation: Conversation }> {
+  let context = await createContext(io, { engine });
+  try {
+    const chosen = await chooseConversation(context, options);
+    if (options.ephemeral) context = await ephemeralContext(context, chosen, engine);
+    const id = options.ephemeral ? await context.manager.getActiveId() : chosen;
+    if (id !== undefined) return { context, conversation: await context.cody.open(id) };
+    const conversation = await context.cody.create();
+    if (!options.ephemeral) onStarted?.(conversation.id);
+    return { context, conversation };
+  } catch (error) {
+    await context.dispose();
+    throw error;
+  }
+}
+
+function engineOptions(options: ChatOptions, extra: EngineOptions = {}): EngineOptions {
+  const approvalPolicy = approvalFromFlags(options);
+  return { ...(approvalPolicy !== undefined ? { approvalPolicy } : {}), ...extra };
+}
+
 async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   const message = await readMessage(options.words, io);
-  let context = await createContext(io);
   const color = stderrChalk(io);
-  const chosen = await chooseConversation(context, options);
-  if (options.ephemeral) context = await ephemeralContext(context, chosen);
-  let id = options.ephemeral ? await context.manager.getActiveId() : chosen;
-  if (id === undefined) {
-    id = await startConversation(context.manager, context.config, {
-      cwd: io.cwd,
-      tools: toolNames(context.config),
-    });
-    if (!options.ephemeral) io.stderr.write(color.dim(`Started conversation ${id}\n`));
-  }
   const canAsk = canAskOn(io);
-  const tools = createCliTools(io, context.config, approvalFlags(options));
-  const session = await openSession(context, id, {
-    ...withTools(tools),
+  const engine = engineOptions(options, {
     canAsk,
-    followConversationPolicy: noApprovalFlag(options),
-    ...reasoningFlag(options),
     onLockWait: () => {
       io.stderr.write(
         color.yellow('Waiting for another cody process to finish writing to this conversation…\n'),
       );
     },
   });
+  const { context, conversation } = await openChosen(options, io, engine, (id) =>
+    io.stderr.write(color.dim(`Started conversation ${id}\n`)),
+  );
   if (canAsk && io.stderr.isTTY === true) {
     try {
-      await tools?.prepare();
-      return await terminalTurn(io, session, message, context.config.showReasoning !== false);
+      return await terminalTurn(io, conversation, message, context.config.showReasoning !== false, options);
     } catch (error) {
       keepUnsent(error, io);
       throw error;
     } finally {
-      await tools?.close();
-      await context.dispose?.();
+      await context.dispose();
     }
   }
   const abort = new AbortController();
@@ -177,13 +178,14 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   const renderer = createTurnRenderer(io, { ...(spinner ? { spinner } : {}) });
   const changes = createChangeReporter((line) => io.stderr.write(`${line}\n`), io.cwd);
   try {
-    await tools?.prepare();
-    for await (const event of session.submit(message, { signal: abort.signal })) {
+    for await (const event of throwing(
+      conversation.submit(message, { signal: abort.signal, ...reasoningFlag(options) }),
+    )) {
       renderer.handle(event);
       changes.observe(event);
       if (event.type === 'approval-requested') {
         const answer = await askApproval(io, event);
-        session.respond(event.id, answer.decision, answer.reason);
+        conversation.respond(event.id, answer.decision, answer.reason);
       }
       const notice = event.type === 'tool-call' && !event.approved ? declinedNotice(event) : undefined;
       if (notice !== undefined) io.stderr.write(notice);
@@ -199,8 +201,7 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
     process.removeListener('SIGINT', onInterrupt);
     stdoutEvents?.removeListener('error', onOutputError);
     process.removeListener('SIGTERM', onInterrupt);
-    await tools?.close();
-    await context.dispose?.();
+    await context.dispose();
   }
   return ExitCode.ok;
 }
@@ -211,9 +212,10 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
  */
 async function terminalTurn(
   io: Io,
-  session: Session,
+  conversation: Conversation,
   message: string,
   showReasoning: boolean,
+  options: Pick<ChatOptions, 'reasoning'>,
 ): Promise<number> {
   const [{ runTurn }, { RawTerminal }] = await Promise.all([
     import('../repl-turn.js'),
@@ -233,9 +235,10 @@ async function terminalTurn(
         oneShot: true,
         showReasoning,
       },
-      session,
-      (signal) => changes.watch(session.submit(message, { signal })),
-      session.status().model,
+      conversation,
+      (signal) =>
+        changes.watch(throwing(conversation.submit(message, { signal, ...reasoningFlag(options) }))),
+      conversation.status().model,
     );
   } finally {
     terminal.stop();
@@ -255,8 +258,4 @@ function keepUnsent(error: unknown, io: Io): void {
 /** The stream's event emitter side, when it has one (the process's stdout does; test fakes may not). */
 function eventsOf(stream: unknown): NodeJS.EventEmitter | undefined {
   return stream instanceof EventEmitter ? stream : undefined;
-}
-
-function withTools<T>(tools: T | undefined): { tools?: T } {
-  return tools ? { tools } : {};
 }

@@ -1,8 +1,6 @@
 import { statSync } from 'node:fs';
 import { errorMessage, isErrno, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { importConversation } from '../../core/start-conversation.js';
-import { toolNames } from '../approval.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 
@@ -18,11 +16,7 @@ export async function runImport(options: { path: string }, io: Io): Promise<numb
     );
   }
   const context = await createContext(io);
-  const imported = await importConversation(context.manager, {
-    path: options.path,
-    cwd: io.cwd,
-    tools: toolNames(context.config),
-  });
+  const imported = await context.store.importRollout(options.path);
   io.stdout.write(`${imported.id}\n`);
   io.stderr.write(`Imported ${imported.itemCount} items from ${options.path}\n`);
   return ExitCode.ok;

@@ -3,7 +3,7 @@ import { ExitCode } from '../exit-codes.js';
 import { loadConfig } from '../../core/config.js';
 import { listConversations, readActiveId } from '../../core/conversation-list.js';
 import { resolveCodyPaths } from '../../core/paths.js';
-import type { ConversationSummary } from '../../core/rollout/summary-reader.js';
+import type { ConversationSummary } from '../../core/index.js';
 import type { Io } from '../io.js';
 import { sanitizeForTerminal, terminalSafeJson } from '../sanitize.js';
 

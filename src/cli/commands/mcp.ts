@@ -13,27 +13,21 @@ export async function runMcpList(options: { json?: boolean }, io: Io): Promise<n
     else io.stdout.write(`No MCP servers configured. Add "mcpServers" to ${context.paths.configFile}.\n`);
     return ExitCode.ok;
   }
-  const { McpManager } = await import('../../core/mcp/mcp-manager.js');
-  const manager = new McpManager({ servers, cwd: io.cwd, clientVersion: CLI_VERSION });
-  try {
-    await manager.prepare();
-    const status = manager.status();
-    if (options.json) {
-      io.stdout.write(`${JSON.stringify(status)}\n`);
-      return ExitCode.ok;
-    }
-    for (const server of status) {
-      const state =
-        server.state === 'failed'
-          ? `failed: ${sanitizeForTerminal(server.error ?? 'unknown error')}`
-          : server.state;
-      io.stdout.write(
-        `${server.name} (${server.transport}) ${state}${server.state === 'ready' ? `, ${server.tools.length} tools` : ''}\n`,
-      );
-      for (const tool of server.tools) io.stdout.write(`  ${tool.name}  ${firstLine(tool.description)}\n`);
-    }
-  } finally {
-    await manager.close();
+  const { inspectMcpServers } = await import('../../core/index.js');
+  const status = await inspectMcpServers({ servers, cwd: io.cwd, version: CLI_VERSION });
+  if (options.json) {
+    io.stdout.write(`${JSON.stringify(status)}\n`);
+    return ExitCode.ok;
+  }
+  for (const server of status) {
+    const state =
+      server.state === 'failed'
+        ? `failed: ${sanitizeForTerminal(server.error ?? 'unknown error')}`
+        : server.state;
+    io.stdout.write(
+      `${server.name} (${server.transport}) ${state}${server.state === 'ready' ? `, ${server.tools.length} tools` : ''}\n`,
+    );
+    for (const tool of server.tools) io.stdout.write(`  ${tool.name}  ${firstLine(tool.description)}\n`);
   }
   return ExitCode.ok;
 }

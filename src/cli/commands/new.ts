@@ -1,8 +1,6 @@
 import { resolveSelection, saveConfig } from '../../core/config.js';
 import { ExitCode } from '../exit-codes.js';
 import { applyProviderChoice, droppedSignIn } from '../../core/provider-choice.js';
-import { startConversation } from '../../core/start-conversation.js';
-import { toolNames } from '../approval.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 import { unknownModelWarning } from '../known-models.js';
@@ -30,7 +28,7 @@ export async function runNew(options: NewOptions, io: Io): Promise<number> {
     const warning = unknownModelWarning(selection.provider, selection.model, selection.baseUrl !== undefined);
     if (warning !== undefined) io.stderr.write(`warning: ${warning}\n`);
   }
-  const id = await startConversation(context.manager, config, { cwd: io.cwd, tools: toolNames(config) });
+  const id = await context.store.start({ config });
   io.stdout.write(`${id}\n`);
   return ExitCode.ok;
 }

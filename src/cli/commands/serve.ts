@@ -4,6 +4,7 @@ import { ensureCodyHome, resolveCodyPaths } from '../../core/paths.js';
 import { ExitCode } from '../exit-codes.js';
 import { parseServeOptions, type ServeOptionsInput } from '../../server/serve-options.js';
 import type { Io } from '../io.js';
+import { sanitizeForTerminal } from '../sanitize.js';
 import { CLI_VERSION } from '../version.js';
 
 export async function runServe(input: ServeOptionsInput, io: Io): Promise<number> {
@@ -11,7 +12,7 @@ export async function runServe(input: ServeOptionsInput, io: Io): Promise<number
   const paths = resolveCodyPaths(io.env);
   await ensureCodyHome(paths);
   const [{ createCody }, { startCodyServer, IDLE_CLOSE_MS }, { loadOrCreateToken }] = await Promise.all([
-    import('../../core/cody.js'),
+    import('../../core/index.js'),
     import('../../server/http-server.js'),
     import('../../server/token.js'),
   ]);
@@ -28,6 +29,11 @@ export async function runServe(input: ServeOptionsInput, io: Io): Promise<number
     version: CLI_VERSION,
     // Redacted from every event and rollout by the engine, like the keys it reads.
     secrets: [token.token],
+    // Bubblewrap missing, an MCP server failing: said on the server's stderr, as `cody chat` does.
+    onNotice: (notice) => {
+      const prefix = notice.level === 'warning' ? 'warning: ' : '';
+      io.stderr.write(`${sanitizeForTerminal(`${prefix}${notice.message}`)}\n`);
+    },
   });
   const server = await startCodyServer({
     engine,

@@ -3,8 +3,8 @@ import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { readTranscript, type TranscriptEntry } from '../../core/transcript.js';
 import { noSandboxWarning } from '../../core/tools/policy.js';
-import { createCliTools } from '../approval.js';
-import { createContext, openSession } from '../context.js';
+import { wireApiOf } from '../../core/index.js';
+import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 import { sanitizeForTerminal, terminalSafeJson } from '../sanitize.js';
 import { formatTokens } from '../render.js';
@@ -25,19 +25,15 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
 
   if (options.status) {
     // With the tools, so the status says the conversation's approval policy and sandbox.
-    const tools = createCliTools(io, context.config, {});
-    const session = await openSession(context, id, {
-      ...(tools ? { tools } : {}),
-      followConversationPolicy: true,
-    });
-    const status = session.status();
-    await tools?.close();
+    const conversation = await context.cody.open(id);
+    const status = conversation.status();
+    await context.dispose();
     const sandboxed = status.sandbox === undefined ? undefined : status.sandbox === 'bubblewrap';
     const unconfined = noSandboxWarning(status.approvalPolicy, sandboxed);
     // `api` is the wire API id everywhere machine-readable ('openai-chat', as in list and the events).
-    const api = session.selection().api;
+    const api = wireApiOf(status);
     // The policy the next run without --approval uses: what the conversation keeps, else config's default.
-    const approval = session.keptApprovalPolicy();
+    const approval = conversation.keptApprovalPolicy();
     if (options.json) {
       const warning = unconfined !== undefined ? { warning: unconfined } : {};
       io.stdout.write(

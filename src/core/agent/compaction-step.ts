@@ -123,6 +123,7 @@ function finished(trigger: CompactionTrigger, report: CompactionReport): Session
     type: 'compaction-finished',
     trigger,
     status: report.status,
+    ...(report.reason !== undefined ? { reason: report.reason } : {}),
     tokensBefore: report.tokensBefore,
     tokensAfter: report.tokensAfter,
     trimmedItems: report.trimmedItems,

@@ -1,0 +1,68 @@
+/**
+ * Core's front door for this package's front ends (src/cli, src/server; the lint rule in
+ * eslint.config.js holds them to it and to the few leaf modules listed there). The engine is
+ * `createCody`: front ends obtain conversations from it and drive them with `submit` and `respond`;
+ * `Session`, `ConversationManager` and the tool runtime stay inside core. Everything here is light:
+ * the heavy modules (the session, SDKs, tools, MCP) load only when a conversation is opened.
+ */
+import { toWireApi, type CodyConfig } from './config.js';
+import type { Store } from './front-end-store.js';
+import type { McpServerStatus } from './mcp/mcp-manager.js';
+import type { SessionStatus } from './conversation-engine.js';
+import { isProvider } from './provider-names.js';
+import { isWireApi, type WireApi } from '../protocol/index.js';
+
+export { createCody } from './cody.js';
+export type { Cody, CreateCodyOptions } from './cody.js';
+export { storeOf } from './front-end-store.js';
+export type { Store as CodyStore } from './front-end-store.js';
+export { failureOf, thrownBy } from './conversation.js';
+export type { Conversation, SubmitOptions } from './conversation.js';
+export type { CodyNotice, SelectionChoice, SessionStatus } from './conversation-engine.js';
+export type { McpServerStatus } from './mcp/mcp-manager.js';
+export type { ForkOptions } from './store/fork-options.js';
+export type { TranscriptPage, TranscriptPageOptions } from './store/transcript-page.js';
+export type { ConversationSummary } from './rollout/summary-reader.js';
+
+/** The wire API id (`openai-chat`, …) of a conversation's status, whose `api` is the name a person types. */
+export function wireApiOf(status: Pick<SessionStatus, 'provider' | 'api'>): WireApi {
+  if (isWireApi(status.api)) return status.api;
+  if (!isProvider(status.provider)) throw new Error(`unknown provider ${status.provider}`);
+  return toWireApi(status.provider, status.api);
+}
+
+/**
+ * Starts each configured MCP server, lists its state and tools, and shuts them down (`cody mcp list`).
+ * The MCP client loads only here.
+ */
+export async function inspectMcpServers(options: {
+  servers: NonNullable<CodyConfig['mcpServers']>;
+  cwd: string;
+  version: string;
+}): Promise<McpServerStatus[]> {
+  const { McpManager } = await import('./mcp/mcp-manager.js');
+  const manager = new McpManager({
+    servers: options.servers,
+    cwd: options.cwd,
+    clientVersion: options.version,
+  });
+  try {
+    await manager.prepare();
+    return manager.status();
+  } finally {
+    await manager.close();
+  }
+}
+
+/**
+ * A fork holding the history up to and including user turn `through` (all of it when undefined); returns
+ * its id (made active). The fork modules load only here.
+ */
+export async function forkThrough(
+  manager: Store['manager'],
+  id: string,
+  through: number | undefined,
+): Promise<string> {
+  const module = await import('./store/fork-through.js');
+  return module.forkThrough(manager, id, through);
+}
