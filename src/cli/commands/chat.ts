@@ -122,7 +122,8 @@ async function openChosen(
     if (options.ephemeral) context = await ephemeralContext(context, chosen, engine);
     const id = options.ephemeral ? await context.manager.getActiveId() : chosen;
     if (id !== undefined) return { context, conversation: await context.cody.open(id) };
-    const conversation = await context.cody.create();
+    // A conversation the CLI starts becomes the active one (the library's and the server's do not).
+    const conversation = await context.cody.open(await context.store.start());
     if (!options.ephemeral) onStarted?.(conversation.id);
     return { context, conversation };
   } catch (error) {
