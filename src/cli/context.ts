@@ -79,6 +79,9 @@ function cliEngineOptions(io: Io, engine: EngineOptions = {}): CreateCodyOptions
     cwd: io.cwd,
     version: CLI_VERSION,
     canAsk: false,
+    // A terminal's question is answered by the person looking at it: it waits for them, however long
+    // (config.json's approvalTimeoutMs is for the library and cody serve, where nobody may be there).
+    approvalTimeoutMs: 0,
     // Notices and MCP warnings go to stderr: shown, never obeyed.
     onNotice: (notice) => {
       const prefix = notice.level === 'warning' ? 'warning: ' : '';

@@ -90,6 +90,27 @@ describe('the approval question in a terminal (tmux)', () => {
     expect(toolOutputs().some((output) => output.includes('declined'))).toBe(false);
   });
 
+  it("the question on a terminal waits for its person: config.json's approvalTimeoutMs does not decline it", async () => {
+    await harness.writeConfig({ approvalTimeoutMs: 300 });
+    const term = await start();
+    await term.waitFor('›');
+    harness.server.enqueue(
+      { type: 'reply', toolCalls: [{ name: 'shell', arguments: { command: 'touch waited.txt' } }] },
+      { type: 'reply', text: 'done waiting\n' },
+    );
+    await say(term, 'make it');
+    await term.waitFor('[y] yes, once');
+    // Well past the configured timeout: the library and cody serve would have declined with "no answer".
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const screen = await term.screen();
+    expect(screen).not.toMatch(/→ (yes|no|always|stopped)|no answer/);
+    expect(harness.server.modelRequests('openai-chat')).toHaveLength(1);
+    await term.send('y', { literal: true });
+    await term.waitFor('done waiting');
+    await readFile(join(harness.home, 'waited.txt'));
+    expect(toolOutputs().some((output) => output.includes('no answer'))).toBe(false);
+  });
+
   it('a 31-line patch preview shows a "more lines" marker, and v shows the last line before answering', async () => {
     const body = Array.from({ length: 30 }, (_, index) => `+line ${index + 1}`);
     body.push('+SECRET_LAST_LINE rm -rf important');
