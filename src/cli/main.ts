@@ -26,6 +26,10 @@ interface ChatFlags {
   autoApprove?: boolean;
   approval?: string;
   reasoning?: ReasoningLevel;
+  provider?: string;
+  api?: string;
+  model?: string;
+  resume?: string | true;
 }
 
 /** `--reasoning off|minimal|low|medium|high`, on `cody chat` and the REPL alike. */
@@ -46,7 +50,35 @@ function chatOptions(flags: ChatFlags): Omit<ChatOptions, 'words'> {
     ...(flags.autoApprove ? { autoApprove: true } : {}),
     ...(flags.approval !== undefined ? { approval: flags.approval } : {}),
     ...(flags.reasoning !== undefined ? { reasoning: flags.reasoning } : {}),
+    ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
+    ...(flags.api !== undefined ? { api: flags.api } : {}),
+    ...(flags.model !== undefined ? { model: flags.model } : {}),
   };
+}
+
+/** `--provider`, `--api`, `--model` for the one conversation a command works on. */
+function addChoiceOptions(command: Command): Command {
+  return command
+    .option('--provider <provider>', 'provider for this conversation (config.json keeps its own)')
+    .option('--api <api>', 'wire API for this conversation: responses|chat (openai), messages, gemini')
+    .option('--model <model>', 'model id for this conversation');
+}
+
+const HELP_AFTER = `
+Interactive use (the REPL):
+  cody                      start a new conversation in the terminal
+  cody "question"           start a new conversation with that first message
+  cody -c, --continue       continue the most recent conversation
+  cody --resume [id]        pick a conversation to continue (or open that one)
+  cody --approval <policy>  read-only | ask (default) | auto-edit | full-auto, for this run
+  cody --model M --provider P --api A   for this conversation only
+Inside it, /help lists the slash commands (/model, /provider, /resume, /export, …).
+`;
+
+/** `--resume` alone opens the picker; `--resume ID` opens that conversation. */
+function resumeOption(resume: string | true | undefined): { resume?: true; conversation?: string } {
+  if (resume === undefined) return {};
+  return resume === true ? { resume: true } : { conversation: resume };
 }
 
 function commandNames(program: Command): string[] {
@@ -91,7 +123,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
     })
-    .showHelpAfterError('(run cody --help for usage)');
+    .showHelpAfterError('(run cody --help for usage)')
+    .addHelpText('after', HELP_AFTER);
 
   program
     .command('new')
@@ -105,7 +138,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       run(async (commandIo) => (await import('./commands/new.js')).runNew(options, commandIo))(),
     );
 
-  program
+  const chat = program
     .command('chat')
     .description('send a message (argument or stdin) to the active conversation and stream the reply')
     .argument('[message...]', 'the message; piped stdin is appended to it as a quoted block')
@@ -127,12 +160,12 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       'read-only | ask (default) | auto-edit | full-auto: what runs without asking (config: approval)',
     )
     .option('--auto-approve', 'the same as --approval full-auto')
-    .addOption(reasoningOption())
-    .action((words: string[], options: ChatFlags) =>
-      run(async (commandIo) =>
-        (await import('./commands/chat.js')).runChat({ ...chatOptions(options), words }, commandIo),
-      )(),
-    );
+    .addOption(reasoningOption());
+  addChoiceOptions(chat).action((words: string[], options: ChatFlags) =>
+    run(async (commandIo) =>
+      (await import('./commands/chat.js')).runChat({ ...chatOptions(options), words }, commandIo),
+    )(),
+  );
 
   program
     .command('list')
@@ -341,29 +374,30 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       run(async (commandIo) => (await import('./commands/serve.js')).runServe(options, commandIo))(),
     );
 
-  program
+  const repl = program
     .command('repl', { isDefault: true, hidden: true })
     .description('interactive chat in the terminal (the default when no command is given)')
     .argument('[prompt...]', 'a first message to send (cody "question")')
-    .option('--conversation <id>', 'conversation id or unique prefix (default: the active one)')
+    .option('--conversation <id>', 'conversation id or unique prefix (default: a new conversation)')
     .option('-c, --continue', 'continue the most recently used conversation')
+    .option('--resume [id]', 'pick a conversation to continue, or continue that one')
     .option('--ephemeral', 'save nothing from this session')
     .option('--json', 'with a prompt and no terminal: one JSON object at the end')
     .addOption(new Option('--output-format <format>', 'text, json or stream-json').choices(OUTPUT_FORMATS))
     .option('--approval <policy>', 'read-only | ask (default) | auto-edit | full-auto')
     .option('--auto-approve', 'the same as --approval full-auto')
-    .addOption(reasoningOption())
-    .action((words: string[], options: ChatFlags) =>
-      run(async (commandIo) => {
-        const typo = mistypedCommand(words, commandNames(program));
-        if (typo) throw new UsageError(typo);
-        const chat = { ...chatOptions(options), words };
-        if (commandIo.stdin.isTTY !== true && words.length > 0) {
-          return (await import('./commands/chat.js')).runChat(chat, commandIo);
-        }
-        return (await import('./repl.js')).runRepl(chat, commandIo);
-      })(),
-    );
+    .addOption(reasoningOption());
+  addChoiceOptions(repl).action((words: string[], options: ChatFlags) =>
+    run(async (commandIo) => {
+      const typo = mistypedCommand(words, commandNames(program));
+      if (typo) throw new UsageError(typo);
+      const chat = { ...chatOptions(options), words, fresh: true, ...resumeOption(options.resume) };
+      if (commandIo.stdin.isTTY !== true && words.length > 0) {
+        return (await import('./commands/chat.js')).runChat(chat, commandIo);
+      }
+      return (await import('./repl.js')).runRepl(chat, commandIo);
+    })(),
+  );
 
   try {
     await program.parseAsync([...argv]);

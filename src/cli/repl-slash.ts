@@ -2,22 +2,19 @@
 import { writeFile } from 'node:fs/promises';
 import { resolve as resolvePath } from 'node:path';
 import type { ChalkInstance } from 'chalk';
-import { applyProviderChoice } from '../core/provider-choice.js';
 import { APPROVAL_POLICIES, noSandboxWarning, type ApprovalPolicy } from '../core/tools/policy.js';
 import { readTitles } from '../core/conversation-titles.js';
 import { createRedactor, redactDeep } from '../core/redact.js';
-import { resolveSelection } from '../core/config.js';
 import { forkThrough, wireApiOf, type Conversation } from '../core/index.js';
 import { readTranscript } from '../core/transcript.js';
-import { relativeTime } from './commands/list.js';
 import { toHtml, toMarkdown } from './commands/export.js';
 import type { CommandContext } from './context.js';
+import { conversationChoice } from './conversation-choice.js';
 import type { Io } from './io.js';
 import { unknownModelWarning } from './known-models.js';
 import { formatTokens } from './render.js';
 import { helpText } from './repl-input.js';
 import { sanitizeForTerminal } from './sanitize.js';
-import { LineEditor } from './tty/line-editor.js';
 import type { RawTerminal } from './tty/terminal.js';
 import { runTurn } from './repl-turn.js';
 import { reasoningCommand, reasoningLabel } from './repl-reasoning.js';
@@ -71,21 +68,16 @@ export async function runSlashCommand(
         say(`${current.provider} (${wireApiOf(current)}) · ${current.model}. Switch with ${name} NAME.\n`);
         return undefined;
       }
-      const [first, second] = argument.split(/\s+/);
-      const choice =
-        name === '/model'
-          ? { provider: current.provider, model: first ?? '' }
-          : { provider: first ?? '', ...(second !== undefined ? { api: second } : {}) };
-      // For this conversation in this session only: config.json keeps its default.
-      const config = applyProviderChoice(state.context.config, choice, new Date());
-      state.context = { ...state.context, config };
-      state.session = await state.open(state.context, state.session.id);
-      const selection = resolveSelection(config);
-      const typo = unknownModelWarning(selection.provider, selection.model, selection.baseUrl !== undefined);
+      const [first = '', second] = argument.split(/\s+/);
+      const words =
+        name === '/model' ? { model: first } : { provider: first, ...(second ? { api: second } : {}) };
+      // For this conversation only: config.json and the conversations opened later keep theirs.
+      const status = state.session.setSelection(conversationChoice(state.context.config, current, words));
+      const typo = unknownModelWarning(status.provider, status.model, hasBaseUrl(state, status.provider));
       if (typo !== undefined) say(ui.color.yellow(`warning: ${typo}\n`));
       say(
         ui.color.green(
-          `✓ Now ${selection.provider} (${selection.api}) · ${selection.model} for this conversation\n`,
+          `✓ Now ${status.provider} (${wireApiOf(status)}) · ${status.model} for this conversation\n`,
         ),
       );
       return undefined;
@@ -114,7 +106,8 @@ export async function runSlashCommand(
       return undefined;
     }
     case '/resume': {
-      const id = await pickConversation(state, ui, argument);
+      const { pickConversation } = await import('./conversation-picker.js');
+      const id = await pickConversation(state.context.manager, ui, argument);
       if (id === undefined) return undefined;
       state.session = await state.open(state.context, id);
       await state.context.manager.setActive(id);
@@ -180,67 +173,14 @@ export async function runSlashCommand(
   }
 }
 
-function compactEvents(session: Conversation, focus: string | undefined, signal: AbortSignal) {
-  return throwing(session.compact(focus, { signal }));
+/** Whether config.json gives this provider an endpoint of its own (any model id may then be right). */
+function hasBaseUrl(state: ReplState, provider: string): boolean {
+  const urls: Partial<Record<string, string>> = state.context.config.baseUrls ?? {};
+  return urls[provider] !== undefined;
 }
 
-/** A searchable list of recent conversations: type to filter, ↑/↓ to move, Enter to open, Esc to cancel. */
-async function pickConversation(state: ReplState, ui: Ui, initialQuery: string): Promise<string | undefined> {
-  const all = await state.context.manager.listConversations({ limit: 200 });
-  const rows = all.map((conversation) => ({
-    id: conversation.id,
-    label: sanitizeForTerminal(
-      `${conversation.id.slice(0, 8)}  ${relativeTime(conversation.updatedAt, Date.now()).padEnd(9)}  ${
-        conversation.title ?? '(no messages)'
-      }`,
-    ),
-  }));
-  if (rows.length === 0) {
-    ui.terminal.write('No saved conversations.\r\n');
-    return undefined;
-  }
-  const query = new LineEditor(
-    { write: () => undefined, columns: () => ui.terminal.columns() },
-    { prompt: '', promptWidth: 0, history: [] },
-    initialQuery,
-  );
-  let selected = 0;
-  let drawn = 0;
-  const visible = (): typeof rows =>
-    rows.filter((row) => row.label.toLowerCase().includes(query.buffer.toLowerCase())).slice(0, 10);
-  const draw = (): void => {
-    const columns = ui.terminal.columns();
-    const shown = visible();
-    let out = `${drawn > 0 ? `\u001b[${drawn}A` : ''}\r\u001b[J`;
-    out += `${ui.color.bold('Resume:')} ${query.buffer}${ui.color.dim('  (type to search, ↑/↓, Enter, Esc)')}`;
-    shown.forEach((row, index) => {
-      const text = row.label.length > columns - 3 ? `${row.label.slice(0, columns - 4)}…` : row.label;
-      out += `\r\n${index === selected ? ui.color.inverse(`› ${text}`) : `  ${text}`}`;
-    });
-    if (shown.length === 0) out += `\r\n${ui.color.dim('  no match')}`;
-    drawn = Math.max(1, shown.length);
-    ui.terminal.write(out);
-  };
-  draw();
-  return new Promise((resolve) => {
-    const finish = (id: string | undefined): void => {
-      ui.terminal.listen(undefined);
-      ui.terminal.write(`${drawn > 0 ? `\u001b[${drawn}A` : ''}\r\u001b[J`);
-      resolve(id);
-    };
-    ui.terminal.listen((key) => {
-      const shown = visible();
-      if (key.name === 'escape' || key.name === 'ctrl-c') return finish(undefined);
-      if (key.name === 'enter') return finish(shown[selected]?.id);
-      if (key.name === 'up') selected = Math.max(0, selected - 1);
-      else if (key.name === 'down') selected = Math.min(Math.max(0, shown.length - 1), selected + 1);
-      else {
-        query.handle(key);
-        selected = 0;
-      }
-      draw();
-    });
-  });
+function compactEvents(session: Conversation, focus: string | undefined, signal: AbortSignal) {
+  return throwing(session.compact(focus, { signal }));
 }
 
 /** `/undo [N] [--force]`: `cody undo` on this conversation; --force asks here before overwriting. */

@@ -11,14 +11,9 @@ import type { ApprovalPolicy } from '../core/tools/policy.js';
 import { approvalFromFlags } from './approval-flag.js';
 import { canAskOn } from './approval.js';
 import { createChangeReporter } from './turn-changes.js';
+import { conversationChoice, hasChoice } from './conversation-choice.js';
 import { chooseConversation, type ChatOptions } from './commands/chat.js';
-import {
-  createContext,
-  ephemeralContext,
-  selectionChoiceOf,
-  type CommandContext,
-  type EngineOptions,
-} from './context.js';
+import { createContext, ephemeralContext, type CommandContext, type EngineOptions } from './context.js';
 import { appendHistory, readHistory } from './history.js';
 import { type Io, readAll, useColor } from './io.js';
 import { stderrChalk } from './render.js';
@@ -34,7 +29,10 @@ import { RawTerminal } from './tty/terminal.js';
 /** How long a first Ctrl-C on an empty prompt waits for the second. */
 const DOUBLE_PRESS_MS = 2000;
 
-export async function runRepl(options: ChatOptions, io: Io): Promise<number> {
+/** `cody --resume` with no id: the picker chooses the conversation before the REPL starts. */
+export type ReplOptions = ChatOptions & { resume?: true };
+
+export async function runRepl(options: ReplOptions, io: Io): Promise<number> {
   if (io.stdin.isTTY !== true) {
     // Not a terminal: behave like `cody chat` with the message on stdin.
     const text = await readAll(io.stdin);
@@ -52,7 +50,10 @@ export async function runRepl(options: ChatOptions, io: Io): Promise<number> {
   };
   let context: CommandContext = await createContext(io, { engine });
   try {
-    const chosen = await chooseConversation(context, options);
+    const chosen = options.resume
+      ? await pickAtStart(context, io)
+      : await chooseConversation(context, options);
+    if (chosen === null) return ExitCode.ok;
     if (options.ephemeral) context = await ephemeralContext(context, chosen, engine);
     return await interactive(
       context,
@@ -62,6 +63,19 @@ export async function runRepl(options: ChatOptions, io: Io): Promise<number> {
     );
   } finally {
     await context.dispose();
+  }
+}
+
+/** The `/resume` picker, on its own terminal session; null when the person cancels it. */
+async function pickAtStart(context: CommandContext, io: Io): Promise<string | null> {
+  const { pickConversation } = await import('./conversation-picker.js');
+  const terminal = new RawTerminal(process.stdin, process.stderr);
+  terminal.start();
+  try {
+    const id = await pickConversation(context.manager, { terminal, color: stderrChalk(io) }, '');
+    return id ?? null;
+  } finally {
+    terminal.stop();
   }
 }
 
@@ -79,9 +93,6 @@ async function interactive(
   let reasoning = options.reasoning;
   const open = async (context: CommandContext, id: string): Promise<Conversation> => {
     const conversation = await context.cody.open(id);
-    // /model or /provider chose for this session: config.json keeps its default.
-    if (context.config !== initialContext.config)
-      conversation.setSelection(selectionChoiceOf(context.config));
     if (policy !== undefined) conversation.setApprovalPolicy(policy);
     if (reasoning !== undefined) conversation.setReasoning(reasoning);
     return conversation;
@@ -89,7 +100,12 @@ async function interactive(
   const id = chosen ?? (await initialContext.store.start());
   // The conversation opens (session module, rollout reader) while the prompt is already on screen; a
   // failure (a corrupt rollout) ends the prompt at once with the error, never a hang.
-  const opening = open(initialContext, id);
+  const opening = open(initialContext, id).then((conversation) => {
+    // --provider, --api, --model: for this first conversation only.
+    if (hasChoice(options))
+      conversation.setSelection(conversationChoice(initialContext.config, conversation.status(), options));
+    return conversation;
+  });
   const openFailed = opening.then(
     () => new Promise<never>(() => undefined),
     (error: unknown) => error,
@@ -110,21 +126,10 @@ async function interactive(
   const history = options.ephemeral ? [] : readHistory(initialContext.paths.home);
   const terminal = new RawTerminal(process.stdin, process.stderr);
   const stdout = io.stdout;
-  // A resumed conversation may keep a policy of its own: it is known once the conversation is open.
-  const flagged = approvalFromFlags(options) !== undefined;
-  const runtime = initialContext.store.runtime;
-  const bannerPolicy =
-    chosen !== undefined && !flagged
-      ? await opening.then(
-          (conversation) => conversation.status().approvalPolicy,
-          () => runtime.startingPolicy,
-        )
-      : runtime.startingPolicy;
+  const bannerPolicy = await showBanner(initialContext, options, io, chosen, id, opening);
   /** The policy in force: the open conversation's, else the one shown in the banner. */
   const policyInForce = (): string | undefined =>
     state !== undefined ? state.session.status().approvalPolicy : bannerPolicy;
-  const unconfined = bannerPolicy === 'full-auto' ? await runtime.unconfinedWarning() : undefined;
-  printBanner(io, color, resolveSelection(initialContext.config), id, bannerPolicy, flagged, unconfined);
   if (chosen !== undefined) printRecap(io, initialContext.manager.rolloutPath(id), color);
 
   const queue: string[] = [];
@@ -221,6 +226,37 @@ async function interactive(
     terminal.stop();
   }
   return exitCode;
+}
+
+/**
+ * The banner of the conversation the REPL starts on; returns the approval policy it shows. A resumed
+ * conversation (its own policy) or one given --model/--provider/--api is known once it is open.
+ */
+async function showBanner(
+  initialContext: CommandContext,
+  options: ChatOptions,
+  io: Io,
+  chosen: string | undefined,
+  id: string,
+  opening: Promise<Conversation>,
+): Promise<string | undefined> {
+  const flagged = approvalFromFlags(options) !== undefined;
+  const runtime = initialContext.store.runtime;
+  const opened =
+    chosen !== undefined || hasChoice(options)
+      ? await opening.then(
+          (conversation) => conversation.status(),
+          () => undefined,
+        )
+      : undefined;
+  const policy =
+    chosen !== undefined && !flagged
+      ? (opened?.approvalPolicy ?? runtime.startingPolicy)
+      : runtime.startingPolicy;
+  const unconfined = policy === 'full-auto' ? await runtime.unconfinedWarning() : undefined;
+  const selection = opened ?? resolveSelection(initialContext.config);
+  printBanner(io, stderrChalk(io), selection, id, policy, flagged, unconfined);
+  return policy;
 }
 
 /**

@@ -285,8 +285,8 @@ describe('the approval question in a terminal (tmux)', () => {
     await term.waitForExit();
     await tmux?.kill();
 
-    // The next run without a flag is back to ask; /approval full-auto persists and says so.
-    term = await start([]);
+    // The next run of it without a flag is back to ask; /approval full-auto persists and says so.
+    term = await start(['-c']);
     screen = await term.waitFor('›');
     expect(screen).toContain('· approval ask ·');
     expect(screen).not.toMatch(/full-auto ›/);

@@ -230,13 +230,13 @@ describe('the REPL in a terminal (tmux)', () => {
     for (const line of replyLines) expect(line).not.toContain('›');
   });
 
-  it('exits with one error line, not a hang, when the active conversation is corrupt', async () => {
+  it('exits with one error line, not a hang, when the conversation it continues is corrupt', async () => {
     const id = (await harness.cody(['new'])).stdout.trim();
     await writeFile(
       join(harness.env.CODY_HOME ?? '', 'conversations', `${id}.jsonl`),
       '{"not json\n{"x":1}\n',
     );
-    const term = await start();
+    const term = await start(['--conversation', id]);
     const status = await term.waitForExit();
     expect(status).not.toBe(0);
     expect(await term.screen()).toMatch(/cody: Corrupt rollout .*not valid JSON/);
@@ -251,7 +251,7 @@ describe('the REPL in a terminal (tmux)', () => {
     await term.send('C-d');
     expect(await term.waitForExit()).toBe(0);
     await tmux?.kill();
-    term = await start();
+    term = await start(['-c']);
     // The recap's lines are separate writes: wait for the one that matters, not only the heading.
     expect(await term.waitFor(/recap[\s\S]*alpha question/)).toContain('alpha question');
     await term.send('C-r');

@@ -5,6 +5,7 @@ import { ExitCode } from '../exit-codes.js';
 import { wireApiOf, type Conversation } from '../../core/index.js';
 import { approvalFromFlags } from '../approval-flag.js';
 import { askApproval, canAskOn, declinedNotice } from '../approval.js';
+import { conversationChoice, hasChoice } from '../conversation-choice.js';
 import { createContext, ephemeralContext, type CommandContext, type EngineOptions } from '../context.js';
 import { errorKindOf } from '../error-kind.js';
 import { type Io, readAll, useColor } from '../io.js';
@@ -30,6 +31,12 @@ export interface ChatOptions {
   approval?: string;
   /** `--reasoning off|minimal|low|medium|high`: the conversation's reasoning level from this turn on. */
   reasoning?: ReasoningLevel;
+  /** `--provider`, `--api`, `--model`: for this conversation (config.json keeps its selection). */
+  provider?: string;
+  api?: string;
+  model?: string;
+  /** Bare `cody` and `cody "question"`: a new conversation unless --conversation or --continue names one. */
+  fresh?: boolean;
 }
 
 /** The session option for `--reasoning`, when it was given. */
@@ -40,7 +47,7 @@ export function reasoningFlag(options: Pick<ChatOptions, 'reasoning'>): { reason
 /** The conversation a command works on: --conversation, --continue, or the active one. */
 export async function chooseConversation(
   context: CommandContext,
-  options: Pick<ChatOptions, 'conversation' | 'continueLast'>,
+  options: Pick<ChatOptions, 'conversation' | 'continueLast' | 'fresh'>,
 ): Promise<string | undefined> {
   if (options.conversation !== undefined && options.continueLast === true)
     throw new UsageError('Give either --conversation or --continue, not both.');
@@ -51,7 +58,7 @@ export async function chooseConversation(
       throw new UsageError('Nothing to continue: there are no saved conversations yet.');
     return latest.id;
   }
-  return context.manager.getActiveId();
+  return options.fresh === true ? undefined : context.manager.getActiveId();
 }
 
 /** The message: the words, with piped stdin appended as a quoted block (or stdin alone). */
@@ -121,10 +128,11 @@ async function openChosen(
     const chosen = await chooseConversation(context, options);
     if (options.ephemeral) context = await ephemeralContext(context, chosen, engine);
     const id = options.ephemeral ? await context.manager.getActiveId() : chosen;
-    if (id !== undefined) return { context, conversation: await context.cody.open(id) };
     // A conversation the CLI starts becomes the active one (the library's and the server's do not).
-    const conversation = await context.cody.open(await context.store.start());
-    if (!options.ephemeral) onStarted?.(conversation.id);
+    const conversation = await context.cody.open(id ?? (await context.store.start()));
+    if (hasChoice(options))
+      conversation.setSelection(conversationChoice(context.config, conversation.status(), options));
+    if (id === undefined && !options.ephemeral) onStarted?.(conversation.id);
     return { context, conversation };
   } catch (error) {
     await context.dispose();
