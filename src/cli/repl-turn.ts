@@ -7,7 +7,8 @@ import type { Conversation } from '../core/index.js';
 import type { ApprovalDecision, SessionEvent } from '../core/session-events.js';
 import type { ChalkInstance } from 'chalk';
 import { formatTokens } from './render.js';
-import { createMarkdownStream, type MarkdownStream } from './markdown.js';
+import { createLiveReply, type LiveReply } from './live-reply.js';
+import { createMarkdownStream } from './markdown.js';
 import { costOf, formatCost } from './prices.js';
 import { createReplyOutput } from './reply-output.js';
 import { sanitizeForTerminal } from './sanitize.js';
@@ -28,6 +29,8 @@ export interface TurnUi {
   oneShot?: boolean;
   /** Show the model's thinking as it streams (config `showReasoning`); default true. */
   showReasoning?: boolean;
+  /** Runs once the reply is over, before the status line (the REPL's `N files changed` line). */
+  beforeStatus?: () => Promise<void>;
 }
 
 export interface TurnOutcome {
@@ -65,7 +68,7 @@ export async function runTurn(
     spinner?.stop();
     spinner = undefined;
   };
-  let reply: MarkdownStream | undefined;
+  let reply: LiveReply | undefined;
   let atLineStart = true;
   const out = (text: string): void => {
     // The terminal driver turns \n into \r\n even in raw mode (ONLCR stays on); a file gets plain \n.
@@ -146,7 +149,11 @@ export async function runTurn(
   let status: TurnOutcome['status'] = 'completed';
   try {
     for await (const event of run(abort.signal)) {
-      if (event.type === 'text-delta') thinking.end();
+      if (event.type === 'text-delta') {
+        thinking.end();
+        // Before any text: stopping the spinner clears its line, which would wipe text already there.
+        stopSpinner();
+      }
       plain?.handle(event);
       switch (event.type) {
         case 'reasoning-delta':
@@ -156,7 +163,7 @@ export async function runTurn(
         case 'text-delta':
           stopSpinner();
           if (ui.markdown) {
-            reply ??= createMarkdownStream((text) => out(text));
+            reply ??= createLiveReply(out, () => terminal.columns(), createMarkdownStream);
             reply.push(event.text);
           }
           break;
@@ -251,6 +258,7 @@ export async function runTurn(
     endReply();
     terminal.listen(undefined);
   }
+  await ui.beforeStatus?.();
   if (status === 'interrupted')
     err(color.yellow('⏹ Interrupted — the partial reply is kept in the conversation.\n'));
   const parts = [model];

@@ -204,12 +204,11 @@ async function interactive(
       const markdown = useColor(stdout, io.env) && stdout.isTTY === true;
       const showReasoning = state.context.config.showReasoning !== false;
       const outcome = await runTurn(
-        { terminal, stdout, color, markdown, showReasoning },
+        { terminal, stdout, color, markdown, showReasoning, beforeStatus: () => changes.report() },
         current,
         (signal) => changes.watch(throwing(current.submit(message, { signal }))),
         current.status().model,
       );
-      await changes.report();
       if (outcome.lastToolOutput !== undefined) state.lastToolOutput = outcome.lastToolOutput;
       state.lastReasoning = outcome.lastReasoning;
       if (outcome.status === 'failed') {

@@ -243,6 +243,7 @@ async function terminalTurn(
         markdown: io.stdout.isTTY === true && useColor(io.stdout, io.env),
         oneShot: true,
         showReasoning,
+        beforeStatus: () => changes.report(),
       },
       conversation,
       (signal) =>
@@ -251,6 +252,7 @@ async function terminalTurn(
     );
   } finally {
     terminal.stop();
+    // A turn that threw never reached beforeStatus; a second report after one that did is a no-op.
     await changes.report();
   }
   if (outcome.status === 'failed') throw outcome.error;

@@ -1,0 +1,99 @@
+/**
+ * Live output in a real terminal (issue 21, "Live output"), against the fake provider with a delay
+ * between chunks: the screen is read while the reply or the command streams, not only at the end.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../e2e/harness.js';
+import { makeRepo } from '../e2e/tool-fixtures.js';
+import { startTmux, type TmuxSession } from './tmux.js';
+
+const CONFIG = {
+  provider: 'openai',
+  api: 'chat',
+  model: 'gpt-4o-mini',
+  approval: 'full-auto',
+  sandbox: { enabled: false },
+};
+
+describe('live output in the REPL (tmux)', () => {
+  let harness: Harness | undefined;
+  let tmux: TmuxSession | undefined;
+  const start = async (options: { delay: number; color: boolean; repo?: boolean }): Promise<TmuxSession> => {
+    harness = await createHarness({ chunkDelayMs: options.delay });
+    if (options.repo === true) await makeRepo(harness.home);
+    await harness.writeConfig(CONFIG);
+    const env: Record<string, string> = { ...harness.env, TERM: 'xterm-256color' };
+    if (options.color) delete env.NO_COLOR;
+    else env.NO_COLOR = '1';
+    tmux = await startTmux({ args: [], env, cwd: harness.home, rows: 40 });
+    await tmux.waitFor('›');
+    return tmux;
+  };
+  const say = async (term: TmuxSession, text: string): Promise<void> => {
+    await term.send(text, { literal: true });
+    await term.send('Enter');
+  };
+  afterEach(async () => {
+    await tmux?.kill();
+    tmux = undefined;
+    await harness?.close();
+    harness = undefined;
+  });
+
+  it('shows the open line as it arrives, renders it as Markdown once complete, and shows a last line with no newline', async () => {
+    const term = await start({ delay: 250, color: true });
+    harness?.server.enqueue({
+      type: 'reply',
+      textDeltas: [
+        'First **bold** ',
+        'line.\n',
+        'Alpha bravo ',
+        'charlie delta ',
+        'echo foxtrot ',
+        'Edited it.',
+      ],
+    });
+    await say(term, 'go');
+    // Mid-line: the open line's first words are on screen before the line (or the reply) is complete.
+    const mid = await term.waitFor('Alpha bravo');
+    expect(mid).not.toContain('foxtrot');
+    expect(mid).not.toContain('Thinking…');
+    // The completed first line was re-rendered as Markdown: bold, without its asterisks.
+    expect(mid).toContain('First bold line.');
+    expect(await term.styledScreen()).toContain('\u001b[1mbold');
+    const after = await term.waitFor('charlie delta');
+    expect(after).not.toContain('foxtrot');
+    const done = await term.waitFor(/^gpt-4o-mini · /m, 15_000);
+    expect(done).toMatch(/^Alpha bravo charlie delta echo foxtrot Edited it\.$/m);
+    expect(done).not.toMatch(/Thinking…|Working…/);
+  });
+
+  it('with NO_COLOR keeps the first chunk and leaves no spinner behind', async () => {
+    const term = await start({ delay: 120, color: false });
+    harness?.server.enqueue({ type: 'reply', textDeltas: ['ACK 1: ', 'hello ', 'there', '.'] });
+    await say(term, 'go');
+    const mid = await term.waitFor('hello');
+    expect(mid).toContain('ACK 1: hello');
+    const done = await term.waitFor(/^gpt-4o-mini · /m, 15_000);
+    expect(done).toMatch(/^ACK 1: hello there\.$/m);
+    expect(done).not.toMatch(/Thinking…|Working…/);
+  });
+
+  it('after an edit: the reply without newline is whole, the change line comes before the status line, nothing transient stays', async () => {
+    const term = await start({ delay: 60, color: true, repo: true });
+    harness?.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [{ name: 'write_file', arguments: { path: 'notes.md', content: '# Notes\nmore\n' } }],
+      },
+      { type: 'reply', textDeltas: ['Edited ', 'it.'] },
+    );
+    await say(term, 'edit');
+    const done = await term.waitFor(/^gpt-4o-mini · /m, 15_000);
+    expect(done).toMatch(/^Edited it\.$/m);
+    const changed = done.search(/1 file changed/);
+    expect(changed).toBeGreaterThan(0);
+    expect(changed).toBeLessThan(done.search(/^gpt-4o-mini · /m));
+    expect(done).not.toMatch(/Thinking…|Working…|running/);
+  });
+});
