@@ -14,7 +14,8 @@ import { createReplyOutput } from './reply-output.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { startSpinner, type Spinner } from './spinner.js';
 import { createThinkingView } from './thinking-view.js';
-import { diffPreview, foldOutput, summarizeToolCall } from './tool-summary.js';
+import { summarizeToolCall } from './tool-summary.js';
+import { createToolView } from './tool-view.js';
 import type { Key } from './tty/keys.js';
 import { LineEditor } from './tty/line-editor.js';
 import type { RawTerminal } from './tty/terminal.js';
@@ -113,8 +114,7 @@ export async function runTurn(
 
   /** Calls whose approval question (with its diff) was shown. */
   const asked = new Set<string>();
-  const paintDiff = (line: string): string =>
-    line.startsWith('+') ? color.green(line) : line.startsWith('-') ? color.red(line) : line;
+  const tools = createToolView(err, color, () => terminal.columns());
 
   const ask = async (
     event: Extract<SessionEvent, { type: 'approval-requested' }>,
@@ -204,17 +204,23 @@ export async function runTurn(
         case 'tool-call':
           stopSpinner();
           endReply();
-          err(
-            `${event.approved ? color.cyan('⏺') : color.red('✗')} ${summarizeToolCall(event.call)}${
-              !event.approved && event.declinedBy === 'policy' && event.reason !== undefined
-                ? color.dim(` — declined by policy: ${sanitizeForTerminal(event.reason)}`)
-                : ''
-            }\n`,
-          );
-          // An edit that ran without asking shows its diff here (an asked one showed it in the question).
-          if (event.approved && !asked.has(event.call.call_id)) {
-            for (const line of diffPreview(event.call, 8)) err(`  ${paintDiff(line)}\n`);
-          }
+          if (!event.approved)
+            err(
+              `${color.red('✗')} ${summarizeToolCall(event.call)}${
+                event.declinedBy === 'policy' && event.reason !== undefined
+                  ? color.dim(` — declined by policy: ${sanitizeForTerminal(event.reason)}`)
+                  : ''
+              }\n`,
+            );
+          // An edit that ran without asking shows its diff with its outcome (an asked one showed it in the question).
+          tools.called(event.call, event.approved && !asked.has(event.call.call_id));
+          break;
+        case 'tool-started':
+          stopSpinner();
+          tools.started(event.call);
+          break;
+        case 'tool-output':
+          tools.output(event.callId, event.chunk);
           break;
         case 'item-recorded':
           if (event.item.type === 'function_call_output') {
@@ -225,11 +231,12 @@ export async function runTurn(
                     .map((part) => (part.type === 'input_image' ? '[image]' : part.text))
                     .join('\n');
             lastToolOutput = text;
-            const folded = foldOutput(text);
-            for (const line of folded.lines) err(color.dim(`  │ ${line}\n`));
-            if (folded.hidden > 0) err(color.dim(`  │ … ${folded.hidden} more lines (/expand shows them)\n`));
-            spinner ??= startSpinner(terminal, color.dim('Working… (Esc to stop)'));
+            tools.recorded(event.item.call_id, text);
           }
+          break;
+        case 'tool-finished':
+          tools.finished(event);
+          if (!tools.busy) spinner ??= startSpinner(terminal, color.dim('Working… (Esc to stop)'));
           break;
         case 'usage':
           usageIn += event.usage.inputTokens ?? 0;
@@ -253,6 +260,7 @@ export async function runTurn(
     status =
       abort.signal.aborted || (error as { kind?: unknown }).kind === 'interrupted' ? 'interrupted' : 'failed';
   } finally {
+    tools.stop();
     stopSpinner();
     plain?.end();
     endReply();

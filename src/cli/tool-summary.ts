@@ -21,9 +21,13 @@ function oneLine(text: string, max = 160): string {
 
 const lineCount = (text: string): number => (text === '' ? 0 : text.split('\n').length);
 
-/** "$ npm test", "read src/a.ts", "edit src/a.ts (+3 −1)", or the name and its short arguments. */
-export function summarizeToolCall(call: FunctionCallItem): string {
+/**
+ * "$ npm test", "read src/a.ts", "edit src/a.ts (+3 −1)", or the name and its short arguments. A failed
+ * call (`failed`) leaves out the line counts: nothing was changed.
+ */
+export function summarizeToolCall(call: FunctionCallItem, options: { failed?: boolean } = {}): string {
   const args = argsOf(call);
+  const counts = (text: string): string => (options.failed === true ? '' : ` ${text}`);
   const text = (key: string): string => (typeof args[key] === 'string' ? (args[key] as string) : '');
   switch (call.name) {
     case 'shell':
@@ -33,11 +37,11 @@ export function summarizeToolCall(call: FunctionCallItem): string {
     case 'list_directory':
       return `list ${oneLine(text('path') || '.')}`;
     case 'write_file':
-      return `write ${oneLine(text('path'))} (${lineCount(text('content'))} lines)`;
+      return `write ${oneLine(text('path'))}${counts(`(${lineCount(text('content'))} lines)`)}`;
     case 'edit_file':
-      return `edit ${oneLine(text('path'))} (+${lineCount(text('new_text'))} −${lineCount(text('old_text'))})`;
+      return `edit ${oneLine(text('path'))}${counts(`(+${lineCount(text('new_text'))} −${lineCount(text('old_text'))})`)}`;
     case 'apply_patch':
-      return `patch ${oneLine((text('input') || text('patch')).match(/\*\*\* (?:Update|Add|Delete) File: .*/g)?.join(', ') ?? '')}`;
+      return `patch ${oneLine(patchFiles(text('input') || text('patch')).join(', '))}`;
     case 'grep':
       return `grep ${oneLine(text('pattern'))}${text('path') ? ` in ${oneLine(text('path'))}` : ''}`;
     case 'glob':
@@ -49,6 +53,31 @@ export function summarizeToolCall(call: FunctionCallItem): string {
       return `${call.name} ${oneLine(shown, 120)}`;
     }
   }
+}
+
+/** The files a patch touches: `app.js`, `new.js (new)`, `old.js (deleted)`. */
+function patchFiles(patch: string): string[] {
+  return [...patch.matchAll(/^\*\*\* (Update|Add|Delete) File: (.*)$/gm)].map(
+    ([, verb, path]) => `${path ?? ''}${verb === 'Add' ? ' (new)' : verb === 'Delete' ? ' (deleted)' : ''}`,
+  );
+}
+
+/** A shell call's output without the header written for the model (exit code, wall time). */
+export function commandOutput(output: string): string {
+  return output.replace(/^(?:Exit code: -?\d+|Killed by .*)\nWall time: [\d.]+ seconds\nOutput:\n/, '');
+}
+
+/** How a call ended, for its call line: `✓ 0.3s`, `✗ exit 2 · 1.2s`, `✗ failed`, `⏹ stopped`. */
+export function callOutcome(
+  call: FunctionCallItem,
+  event: { status: string; durationMs: number; exitCode?: number },
+): string {
+  const time = `${(event.durationMs / 1000).toFixed(1)}s`;
+  if (event.status === 'ok') return `✓ ${time}`;
+  if (event.status === 'aborted') return `⏹ stopped · ${time}`;
+  if (event.status === 'denied') return '✗ not run';
+  if (event.exitCode !== undefined && event.exitCode !== 0) return `✗ exit ${event.exitCode} · ${time}`;
+  return call.name === 'shell' ? `✗ ${time}` : `✗ failed`;
 }
 
 /** For an edit: the lines it removes and adds, as a small unified-style diff (at most `max` lines). */

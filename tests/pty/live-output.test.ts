@@ -2,6 +2,8 @@
  * Live output in a real terminal (issue 21, "Live output"), against the fake provider with a delay
  * between chunks: the screen is read while the reply or the command streams, not only at the end.
  */
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../e2e/harness.js';
 import { makeRepo } from '../e2e/tool-fixtures.js';
@@ -95,5 +97,48 @@ describe('live output in the REPL (tmux)', () => {
     expect(changed).toBeGreaterThan(0);
     expect(changed).toBeLessThan(done.search(/^gpt-4o-mini · /m));
     expect(done).not.toMatch(/Thinking…|Working…|running/);
+  });
+
+  it('a running command shows its last lines live with a timer; then its own output under the call line with exit code and time', async () => {
+    const term = await start({ delay: 20, color: true, repo: true });
+    const command = 'for i in 1 2 3 4 5 6 7 8; do echo tick$i; sleep 0.5; done; exit 2';
+    harness?.server.enqueue(
+      { type: 'reply', toolCalls: [{ name: 'shell', arguments: { command } }] },
+      { type: 'reply', text: 'ran it\n' },
+    );
+    await say(term, 'run');
+    const early = await term.waitFor('tick2', 15_000);
+    expect(early).toMatch(/\$ for i in .*\d+s \(Esc to stop\)/);
+    expect(early).not.toContain('tick4');
+    const late = await term.waitFor('tick7', 15_000);
+    // Folded to the last five lines while it runs, updated in place.
+    expect(late).not.toMatch(/tick1\b/);
+    expect(late).toMatch(/tick3[\s│]*tick4[\s│]*tick5[\s│]*tick6[\s│]*tick7/);
+    const done = await term.waitFor(/^gpt-4o-mini · /m, 15_000);
+    expect(done).toMatch(/✗ \$ for i in .* ✗ exit 2 · \d+\.\ds/);
+    expect(done).toContain('│ tick1');
+    expect(done).not.toMatch(/Exit code|Wall time|Esc to stop|Working…/);
+    expect(done.match(/\$ for i in/g)).toHaveLength(1);
+  });
+
+  it('parallel calls: each output block is under the call it belongs to', async () => {
+    const term = await start({ delay: 20, color: true, repo: true });
+    harness?.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [
+          { name: 'read_file', arguments: { path: 'one.txt' } },
+          { name: 'read_file', arguments: { path: 'two.txt' } },
+        ],
+      },
+      { type: 'reply', text: 'read both\n' },
+    );
+    await writeFile(join(harness?.home ?? '', 'one.txt'), 'content of one\n');
+    await writeFile(join(harness?.home ?? '', 'two.txt'), 'content of two\n');
+    await say(term, 'read');
+    const done = await term.waitFor(/^gpt-4o-mini · /m, 15_000);
+    expect(done).toMatch(
+      /read one\.txt +✓ [\d.]+s\n.*content of one[^\n]*\n⏺ read two\.txt +✓ [\d.]+s\n.*content of two/,
+    );
   });
 });

@@ -1,0 +1,157 @@
+/**
+ * Tool calls in the REPL as they run: while a call runs, a live block at the bottom of the screen shows
+ * it with an elapsed-time counter and its last few output lines, redrawn in place; when it finishes,
+ * the block is erased and one lasting block is printed: the call line with its outcome
+ * (`⏺ $ ls -la  ✓ 0.0s`, `✗ exit 2`), then the command's own output, folded. Every output block sits
+ * under the call it belongs to, so parallel calls stay labelled.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { FunctionCallItem } from '../protocol/index.js';
+import type { SessionEvent } from '../core/session-events.js';
+import { sanitizeForTerminal } from './sanitize.js';
+import { callOutcome, commandOutput, diffPreview, foldOutput, summarizeToolCall } from './tool-summary.js';
+
+/** Output lines shown live under a running call. */
+export const LIVE_LINES = 5;
+const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '⠏'];
+
+type Finished = Extract<SessionEvent, { type: 'tool-finished' }>;
+
+interface Running {
+  call: FunctionCallItem;
+  started: number;
+  /** Streamed output: complete lines (the last LIVE_LINES kept) and the line still open. */
+  tail: string[];
+  open: string;
+}
+
+export interface ToolView {
+  /** A call was decided; `showDiff` when its edit was not already shown by a question. */
+  called(call: FunctionCallItem, showDiff: boolean): void;
+  started(call: FunctionCallItem): void;
+  output(callId: string, chunk: string): void;
+  /** The output recorded for the model (shown, folded, when the call finishes). */
+  recorded(callId: string, output: string): void;
+  finished(event: Finished): void;
+  /** Whether a call is running (the live block is up). */
+  readonly busy: boolean;
+  /** Erases the live block and stops its timer (the turn ended or was stopped). */
+  stop(): void;
+}
+
+export function createToolView(
+  write: (text: string) => void,
+  color: ChalkInstance,
+  columns: () => number,
+  now: () => number = Date.now,
+): ToolView {
+  const calls = new Map<string, { call: FunctionCallItem; showDiff: boolean; output?: string }>();
+  const running = new Map<string, Running>();
+  let drawnRows = 0;
+  let frame = 0;
+  let timer: NodeJS.Timeout | undefined;
+  const fit = (line: string): string => {
+    const room = Math.max(10, columns() - 1);
+    const chars = [...line];
+    return chars.length > room ? `${chars.slice(0, room - 1).join('')}…` : line;
+  };
+  const erase = (): void => {
+    if (drawnRows === 0) return;
+    write(`${drawnRows > 1 ? `\u001b[${drawnRows - 1}A` : ''}\r\u001b[J`);
+    drawnRows = 0;
+  };
+  const draw = (): void => {
+    erase();
+    const rows: string[] = [];
+    const spin = FRAMES[frame % FRAMES.length] ?? '';
+    for (const entry of running.values()) {
+      const seconds = ((now() - entry.started) / 1000).toFixed(0);
+      const head = fit(`${spin} ${summarizeToolCall(entry.call)}  ${seconds}s (Esc to stop)`);
+      rows.push(color.cyan(head));
+      const lines = [...entry.tail, ...(entry.open !== '' ? [entry.open] : [])].slice(-LIVE_LINES);
+      for (const line of lines) rows.push(color.dim(fit(`  │ ${sanitizeForTerminal(line)}`)));
+    }
+    if (rows.length === 0) return;
+    write(rows.join('\n'));
+    drawnRows = rows.length;
+  };
+  const tick = (): void => {
+    frame += 1;
+    draw();
+  };
+  return {
+    called(call, showDiff) {
+      calls.set(call.call_id, { call, showDiff });
+    },
+    started(call) {
+      calls.set(call.call_id, { showDiff: false, ...calls.get(call.call_id), call });
+      running.set(call.call_id, { call, started: now(), tail: [], open: '' });
+      draw();
+      timer ??= setInterval(tick, 100);
+    },
+    output(callId, chunk) {
+      const entry = running.get(callId);
+      if (!entry) return;
+      const lines = `${entry.open}${chunk.replace(/\r\n/g, '\n')}`.split('\n');
+      entry.open = lines.pop() ?? '';
+      entry.tail = [...entry.tail, ...lines].slice(-LIVE_LINES);
+      draw();
+    },
+    recorded(callId, output) {
+      const known = calls.get(callId);
+      if (known) known.output = output;
+    },
+    finished(event) {
+      const known = calls.get(event.callId);
+      const wasRunning = running.delete(event.callId);
+      erase();
+      if (running.size === 0 && timer) {
+        clearInterval(timer);
+        timer = undefined;
+      }
+      if (known && (wasRunning || event.status !== 'denied')) printBlock(write, color, known, event);
+      calls.delete(event.callId);
+      draw();
+    },
+    get busy() {
+      return running.size > 0;
+    },
+    stop() {
+      if (timer) clearInterval(timer);
+      timer = undefined;
+      erase();
+      running.clear();
+    },
+  };
+}
+
+function printBlock(
+  write: (text: string) => void,
+  color: ChalkInstance,
+  known: { call: FunctionCallItem; showDiff: boolean; output?: string },
+  event: Finished,
+): void {
+  const outcome = callOutcome(known.call, event);
+  const ok = event.status === 'ok';
+  const mark = ok ? color.cyan('⏺') : color.red('✗');
+  write(
+    `${mark} ${summarizeToolCall(known.call, { failed: !ok })}  ${ok ? color.green(outcome) : color.red(outcome)}\n`,
+  );
+  const diff = ok && known.showDiff ? diffPreview(known.call, 8) : [];
+  for (const line of diff) write(`  ${paintDiffLine(line, color)}\n`);
+  if (diff.length > 0) return;
+  if (known.output === undefined) return;
+  const folded = foldOutput(known.call.name === 'shell' ? commandOutput(known.output) : known.output);
+  for (const line of folded.lines) if (line !== '') write(color.dim(`  │ ${line}\n`));
+  if (folded.hidden > 0) write(color.dim(`  │ … ${folded.hidden} more lines (/expand shows them)\n`));
+}
+
+export function paintDiffLine(line: string, color: ChalkInstance): string {
+  return /^\s*\d*\s*\+/.test(line) && !line.startsWith('+++')
+    ? color.green(line)
+    : /^\s*\d*\s*-/.test(line) && !line.startsWith('---')
+      ? color.red(line)
+      : line.startsWith('@@')
+        ? color.cyan(line)
+        : line;
+}
