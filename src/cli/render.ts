@@ -6,10 +6,12 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type { SessionEvent } from '../core/session-events.js';
 import { type Io, useColor } from './io.js';
 import { createReplyOutput } from './reply-output.js';
+import { createLiveReply } from './live-reply.js';
 import { createMarkdownStream } from './markdown.js';
 import { startSpinner as startLineSpinner } from './spinner.js';
 import { sanitizeForTerminal, terminalSafeJson } from './sanitize.js';
-import { diffPreview, summarizeToolCall } from './tool-summary.js';
+import { callOutcome, diffPreview, summarizeToolCall } from './tool-summary.js';
+import type { FunctionCallItem } from '../protocol/index.js';
 
 export interface TurnRenderer {
   handle(event: SessionEvent): void;
@@ -45,7 +47,11 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
   // Markdown on a colour terminal; plain text (sanitised) in pipes and with NO_COLOR.
   const markdown =
     io.stdout.isTTY === true && useColor(io.stdout, io.env)
-      ? createMarkdownStream((text) => io.stdout.write(text))
+      ? createLiveReply(
+          (text) => io.stdout.write(text),
+          () => io.stdout.columns ?? 80,
+          createMarkdownStream,
+        )
       : undefined;
   // Plain text: held in a pipe until it can no longer be retried, so stdout gets the reply once.
   const reply = markdown
@@ -61,6 +67,8 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
   let compacting = false;
   /** Calls whose approval question (with its diff) was shown. */
   const asked = new Set<string>();
+  const calls = new Map<string, FunctionCallItem>();
+  const toolLines = createToolLines((text) => io.stderr.write(color.dim(text)), calls);
   const note = (text: string): void => {
     stopSpinner();
     io.stderr.write(`${compacting ? '\n' : ''}${text}\n`);
@@ -118,6 +126,8 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
         }
         case 'tool-call':
           markdown?.end();
+          calls.set(event.call.call_id, event.call);
+          toolLines.header(event.call.call_id);
           note(color.dim(`${event.approved ? '▶' : '✗'} ${summarizeToolCall(event.call)}`));
           // An edit that ran without asking shows its diff (an asked one showed it with the question).
           if (event.approved && !asked.has(event.call.call_id))
@@ -129,14 +139,22 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
           stopSpinner();
           markdown?.end();
           return;
+        case 'tool-output':
+          toolLines.output(event.callId, event.chunk);
+          return;
+        case 'tool-finished': {
+          toolLines.flush(event.callId);
+          const call = calls.get(event.callId);
+          if (call && event.status !== 'denied')
+            io.stderr.write(color.dim(`  ${callOutcome(call, event)}\n`));
+          return;
+        }
         case 'turn-started':
         case 'state':
         case 'item-recorded':
         case 'usage':
         case 'approval-resolved':
         case 'tool-started':
-        case 'tool-output':
-        case 'tool-finished':
         case 'turn-complete':
         case 'turn-failed':
           return;
@@ -151,6 +169,44 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
       markdown?.end();
       reply?.end();
       if (reply?.wroteText === true && !reply.atLineStart) io.stdout.write('\n');
+    },
+  };
+}
+
+/**
+ * A running command's output on stderr as it comes, a line at a time (`  │ tick1`), under its call
+ * line; when another call's lines came in between, the call is named again above its lines.
+ */
+function createToolLines(
+  write: (text: string) => void,
+  calls: ReadonlyMap<string, FunctionCallItem>,
+): {
+  header(callId: string): void;
+  output(callId: string, chunk: string): void;
+  flush(callId: string): void;
+} {
+  const open = new Map<string, string>();
+  let last: string | undefined;
+  const line = (callId: string, text: string): void => {
+    const call = calls.get(callId);
+    // The line above names another call (calls running at once): this one names its own.
+    const label = call && last !== callId ? `${summarizeToolCall(call)}\n` : '';
+    last = callId;
+    write(`${label !== '' ? `  ${label}` : ''}  │ ${sanitizeForTerminal(text)}\n`);
+  };
+  return {
+    header(callId) {
+      last = callId;
+    },
+    output(callId, chunk) {
+      const lines = `${open.get(callId) ?? ''}${chunk.replace(/\r\n/g, '\n')}`.split('\n');
+      open.set(callId, lines.pop() ?? '');
+      for (const text of lines) line(callId, text);
+    },
+    flush(callId) {
+      const rest = open.get(callId);
+      open.delete(callId);
+      if (rest !== undefined && rest !== '') line(callId, rest);
     },
   };
 }

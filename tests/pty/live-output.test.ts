@@ -2,7 +2,7 @@
  * Live output in a real terminal (issue 21, "Live output"), against the fake provider with a delay
  * between chunks: the screen is read while the reply or the command streams, not only at the end.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../e2e/harness.js';
@@ -140,5 +140,31 @@ describe('live output in the REPL (tmux)', () => {
     expect(done).toMatch(
       /read one\.txt +✓ [\d.]+s\n.*content of one[^\n]*\n⏺ read two\.txt +✓ [\d.]+s\n.*content of two/,
     );
+  });
+
+  it('cody chat with stderr to a file writes each command output line there as it comes', async () => {
+    harness = await createHarness({ chunkDelayMs: 20 });
+    await makeRepo(harness.home);
+    await harness.writeConfig(CONFIG);
+    const command = 'for i in 1 2 3 4 5 6; do echo tick$i; sleep 0.5; done; exit 2';
+    harness.server.enqueue(
+      { type: 'reply', toolCalls: [{ name: 'shell', arguments: { command } }] },
+      { type: 'reply', text: 'ran it\n' },
+    );
+    const log = join(harness.home, 'stderr.log');
+    const env: Record<string, string> = { ...harness.env, TERM: 'xterm-256color' };
+    tmux = await startTmux({ args: ['chat', 'run'], env, cwd: harness.home, stderrTo: log });
+    const deadline = Date.now() + 15_000;
+    let seen = '';
+    while (!seen.includes('tick2') && Date.now() < deadline) {
+      seen = await readFile(log, 'utf8').catch(() => '');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(seen).toMatch(/\$ for i in[^\n]*\n {2}│ tick1\n {2}│ tick2\n/);
+    expect(seen).not.toContain('tick5');
+    expect(await tmux.waitForExit()).toBe(0);
+    const all = await readFile(log, 'utf8');
+    expect(all).toMatch(/ {2}│ tick6\n {2}✗ exit 2 · [\d.]+s\n/);
+    expect(await tmux.screen()).toContain('ran it');
   });
 });
