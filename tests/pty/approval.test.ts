@@ -294,7 +294,8 @@ describe('the approval question in a terminal (tmux)', () => {
     await term.waitFor('✓ Approval policy full-auto for this conversation: it keeps it when opened again');
     await term.waitFor(/full-auto › *$/m);
     await say(term, 'again');
-    await term.waitFor('echo: again');
+    // The reply streams: its text is on screen before the turn ends; the status line ends it.
+    await term.waitFor(/echo: again\n\S+ · \d+% context/);
     await term.send('C-d');
     await term.waitForExit();
 

@@ -247,7 +247,8 @@ describe('the REPL in a terminal (tmux)', () => {
     await term.waitFor('›');
     await term.send('alpha question', { literal: true });
     await term.send('Enter');
-    await term.waitFor('echo: alpha question');
+    // The reply streams: its text is on screen before the turn ends; the status line ends it.
+    await term.waitFor(/echo: alpha question\n\S+ · \d+% context/);
     await term.send('C-d');
     expect(await term.waitForExit()).toBe(0);
     await tmux?.kill();
