@@ -1,0 +1,173 @@
+/**
+ * Styled text for the Markdown renderer: runs of text carrying their styles, measured on their displayed
+ * width (East Asian wide characters count 2, combining marks 0), word-wrapped with a prefix per line, and
+ * written out with every style opened and closed within the run, so each line ends with nothing left on.
+ */
+import { eastAsianWidth } from 'get-east-asian-width';
+
+export interface Style {
+  readonly open: string;
+  readonly close: string;
+}
+
+const sgr = (on: number, off: number): Style => ({ open: `\u001b[${on}m`, close: `\u001b[${off}m` });
+
+export const STYLES = {
+  bold: sgr(1, 22),
+  dim: sgr(2, 22),
+  italic: sgr(3, 23),
+  underline: sgr(4, 24),
+  strike: sgr(9, 29),
+  cyan: sgr(36, 39),
+  magenta: sgr(35, 39),
+  green: sgr(32, 39),
+  yellow: sgr(33, 39),
+} as const;
+
+/** Text with its styles; a run whose text is exactly '\n' is a hard line break. */
+export interface Run {
+  readonly text: string;
+  readonly styles: readonly Style[];
+}
+
+export const run = (text: string, ...styles: Style[]): Run => ({ text, styles });
+export const LINE_BREAK: Run = { text: '\n', styles: [] };
+
+const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u;
+
+/** Columns a string occupies on a terminal (no escapes in it: runs hold plain text). */
+export function displayWidth(text: string): number {
+  let width = 0;
+  for (const character of text) {
+    const code = character.codePointAt(0) ?? 0;
+    if (code < 0x20 || (code >= 0xfe00 && code <= 0xfe0f) || ZERO_WIDTH.test(character)) continue;
+    width += eastAsianWidth(code);
+  }
+  return width;
+}
+
+export const runsWidth = (runs: readonly Run[]): number =>
+  runs.reduce((sum, piece) => sum + displayWidth(piece.text), 0);
+
+const sameStyles = (a: readonly Style[], b: readonly Style[]): boolean =>
+  a.length === b.length && a.every((style, index) => style === b[index]);
+
+/** One line of runs as terminal text: each group of equally styled runs opens and closes its styles. */
+export function serialize(runs: readonly Run[]): string {
+  let out = '';
+  let index = 0;
+  while (index < runs.length) {
+    const styles = runs[index]?.styles ?? [];
+    let text = '';
+    while (index < runs.length && sameStyles(runs[index]?.styles ?? [], styles)) {
+      text += runs[index]?.text ?? '';
+      index += 1;
+    }
+    if (text === '') continue;
+    out += styles.map((style) => style.open).join('') + text;
+    out += [...styles]
+      .reverse()
+      .map((style) => style.close)
+      .join('');
+  }
+  return out;
+}
+
+interface Atom {
+  kind: 'word' | 'space' | 'break';
+  runs: Run[];
+  width: number;
+}
+
+/** Words (possibly spanning several styles, as `**bold**,`), the spaces between them, and hard breaks. */
+function atomsOf(runs: readonly Run[]): Atom[] {
+  const atoms: Atom[] = [];
+  for (const piece of runs) {
+    if (piece.text === '\n') {
+      atoms.push({ kind: 'break', runs: [], width: 0 });
+      continue;
+    }
+    for (const part of piece.text.split(/(\s+)/)) {
+      if (part === '') continue;
+      const kind = /^\s/.test(part) ? 'space' : 'word';
+      const text = kind === 'space' ? part.replace(/[\t\n]/g, ' ') : part;
+      const last = atoms.at(-1);
+      if (kind === 'word' && last?.kind === 'word') {
+        last.runs.push({ text, styles: piece.styles });
+        last.width += displayWidth(text);
+      } else atoms.push({ kind, runs: [{ text, styles: piece.styles }], width: displayWidth(text) });
+    }
+  }
+  return atoms;
+}
+
+/** Cuts a word wider than a whole line into pieces of at most `width` columns. */
+function splitWord(word: Atom, width: number): Atom[] {
+  const pieces: Atom[] = [];
+  let current: Atom = { kind: 'word', runs: [], width: 0 };
+  for (const piece of word.runs) {
+    for (const character of piece.text) {
+      const characterWidth = displayWidth(character);
+      if (current.width + characterWidth > width && current.width > 0) {
+        pieces.push(current);
+        current = { kind: 'word', runs: [], width: 0 };
+      }
+      current.runs.push({ text: character, styles: piece.styles });
+      current.width += characterWidth;
+    }
+  }
+  if (current.width > 0) pieces.push(current);
+  return pieces;
+}
+
+export interface WrapOptions {
+  /** Columns for the whole line, prefix included. */
+  width: number;
+  /** Before the first line (a list marker, a quote bar, an indent). */
+  first: readonly Run[];
+  /** Before every continuation line (the same indent, without the marker). */
+  rest: readonly Run[];
+}
+
+/** Word-wraps runs on spaces; a word wider than a line is cut. Returns lines as runs, prefixes included. */
+export function wrapRuns(runs: readonly Run[], options: WrapOptions): Run[][] {
+  const lines: Run[][] = [];
+  let line: Run[] = [...options.first];
+  let used = runsWidth(options.first);
+  // A deep indent on a narrow terminal still leaves some room for the text.
+  const limitAfter = (prefix: number): number =>
+    prefix > 0 ? Math.max(options.width, prefix + 10) : options.width;
+  let limit = limitAfter(used);
+  let empty = true;
+  let space: Atom | undefined;
+  const newLine = (): void => {
+    lines.push(line);
+    line = [...options.rest];
+    used = runsWidth(options.rest);
+    limit = limitAfter(used);
+    empty = true;
+    space = undefined;
+  };
+  const place = (word: Atom): void => {
+    const gap = !empty && space ? space.width : 0;
+    if (!empty && used + gap + word.width > limit) newLine();
+    if (!empty && space) line.push(...space.runs);
+    if (!empty && space) used += space.width;
+    line.push(...word.runs);
+    used += word.width;
+    empty = false;
+    space = undefined;
+  };
+  const room = Math.max(1, limit - Math.max(used, runsWidth(options.rest)));
+  for (const atom of atomsOf(runs)) {
+    if (atom.kind === 'break') newLine();
+    else if (atom.kind === 'space') space = empty ? undefined : atom;
+    else if (atom.width <= room) place(atom);
+    else for (const piece of splitWord(atom, room)) place(piece);
+  }
+  lines.push(line);
+  return lines;
+}
+
+/** Plain text of runs (no styles): what a cell or a line says. */
+export const plainText = (runs: readonly Run[]): string => runs.map((piece) => piece.text).join('');

@@ -1,0 +1,159 @@
+/**
+ * The terminal Markdown renderer: exact styled output for representative replies at 60 and 120 columns,
+ * word wrap with indentation kept, tables measured on displayed width and fitted, code left unwrapped.
+ */
+import { describe, expect, it } from 'vitest';
+import { createMarkdownStream } from '../../../src/cli/markdown.js';
+import { displayWidth } from '../../../src/cli/markdown-text.js';
+
+const E = '\u001b[';
+// eslint-disable-next-line no-control-regex
+const plain = (text: string): string => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+function render(source: string, columns: number, chunk = 7): string {
+  let out = '';
+  const stream = createMarkdownStream((text) => (out += text), { columns: () => columns });
+  for (let index = 0; index < source.length; index += chunk) stream.push(source.slice(index, index + chunk));
+  stream.end();
+  return out;
+}
+
+describe('Markdown rendering', () => {
+  it('styles bold and a link on one line with well-formed escapes (the injection in issue 21)', () => {
+    const out = render(
+      'Some intro with **bold**, some *italic* and `code`, plus a [link](https://example.com).\n',
+      120,
+    );
+    expect(out).toBe(
+      `Some intro with ${E}1mbold${E}22m, some ${E}3mitalic${E}23m and ${E}36mcode${E}39m, plus a link ` +
+        `(${E}4mhttps://example.com${E}24m).\n`,
+    );
+  });
+
+  it('renders headings, nested lists and quotes exactly at 120 columns', () => {
+    const out = render('# Title\n### Small\n- one\n  - two\n3. three\n> quoted **b**\n---\n', 120);
+    expect(out).toBe(
+      [
+        `${E}1m${E}36mTitle${E}39m${E}22m`,
+        `${E}1mSmall${E}22m`,
+        `${E}36m•${E}39m one`,
+        `  ${E}36m•${E}39m two`,
+        `${E}36m3.${E}39m three`,
+        `${E}2m│ ${E}22m${E}3mquoted ${E}23m${E}3m${E}1mb${E}22m${E}23m`,
+        `${E}2m${'─'.repeat(40)}${E}22m`,
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('wraps a list item at 60 columns on word boundaries, continuation lines indented under the text', () => {
+    const source =
+      '- This list item is long enough that it has to **wrap nicely** at sixty columns and keep its indent.\n';
+    const lines = plain(render(source, 60)).split('\n');
+    expect(lines).toEqual([
+      '• This list item is long enough that it has to wrap nicely',
+      '  at sixty columns and keep its indent.',
+      '',
+    ]);
+    // At 120 columns the same item is one line.
+    expect(plain(render(source, 120))).toBe(
+      '• This list item is long enough that it has to wrap nicely at sixty columns and keep its indent.\n',
+    );
+  });
+
+  it('keeps the bar of a quote and the indent of a nested or numbered item on every line', () => {
+    const out = plain(
+      render(
+        '> A quote that is long enough to wrap on the next line, and keeps its bar.\n' +
+          '  - a nested item that also goes on long enough that it wraps onto a second line\n' +
+          '10. numbered item with enough words in it to wrap around the sixty column edge\n',
+        60,
+      ),
+    );
+    expect(out.split('\n')).toEqual([
+      '│ A quote that is long enough to wrap on the next line, and',
+      '│ keeps its bar.',
+      '  • a nested item that also goes on long enough that it',
+      '    wraps onto a second line',
+      '10. numbered item with enough words in it to wrap around the',
+      '    sixty column edge',
+      '',
+    ]);
+  });
+
+  it('never wraps code and keeps its highlighting', () => {
+    const long = `const message = "${'x'.repeat(80)}"; // stays on one line`;
+    const out = render(`\`\`\`ts\n${long}\n\`\`\`\n`, 60);
+    expect(out).toBe(
+      `${E}2m┌─ ts${E}22m\n` +
+        `${E}2m│${E}22m ${E}35mconst${E}39m message = ${E}32m"${'x'.repeat(80)}"${E}39m; // stays on one line\n` +
+        `${E}2m└─${E}22m\n`,
+    );
+  });
+
+  it('measures table columns on what is shown, not on ** or backticks, and counts wide characters as 2', () => {
+    const out = render('| **Name** | `id` |\n|---|---|\n| 日本語 | **x** |\n| ab | `long-id` |\n', 120);
+    expect(plain(out).split('\n')).toEqual([
+      'Name    │  id     ',
+      '────────┼─────────',
+      '日本語  │  x      ',
+      'ab      │  long-id',
+      '',
+    ]);
+    expect(out).toContain(`${E}1m${E}36mid${E}39m${E}22m`);
+    expect(out).toContain(`${E}1mx${E}22m`);
+  });
+
+  it('fits a wide table into 60 columns by wrapping inside its cells', () => {
+    const source =
+      '| Option | Meaning | Default |\n|---|---|---|\n' +
+      '| `--approval` | how tool calls are approved before they run on your machine | ask |\n' +
+      '| `--model` | the model for this one conversation only | from config.json |\n';
+    const lines = plain(render(source, 60)).trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(4);
+    for (const line of lines) expect(displayWidth(line)).toBeLessThanOrEqual(60);
+    // The column separators line up on every row.
+    const bars = lines.filter((line) => line.includes('│')).map((line) => line.indexOf('│'));
+    expect(new Set(bars).size).toBe(1);
+    expect(lines.join(' ')).toContain('how tool calls are approved');
+    expect(lines.join('\n')).not.toMatch(/appro\n/);
+  });
+
+  it('falls back to a list when the columns cannot fit', () => {
+    const source =
+      '| Alpha | Bravo | Charlie | Delta |\n|---|---|---|---|\n' +
+      '| extraordinarily | incomprehensibilities | counterrevolutionaries | x |\n';
+    const out = render(source, 40);
+    expect(plain(out).split('\n')).toEqual([
+      '• Alpha: extraordinarily',
+      '  Bravo: incomprehensibilities',
+      '  Charlie: counterrevolutionaries',
+      '  Delta: x',
+      '',
+    ]);
+    expect(out).toContain(`${E}1mAlpha${E}22m`);
+  });
+
+  it('shows control characters from the model as text, including ones written as entities', () => {
+    const out = render('evil \u001b[31m red \u001b]0;t\u0007 **b** &#27;[2J &amp;\n', 80);
+    expect(out).toBe(`evil ^[[31m red ^[]0;t^G ${E}1mb${E}22m ^[[2J &\n`);
+  });
+
+  it('asks for the width on each line, so a resize applies to what follows', () => {
+    let columns = 120;
+    let out = '';
+    const stream = createMarkdownStream((text) => (out += text), { columns: () => columns });
+    const line = 'one two three four five six seven eight nine ten eleven twelve\n';
+    stream.push(line);
+    columns = 30;
+    stream.push(line);
+    stream.end();
+    expect(plain(out).split('\n')).toEqual([
+      'one two three four five six seven eight nine ten eleven twelve',
+      'one two three four five six',
+      'seven eight nine ten eleven',
+      'twelve',
+      '',
+    ]);
+  });
+});
