@@ -3,7 +3,7 @@
  * width (East Asian wide characters count 2, combining marks 0), word-wrapped with a prefix per line, and
  * written out with every style opened and closed within the run, so each line ends with nothing left on.
  */
-import { eastAsianWidth } from 'get-east-asian-width';
+import type * as EastAsianWidth from 'get-east-asian-width';
 
 export interface Style {
   readonly open: string;
@@ -35,13 +35,24 @@ export const LINE_BREAK: Run = { text: '\n', styles: [] };
 
 const ZERO_WIDTH = /[\p{Mn}\p{Me}\p{Cf}]/u;
 
+let eastAsianWidth: typeof EastAsianWidth.eastAsianWidth | undefined;
+
+/** Columns of one code point that is not zero-width; the table is loaded on the first one past U+10FF. */
+function codePointWidth(code: number): number {
+  if (code < 0x1100) return 1;
+  // Required on first use, like marked in markdown.ts: the REPL's prompt does not wait for it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  eastAsianWidth ??= (require('get-east-asian-width') as typeof EastAsianWidth).eastAsianWidth;
+  return eastAsianWidth(code);
+}
+
 /** Columns a string occupies on a terminal (no escapes in it: runs hold plain text). */
 export function displayWidth(text: string): number {
   let width = 0;
   for (const character of text) {
     const code = character.codePointAt(0) ?? 0;
     if (code < 0x20 || (code >= 0xfe00 && code <= 0xfe0f) || ZERO_WIDTH.test(character)) continue;
-    width += eastAsianWidth(code);
+    width += codePointWidth(code);
   }
   return width;
 }
