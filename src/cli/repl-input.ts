@@ -46,12 +46,15 @@ export function parseSlash(line: string): SlashParse | undefined {
   return { kind: 'unknown', name, suggestion: close === undefined ? undefined : `/${close}` };
 }
 
-export function helpText(): string {
-  const width = Math.max(...SLASH_COMMANDS.map(([name]) => name.length));
+/** /help: the built-in commands, then the user's own (`[/name, description]`). */
+export function helpText(own: ReadonlyArray<[string, string]> = []): string {
+  const width = Math.max(...[...SLASH_COMMANDS, ...own].map(([name]) => name.length));
   const lines = SLASH_COMMANDS.map(([name, text]) => `  ${name.padEnd(width)}  ${text}`);
+  const ownLines = own.map(([name, text]) => `  ${name.padEnd(width)}  ${text}`);
   return [
     'Commands:',
     ...lines,
+    ...(ownLines.length > 0 ? ['Your commands ($CODY_HOME/prompts, .cody/prompts):', ...ownLines] : []),
     'Keys: Enter sends · Shift+Enter, Alt+Enter, Ctrl+J or a trailing \\ for a new line · ↑/↓ history · Ctrl-R search',
     '      Tab completes commands and paths · @path attaches a file · !cmd runs a shell command',
     '      Esc or Ctrl-C stops a reply · Ctrl-C clears the prompt; twice on an empty prompt quits',
@@ -60,12 +63,19 @@ export function helpText(): string {
 }
 
 /** Tab: slash commands at the start of the line, otherwise the path under the cursor (after an @ too). */
-export function completeInput(buffer: string, cursor: number, cwd: string): Completion | undefined {
+export function completeInput(
+  buffer: string,
+  cursor: number,
+  cwd: string,
+  own: ReadonlyArray<[string, string]> = [],
+): Completion | undefined {
   const before = buffer.slice(0, cursor);
   if (/^\/\S*$/.test(before)) {
+    const all = [...SLASH_COMMANDS, ...own];
     return {
       start: 0,
-      options: SLASH_COMMANDS.map(([name]) => name).filter((name) => name.startsWith(before)),
+      options: all.map(([name]) => name).filter((name) => name.startsWith(before)),
+      descriptions: Object.fromEntries(own),
     };
   }
   const word = /(?:^|\s)@?([^\s@]*)$/.exec(before);

@@ -14,6 +14,8 @@ import type { Io } from './io.js';
 import { unknownModelWarning } from './known-models.js';
 import { formatTokens } from './render.js';
 import { helpText } from './repl-input.js';
+import type { UserCommands } from './repl-prompts.js';
+import { instructionsLines } from './instructions-view.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import type { RawTerminal } from './tty/terminal.js';
 import { runTurn } from './repl-turn.js';
@@ -38,6 +40,7 @@ interface Ui {
   io: Io;
   terminal: RawTerminal;
   color: ChalkInstance;
+  userCommands?: UserCommands;
 }
 
 /** Runs a command; returns a message to send next, if the command produces one. */
@@ -50,13 +53,15 @@ export async function runSlashCommand(
   const say = (text: string): void => ui.terminal.write(text.replace(/\n/g, '\r\n'));
   switch (name) {
     case '/help':
-      say(helpText());
+      await ui.userCommands?.refresh();
+      say(helpText(ui.userCommands?.entries()));
       return undefined;
     case '/id':
       say(`${state.session.id}\n`);
       return undefined;
     case '/status':
       statusCommand(state, ui, say);
+      say(instructionsLines(await state.session.projectInstructions()));
       return undefined;
     case '/reasoning':
       reasoningCommand(argument, state, ui.color, say);

@@ -20,10 +20,11 @@ import { stderrChalk } from './render.js';
 import { printRecap } from './repl-recap.js';
 import type { ReplState } from './repl-slash.js';
 import { attachMentions, completeInput, parseSlash } from './repl-input.js';
+import { userCommandLine, UserCommands } from './repl-prompts.js';
 import { reportError } from './report-error.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { throwing } from './turn-events.js';
-import { LineEditor } from './tty/line-editor.js';
+import { type Completion, LineEditor } from './tty/line-editor.js';
 import { RawTerminal } from './tty/terminal.js';
 
 /** How long a first Ctrl-C on an empty prompt waits for the second. */
@@ -106,6 +107,7 @@ async function interactive(
       conversation.setSelection(conversationChoice(initialContext.config, conversation.status(), options));
     return conversation;
   });
+  const userCommands = new UserCommands(opening);
   const openFailed = opening.then(
     () => new Promise<never>(() => undefined),
     (error: unknown) => error,
@@ -146,7 +148,10 @@ async function interactive(
         text = next;
         io.stderr.write(`${color.bold('› ')}${sanitizeForTerminal(text).replace(/\n/g, '\r\n  ')}\r\n`);
       } else {
-        const result = await prompt(terminal, color, history, io.cwd, draft, openFailed, policyInForce());
+        await userCommands.refresh();
+        const complete = (buffer: string, cursor: number): Completion | undefined =>
+          completeInput(buffer, cursor, io.cwd, userCommands.entries());
+        const result = await prompt(terminal, color, history, complete, draft, openFailed, policyInForce());
         draft = '';
         if (result.kind === 'cancelled') throw await openFailed;
         if (result.kind === 'exit') {
@@ -166,20 +171,17 @@ async function interactive(
         );
       }
       const slash = parseSlash(text);
-      if (slash?.kind === 'unknown') {
-        io.stderr.write(
-          color.yellow(
-            `Unknown command ${slash.name}.${slash.suggestion ? ` Did you mean ${slash.suggestion}?` : ''} (/help lists them; nothing was sent)\n`,
-          ),
-        );
-        continue;
-      }
+      const own =
+        slash?.kind === 'unknown' ? await userCommandLine(state.session, text, slash, color) : undefined;
+      if (own !== undefined) io.stderr.write(own.view);
+      if (own?.send === false) continue;
       if (slash?.kind === 'command') {
         if (slash.name === '/exit') break;
         try {
           // Loaded when first used: the prompt must not wait for the export/transcript modules.
           const { runSlashCommand } = await import('./repl-slash.js');
-          const message = await runSlashCommand(slash.name, slash.argument, state, { io, terminal, color });
+          const ui = { io, terminal, color, userCommands };
+          const message = await runSlashCommand(slash.name, slash.argument, state, ui);
           if (message !== undefined) queue.unshift(message);
         } catch (error) {
           reportError(
@@ -290,7 +292,7 @@ function prompt(
   terminal: RawTerminal,
   color: ReturnType<typeof stderrChalk>,
   history: readonly string[],
-  cwd: string,
+  complete: (buffer: string, cursor: number) => Completion | undefined,
   initial: string,
   cancel: Promise<unknown>,
   policy: string | undefined,
@@ -305,7 +307,7 @@ function prompt(
         prompt: `${color.yellow(label)}${color.bold('› ')}`,
         promptWidth: label.length + 2,
         history,
-        complete: (buffer, cursor) => completeInput(buffer, cursor, cwd),
+        complete,
       },
       initial,
     );

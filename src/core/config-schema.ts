@@ -121,5 +121,9 @@ export const configSchema = z
     mcpServers: z.record(z.string(), mcpServerSchema).optional(),
     /** Per-call timeout for MCP tools (a server's own `timeoutMs` wins). */
     mcpToolTimeoutMs: z.number().int().positive().optional(),
+    /** Instruction file names tried per directory, in order; the first found is used (default AGENTS.md, CLAUDE.md, GEMINI.md). */
+    projectDocs: z.array(z.string().regex(/^[^/\\]+$/, { message: 'a file name, not a path' })).optional(),
+    /** At most this many bytes of instruction files are sent per turn (default 32 KiB). */
+    projectDocMaxBytes: z.number().int().positive().optional(),
   })
   .passthrough();

@@ -44,6 +44,9 @@ export interface CodyNotice {
   message: string;
 }
 
+import type { ProjectInstructions } from './project-docs.js';
+import type { PromptCommand } from './prompt-commands.js';
+
 export interface ConversationEngine {
   readonly id: string;
   submit(
@@ -58,4 +61,8 @@ export interface ConversationEngine {
   setApprovalPolicy(policy: string): void;
   keptApprovalPolicy(): { policy: ApprovalPolicy; recorded: boolean };
   setReasoning(level: string): unknown;
+  /** The project instruction files in effect (read now). */
+  projectInstructions?(): Promise<ProjectInstructions>;
+  /** The user's own slash commands available here, by name. */
+  promptCommands?(): Promise<Map<string, PromptCommand>>;
 }

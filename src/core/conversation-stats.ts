@@ -1,5 +1,15 @@
 /** Small facts about a conversation recorded with its turns: token counts, message counts, previews. */
 import type { MessageItem, ResponseItem, TokenUsage } from '../protocol/index.js';
+import { isContextualUserText } from './rollout/is-contextual-user-text.js';
+
+/** A message the person or the model wrote (not contextual text such as project instructions). */
+function isConversationMessage(item: ResponseItem): item is MessageItem {
+  if (item.type !== 'message') return false;
+  if (item.role === 'assistant') return true;
+  if (item.role !== 'user') return false;
+  const first = item.content[0];
+  return !(first?.type === 'input_text' && isContextualUserText(first.text));
+}
 
 /** Token counts in Codex's snake_case shape (all five, as Codex requires). */
 function codexCounts(usage: TokenUsage): Record<string, number> {
@@ -62,13 +72,13 @@ export function previewOf(item: MessageItem): string {
 
 /** User and assistant messages (what `cody list` counts). */
 export function countMessages(history: readonly ResponseItem[]): number {
-  return history.filter(
-    (item) => item.type === 'message' && (item.role === 'user' || item.role === 'assistant'),
-  ).length;
+  return history.filter(isConversationMessage).length;
 }
 
 /** The first user message, shortened, if there is one. */
 export function firstUserPreview(history: readonly ResponseItem[]): string | undefined {
-  const first = history.find((item): item is MessageItem => item.type === 'message' && item.role === 'user');
+  const first = history.find(
+    (item): item is MessageItem => isConversationMessage(item) && item.role === 'user',
+  );
   return first ? previewOf(first) : undefined;
 }

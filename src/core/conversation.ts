@@ -14,6 +14,8 @@ import type { ContentPart, ReasoningLevel } from '../protocol/index.js';
 import { CodyError, type ErrorHint, type ErrorKind } from './errors.js';
 import { checkSelection } from './selection-check.js';
 import type { ApprovalDecision, PendingApproval, SessionEvent } from './session-events.js';
+import type { ProjectInstructions } from './project-docs.js';
+import { type PromptCommand, resolveSlashMessage, type SlashMessage } from './prompt-commands.js';
 import type { ConversationEngine, SelectionChoice, SessionStatus } from './conversation-engine.js';
 
 export interface SubmitOptions {
@@ -94,6 +96,30 @@ export class Conversation {
 
   status(): SessionStatus {
     return this.session.status();
+  }
+
+  /**
+   * The instruction files in effect for this conversation (`$CODY_HOME/AGENTS.md`, then the workspace's
+   * from its root down to the working directory), with their sizes; read now, as the next turn will.
+   */
+  async projectInstructions(): Promise<ProjectInstructions> {
+    if (!this.session.projectInstructions)
+      return { files: [], text: undefined, truncated: false, maxBytes: 0 };
+    return this.session.projectInstructions();
+  }
+
+  /** The user's own slash commands available to this conversation (`submit('/name …')` expands them). */
+  async promptCommands(): Promise<PromptCommand[]> {
+    return [...((await this.session.promptCommands?.()) ?? new Map<string, PromptCommand>()).values()];
+  }
+
+  /**
+   * What `submit(text)` would make of a message: plain text, a command with the text it expands to, or
+   * an unknown command (which `submit` refuses, sending nothing). A front end shows the expansion.
+   */
+  async resolveMessage(text: string): Promise<SlashMessage> {
+    const commands = (await this.session.promptCommands?.()) ?? new Map<string, PromptCommand>();
+    return resolveSlashMessage(text, commands);
   }
 
   /** Uses another provider/API/model for this conversation's next turns (config.json is untouched). */

@@ -23,6 +23,8 @@ export type { McpServerStatus } from './mcp/mcp-manager.js';
 export type { ForkOptions } from './store/fork-options.js';
 export type { TranscriptPage, TranscriptPageOptions } from './store/transcript-page.js';
 export type { ConversationSummary } from './rollout/summary-reader.js';
+export type { ProjectDocFile, ProjectInstructions } from './project-docs.js';
+export type { PromptCommand, SlashMessage } from './prompt-commands.js';
 
 /** The wire API id (`openai-chat`, …) of a conversation's status, whose `api` is the name a person types. */
 export function wireApiOf(status: Pick<SessionStatus, 'provider' | 'api'>): WireApi {

@@ -42,6 +42,13 @@ import type { RecorderOptions } from './rollout/index.js';
 import { knownSecrets } from './known-secrets.js';
 import { compileMatchers, type Matchers, redactDeep, redactText } from './redact.js';
 import { redactEvents } from './redact-stream.js';
+import { loadProjectInstructions, type ProjectInstructions } from './project-docs.js';
+import {
+  loadPromptCommands,
+  parseCommandMessage,
+  type PromptCommand,
+  resolveSlashMessage,
+} from './prompt-commands.js';
 import type { ApprovalDecision, PendingApproval, SessionEvent, TurnState } from './session-events.js';
 import type { ToolRuntime } from './tools/tool-runtime.js';
 
@@ -288,6 +295,8 @@ export class Session implements ConversationEngine {
     submitOptions: SubmitOptions,
   ): AsyncGenerator<SessionEvent> {
     if (submitOptions.reasoning !== undefined) this.setReasoning(submitOptions.reasoning);
+    // A `/name` message is the user's own command, expanded; an unknown one is never sent.
+    const message = typeof input === 'string' ? await this.expandCommand(input) : input;
     // MCP servers connect (and list their tools) before the first request that offers them.
     await this.options.tools?.prepare?.();
     const release = await this.handle.lock();
@@ -321,7 +330,7 @@ export class Session implements ConversationEngine {
         };
       }
       const content: ContentPart[] =
-        typeof input === 'string' ? [{ type: 'input_text', text: input }] : input;
+        typeof message === 'string' ? [{ type: 'input_text', text: message }] : message;
       yield* runTurn(turn, turnId, content);
     } catch (error) {
       yield* this.states.finish(isInterrupted(error) ? 'Interrupted' : 'PermanentFailure');
@@ -367,6 +376,8 @@ export class Session implements ConversationEngine {
     const factory = this.options.clientFactory ?? createModelClient;
     const { clientCredentials } = await import('./auth/resolve-credentials.js');
     const reasoning = this.reasoningLevel();
+    // Read at every turn: an edit applies at once.
+    const instructions = await this.projectInstructions();
     // The level reaches only a model that takes its API's control: any other would answer 400.
     const effort = reasoningSupport(selection.model, this.config).effort ? reasoning : undefined;
     const client = await factory({
@@ -395,7 +406,33 @@ export class Session implements ConversationEngine {
       canAsk: typeof this.options.canAsk === 'function' ? this.options.canAsk : this.options.canAsk === true,
       signal,
       ...(reasoning !== undefined ? { reasoning } : {}),
+      ...(instructions.text !== undefined ? { instructions: instructions.text } : {}),
     };
+  }
+
+  /** The prompt commands (`$CODY_HOME/prompts`, `.cody/prompts`, `/init`) available here. */
+  promptCommands(): Promise<Map<string, PromptCommand>> {
+    return loadPromptCommands(this.options.manager.paths.home, this.options.cwd);
+  }
+
+  private async expandCommand(text: string): Promise<string> {
+    if (parseCommandMessage(text) === undefined) return text;
+    const resolved = resolveSlashMessage(text, await this.promptCommands());
+    if (resolved.kind === 'unknown') {
+      throw new UsageError(
+        `Unknown command /${resolved.name}: no prompt file ${resolved.name}.md in ${this.options.manager.paths.home}/prompts or .cody/prompts; nothing was sent.`,
+      );
+    }
+    return resolved.kind === 'command' ? resolved.text : text;
+  }
+
+  /** The instruction files in effect for this conversation's working directory (read now). */
+  projectInstructions(): Promise<ProjectInstructions> {
+    return loadProjectInstructions({
+      home: this.options.manager.paths.home,
+      cwd: this.options.cwd,
+      config: this.config,
+    });
   }
 }
 

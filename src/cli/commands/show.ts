@@ -8,6 +8,7 @@ import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 import { sanitizeForTerminal, terminalSafeJson } from '../sanitize.js';
 import { formatTokens } from '../render.js';
+import { instructionsLines } from '../instructions-view.js';
 
 export interface ShowOptions {
   id?: string | undefined;
@@ -27,6 +28,7 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
     // With the tools, so the status says the conversation's approval policy and sandbox.
     const conversation = await context.cody.open(id);
     const status = conversation.status();
+    const instructions = await conversation.projectInstructions();
     await context.dispose();
     const sandboxed = status.sandbox === undefined ? undefined : status.sandbox === 'bubblewrap';
     const unconfined = noSandboxWarning(status.approvalPolicy, sandboxed);
@@ -37,7 +39,7 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
     if (options.json) {
       const warning = unconfined !== undefined ? { warning: unconfined } : {};
       io.stdout.write(
-        `${terminalSafeJson({ ...status, api, approvalPolicy: approval.policy, ...warning }, 2)}\n`,
+        `${terminalSafeJson({ ...status, api, approvalPolicy: approval.policy, ...warning, instructions: instructions.files }, 2)}\n`,
       );
       return ExitCode.ok;
     }
@@ -56,7 +58,7 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
           ...(status.sandbox !== undefined ? [`Sandbox:      ${status.sandbox}`] : []),
           ...(unconfined !== undefined ? [`Warning:      ${unconfined}`] : []),
         ].join('\n') + '\n',
-      ),
+      ) + instructionsLines(instructions),
     );
     return ExitCode.ok;
   }

@@ -14,6 +14,8 @@ export interface Completion {
   /** Replace `[start, cursor)` with one of these. */
   start: number;
   options: string[];
+  /** What an option is, shown under the input once Tab completed it (a command's description). */
+  descriptions?: Readonly<Record<string, string>>;
 }
 
 export interface EditorOptions {
@@ -200,6 +202,8 @@ export class LineEditor {
       const suffix = completion.options.length === 1 && !only.endsWith('/') ? ' ' : '';
       this.buffer = this.buffer.slice(0, completion.start) + only + suffix + this.buffer.slice(this.cursor);
       this.cursor = completion.start + only.length + suffix.length;
+      const description = completion.options.length === 1 ? completion.descriptions?.[only] : undefined;
+      if (description !== undefined) this.hint = `${only} — ${description}`;
       return;
     }
     this.listing = completion.options.slice(0, 40).join('  ');

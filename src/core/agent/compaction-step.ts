@@ -4,8 +4,10 @@
  * they happen; the result is recorded (a `compacted` line, then `context_compacted`), and one
  * before/after figure — the one `status()` reports — is used for the event and the record alike.
  */
-import type { MessageItem, ModelRequest } from '../../protocol/index.js';
-import { compactHistory, type CompactionProgress } from '../compact/index.js';
+import type { MessageItem, ModelRequest, ResponseItem } from '../../protocol/index.js';
+import { compactHistory, type CompactionProgress, isSummaryMessage } from '../compact/index.js';
+import { collectInitialContext } from '../compact/collect-initial-context.js';
+import { instructionsMessage, isInstructionsMessage } from '../project-docs.js';
 import { retryPolicyOf } from '../config.js';
 import type { CompactionTrigger, SessionEvent } from '../session-events.js';
 import { failureFromProvider, TurnFailedError } from '../turn-failure.js';
@@ -83,7 +85,9 @@ export async function* runCompaction(
   }
   const compactionCount = handle.compactionCount + 1;
   handle.compactionCount = compactionCount;
-  handle.replaceHistory(outcome.replacementHistory);
+  // Instructions are not summarised away: the ones in effect come right after the summary.
+  const replacementHistory = withInstructions(outcome.replacementHistory, turn.instructions);
+  handle.replaceHistory(replacementHistory);
   const report: CompactionReport = {
     status: 'compacted',
     tokensBefore,
@@ -94,7 +98,7 @@ export async function* runCompaction(
   yield* handle.append((recorder) =>
     recorder.appendCompacted({
       message: outcome.summary,
-      replacement_history: outcome.replacementHistory,
+      replacement_history: replacementHistory,
       compaction_count: compactionCount,
     }),
   );
@@ -116,6 +120,18 @@ export async function* runCompaction(
   }
   yield finished(trigger, report);
   return report;
+}
+
+/** `history` without its instructions messages, and with `instructions` after the summary (else first). */
+function withInstructions(
+  history: readonly ResponseItem[],
+  instructions: string | undefined,
+): ResponseItem[] {
+  const rest = history.filter((item) => !isInstructionsMessage(item));
+  if (instructions === undefined) return rest;
+  const summary = rest.findIndex(isSummaryMessage);
+  const at = summary >= 0 ? summary + 1 : collectInitialContext(rest).length;
+  return [...rest.slice(0, at), instructionsMessage(instructions), ...rest.slice(at)];
 }
 
 function finished(trigger: CompactionTrigger, report: CompactionReport): SessionEvent {

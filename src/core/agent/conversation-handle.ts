@@ -163,6 +163,11 @@ export class ConversationHandle {
     yield { type: 'item-recorded', item };
   }
 
+  /** Adds contextual text already written (project instructions): not a message of the conversation. */
+  addContext(item: ResponseItem): void {
+    this.items.push(item);
+  }
+
   /** Writes and throws a StorageError when the write fails (nothing has been sent yet). */
   async write(write: (recorder: RolloutRecorder) => Promise<void>): Promise<void> {
     if (this.writeFailure) throw this.writeFailure;

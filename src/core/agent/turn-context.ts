@@ -34,6 +34,8 @@ export interface TurnContext {
    */
   canAsk: boolean | (() => Promise<boolean>);
   signal: AbortSignal | undefined;
+  /** The project instructions in effect for this turn (read at its start), if any file is. */
+  instructions?: string;
   /** The conversation's reasoning level for this turn (recorded in turn_context); absent: the API's default. */
   reasoning?: ReasoningLevel;
 }

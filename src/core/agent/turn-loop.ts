@@ -25,6 +25,7 @@ import type { TurnContext } from './turn-context.js';
 import { codexPermissions } from '../rollout/codex-lines.js';
 import { codexReasoningFields } from '../reasoning-setting.js';
 import type { TurnContextPayload } from '../rollout/schema.js';
+import { instructionsMessage, lastInstructionsText, noInstructionsText } from '../project-docs.js';
 
 /** Automatic compactions allowed in one turn before it stops instead of looping. */
 export const MAX_AUTO_COMPACTIONS_PER_TURN = 3;
@@ -134,6 +135,7 @@ async function recordUserMessage(turn: TurnContext, turnId: string, message: Mes
       }),
     );
     handle.openTurn();
+    await recordInstructions(turn);
     await handle.write((recorder) => recorder.appendItem(message));
   } catch (error) {
     if (!(error instanceof StorageError)) throw error;
@@ -142,6 +144,20 @@ async function recordUserMessage(turn: TurnContext, turnId: string, message: Mes
       message.content.map((part) => (part.type === 'input_image' ? '' : part.text)).join(''),
     );
   }
+}
+
+/**
+ * The project instructions, recorded (Codex's contextual user message) when they differ from the last
+ * ones the history holds: at the first turn, after an edit, after a compaction dropped them.
+ */
+async function recordInstructions(turn: TurnContext): Promise<void> {
+  const { handle } = turn;
+  const last = lastInstructionsText(handle.history);
+  const wanted = turn.instructions ?? (last !== undefined ? noInstructionsText(turn.cwd) : undefined);
+  if (wanted === undefined || wanted === last) return;
+  const item = instructionsMessage(wanted);
+  await handle.write((recorder) => recorder.appendItem(item));
+  handle.addContext(item);
 }
 
 /**

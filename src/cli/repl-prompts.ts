@@ -1,0 +1,67 @@
+/**
+ * The user's own slash commands in the REPL (prompt files in `$CODY_HOME/prompts/` and
+ * `.cody/prompts/`): their names for Tab completion and /help, known once the conversation is open and
+ * read again after each command, and the expansion shown dimmed before core sends it.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { Conversation, PromptCommand } from '../core/index.js';
+import { sanitizeForTerminal } from './sanitize.js';
+
+export class UserCommands {
+  private commands: PromptCommand[] = [];
+  /** Any conversation of the REPL: the commands depend only on `$CODY_HOME` and the working directory. */
+  private conversation: Conversation | undefined;
+
+  constructor(opening: Promise<Conversation>) {
+    void opening.then(
+      (conversation) => {
+        this.conversation = conversation;
+        return this.refresh();
+      },
+      () => undefined,
+    );
+  }
+
+  /** Reads the commands again (best effort: a failure keeps the last list). */
+  async refresh(): Promise<void> {
+    if (this.conversation)
+      this.commands = await this.conversation.promptCommands().catch(() => this.commands);
+  }
+
+  /** `/name` and description of each, for completion and /help. */
+  entries(): [string, string][] {
+    return this.commands
+      .map((command): [string, string] => [`/${command.name}`, describe(command)])
+      .sort(([a], [b]) => a.localeCompare(b));
+  }
+}
+
+function describe(command: PromptCommand): string {
+  const origin = command.scope === 'cody' ? '' : ` (${command.scope})`;
+  const text = sanitizeForTerminal(command.description ?? 'your prompt').replace(/\s+/g, ' ');
+  return `${text}${origin}`;
+}
+
+/**
+ * A `/name …` line that is no built-in: a prompt file's command (its expansion shown dimmed, then the
+ * line is sent and core expands it the same way) or an unknown command (said so; nothing is sent).
+ */
+export async function userCommandLine(
+  conversation: Conversation,
+  text: string,
+  slash: { name: string; suggestion: string | undefined },
+  color: ChalkInstance,
+): Promise<{ view: string; send: boolean }> {
+  const resolved = await conversation.resolveMessage(text);
+  if (resolved.kind === 'command') {
+    return {
+      view: `${color.dim(sanitizeForTerminal(resolved.text).replace(/\n/g, '\r\n  '))}\r\n`,
+      send: true,
+    };
+  }
+  const hint = slash.suggestion ? ` Did you mean ${slash.suggestion}?` : '';
+  return {
+    view: color.yellow(`Unknown command ${slash.name}.${hint} (/help lists them; nothing was sent)\n`),
+    send: false,
+  };
+}
