@@ -7,6 +7,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SUMMARY_PREFIX } from '../../src/core/compact/summary-prefix.js';
 import { createHarness, type Harness, linesOfType } from './harness.js';
 
 const PROVIDERS = [
@@ -102,5 +103,31 @@ describe('project instructions (AGENTS.md)', () => {
       (await harness.shell(`cd "${join(repo, 'pkg', 'sub')}" && $CODY status --json`)).stdout,
     ) as { instructions: Array<{ path: string; bytes: number }> };
     expect(json.instructions.map((file) => file.bytes)).toEqual([26, 220, 25, 23]);
+  });
+
+  it('survive compaction: re-sent once, right after the summary, not summarised away', async () => {
+    await harness.writeConfig({ provider: 'openai', api: 'chat', model: 'gpt-4.1-mini' });
+    const sub = join(repo, 'pkg', 'sub');
+    const filler = 'the quick brown fox jumps over the lazy dog '.repeat(60);
+    expect((await chatIn(sub, `ONE-MSG ${filler}`)).code).toBe(0);
+    expect((await chatIn(sub, `TWO-MSG ${filler}`)).code).toBe(0);
+    const compacted = await harness.shell(`cd "${sub}" && $CODY compact`);
+    expect(compacted.code, compacted.stderr).toBe(0);
+    expect((await chatIn(sub, 'AFTER-MSG')).code).toBe(0);
+    const messages = (
+      harness.server.modelRequests('openai-chat').at(-1)?.body as {
+        messages: Array<{ role: string; content: unknown }>;
+      }
+    ).messages.map((message) => `${message.role}: ${JSON.stringify(message.content)}`);
+    const summary = messages.findIndex((line) => line.includes(JSON.stringify(SUMMARY_PREFIX).slice(1, 30)));
+    const instructions = messages.flatMap((line, index) => (line.includes('SUB-RULE') ? [index] : []));
+    const after = messages.findIndex((line) => line.startsWith('user: "AFTER-MSG'));
+    expect(summary, messages.join('\n')).toBeGreaterThan(0);
+    expect(instructions).toEqual([summary + 1]);
+    expect(after).toBeGreaterThan(summary + 1);
+    // The compacted line's replacement history carries them too (a resume by Codex sees them).
+    const id = JSON.parse((await harness.cody(['list', '--json'])).stdout)[0].id as string;
+    const [line] = linesOfType(await harness.rollout(id), 'compacted');
+    expect(JSON.stringify(line?.payload.replacement_history)).toContain('SUB-RULE');
   });
 });
