@@ -48,7 +48,10 @@ describe('project instructions (AGENTS.md)', () => {
       const at = ['HOME-RULE', 'ROOT-RULE', 'PKG-RULE', 'SUB-RULE', 'hello there'].map((marker) =>
         body.indexOf(marker),
       );
-      expect(at.every((index) => index >= 0), body).toBe(true);
+      expect(
+        at.every((index) => index >= 0),
+        body,
+      ).toBe(true);
       expect([...at].sort((a, b) => a - b)).toEqual(at);
       expect(body).toContain('# AGENTS.md instructions for ');
 
@@ -65,7 +68,9 @@ describe('project instructions (AGENTS.md)', () => {
       const instructions = items.filter(
         (item) =>
           item.role === 'user' &&
-          JSON.stringify(item.content).startsWith('[{"type":"input_text","text":"# AGENTS.md instructions for'),
+          JSON.stringify(item.content).startsWith(
+            '[{"type":"input_text","text":"# AGENTS.md instructions for',
+          ),
       );
       expect(instructions).toHaveLength(2);
       const text = (instructions[0]?.content as Array<{ text: string }>)[0]?.text ?? '';
