@@ -17,6 +17,7 @@ const corePublicModules = [
   'index',
   'errors',
   'session-events',
+  'plan',
   'config',
   'paths',
   'redact',

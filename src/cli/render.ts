@@ -5,6 +5,8 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { SessionEvent } from '../core/session-events.js';
 import { type Io, useColor } from './io.js';
+import { UPDATE_PLAN_TOOL } from '../core/plan.js';
+import { planLines } from './plan-view.js';
 import { createReplyOutput } from './reply-output.js';
 import { createLiveReply } from './live-reply.js';
 import { createMarkdownStream } from './markdown.js';
@@ -125,6 +127,8 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
           return;
         }
         case 'tool-call':
+          // A plan that was set shows as its checklist (plan-updated).
+          if (event.approved && event.call.name === UPDATE_PLAN_TOOL) return;
           markdown?.end();
           calls.set(event.call.call_id, event.call);
           toolLines.header(event.call.call_id);
@@ -132,6 +136,10 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
           // An edit that ran without asking shows its diff (an asked one showed it with the question).
           if (event.approved && !asked.has(event.call.call_id))
             for (const line of diffPreview(event.call, 8)) io.stderr.write(color.dim(`  ${line}\n`));
+          return;
+        case 'plan-updated':
+          markdown?.end();
+          note(planLines(event, color).join('\n'));
           return;
         case 'approval-requested':
           asked.add(event.call.call_id);

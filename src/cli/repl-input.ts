@@ -23,6 +23,7 @@ export const SLASH_COMMANDS: ReadonlyArray<[string, string]> = [
   ['/diff', '/diff [TURN]: what a turn changed, as a unified diff (default: the last)'],
   ['/export', '/export [md|json|html] [FILE]: write this conversation out'],
   ['/expand', "show the last turn's thinking and tool output in full"],
+  ['/plan', "the model's current plan (update_plan), as a checklist"],
   ['/clear', 'clear the screen and start a new conversation'],
   ['/id', 'print this conversation’s id'],
   ['/exit', 'leave (also Ctrl-D)'],

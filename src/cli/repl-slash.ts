@@ -12,6 +12,7 @@ import type { CommandContext } from './context.js';
 import { conversationChoice } from './conversation-choice.js';
 import type { Io } from './io.js';
 import { unknownModelWarning } from './known-models.js';
+import { planLines } from './plan-view.js';
 import { formatTokens } from './render.js';
 import { helpText } from './repl-input.js';
 import type { UserCommands } from './repl-prompts.js';
@@ -172,6 +173,15 @@ export async function runSlashCommand(
     case '/expand':
       say(expandText(state, ui.color));
       return undefined;
+    case '/plan': {
+      const plan = state.session.status().plan;
+      say(
+        plan
+          ? `${planLines(plan, ui.color, ui.terminal.columns()).join('\n')}\n`
+          : 'No plan yet: the model sets one with update_plan for work of several steps.\n',
+      );
+      return undefined;
+    }
     default:
       say(`${name} is not available.\n`);
       return undefined;

@@ -6,6 +6,8 @@
 import type { Conversation } from '../core/index.js';
 import type { ApprovalDecision, SessionEvent } from '../core/session-events.js';
 import type { ChalkInstance } from 'chalk';
+import { UPDATE_PLAN_TOOL } from '../core/plan.js';
+import { PlanView } from './plan-view.js';
 import { formatTokens } from './render.js';
 import { createLiveReply, type LiveReply } from './live-reply.js';
 import { createMarkdownStream } from './markdown.js';
@@ -55,7 +57,14 @@ export async function runTurn(
   model: string,
 ): Promise<TurnOutcome> {
   const { terminal, color } = ui;
-  const err = (text: string): void => terminal.write(text.replace(/\n/g, '\r\n'));
+  const plan = new PlanView(
+    { write: (text) => terminal.write(text), columns: () => terminal.columns(), rows: () => terminal.rows() },
+    color,
+  );
+  const err = (text: string): void => {
+    plan.note(text);
+    terminal.write(text.replace(/\n/g, '\r\n'));
+  };
   const abort = new AbortController();
   const queued: string[] = [];
   /** Queued messages already announced on screen. */
@@ -73,6 +82,7 @@ export async function runTurn(
   let atLineStart = true;
   const out = (text: string): void => {
     // The terminal driver turns \n into \r\n even in raw mode (ONLCR stays on); a file gets plain \n.
+    plan.note(text);
     ui.stdout.write(text);
     if (text !== '') atLineStart = text.endsWith('\n');
   };
@@ -115,6 +125,8 @@ export async function runTurn(
   /** Calls whose approval question (with its diff) was shown. */
   const asked = new Set<string>();
   const tools = createToolView(err, color, () => terminal.columns());
+  /** update_plan calls that ran: shown as the checklist, not as a call and its output. */
+  const planCalls = new Set<string>();
 
   const ask = async (
     event: Extract<SessionEvent, { type: 'approval-requested' }>,
@@ -202,6 +214,10 @@ export async function runTurn(
           break;
         }
         case 'tool-call':
+          if (event.approved && event.call.name === UPDATE_PLAN_TOOL) {
+            planCalls.add(event.call.call_id);
+            break;
+          }
           stopSpinner();
           endReply();
           if (!event.approved)
@@ -216,14 +232,21 @@ export async function runTurn(
           tools.called(event.call, event.approved && !asked.has(event.call.call_id));
           break;
         case 'tool-started':
+          if (planCalls.has(event.call.call_id)) break;
           stopSpinner();
           tools.started(event.call);
           break;
         case 'tool-output':
           tools.output(event.callId, event.chunk);
           break;
+        case 'plan-updated':
+          stopSpinner();
+          endReply();
+          plan.show(event);
+          spinner ??= startSpinner(terminal, color.dim('Working… (Esc to stop)'));
+          break;
         case 'item-recorded':
-          if (event.item.type === 'function_call_output') {
+          if (event.item.type === 'function_call_output' && !planCalls.has(event.item.call_id)) {
             const text =
               typeof event.item.output === 'string'
                 ? event.item.output
@@ -235,6 +258,7 @@ export async function runTurn(
           }
           break;
         case 'tool-finished':
+          if (planCalls.has(event.callId)) break;
           tools.finished(event);
           if (!tools.busy) spinner ??= startSpinner(terminal, color.dim('Working… (Esc to stop)'));
           break;

@@ -117,6 +117,14 @@ export const configSchema = z
       })
       .strict()
       .optional(),
+    /** web_fetch: hosts fetched without asking; whether loopback/private addresses may be fetched. */
+    webFetch: z
+      .object({
+        allowedHosts: z.array(z.string().regex(/^(\*\.)?[^\s/:*]+$/, { message: 'a host name' })).optional(),
+        allowPrivate: z.boolean().optional(),
+      })
+      .strict()
+      .optional(),
     /** MCP servers, in the shape Claude Code and Cursor use. */
     mcpServers: z.record(z.string(), mcpServerSchema).optional(),
     /** Per-call timeout for MCP tools (a server's own `timeoutMs` wins). */

@@ -4,6 +4,7 @@
  */
 import type { ApprovalPolicy } from './tools/policy.js';
 import type { ContentPart, ReasoningLevel } from '../protocol/index.js';
+import type { Plan } from './plan.js';
 import type { Provider } from './provider-names.js';
 import type { ApprovalDecision, PendingApproval, SessionEvent, TurnState } from './session-events.js';
 
@@ -27,6 +28,8 @@ export interface SessionStatus {
   reasoning?: string;
   /** Reasoning (thinking) tokens the conversation's replies used so far, as the providers reported them. */
   reasoningTokens?: number;
+  /** The plan the model last set with `update_plan` (absent until it sets one). */
+  plan?: Plan;
 }
 
 /** What `setSelection` takes: the provider, its API (name `chat` or wire id `openai-chat`) and the model. */

@@ -1,5 +1,6 @@
 import type { FinishReason, FunctionCallItem, ResponseItem, TokenUsage, WireApi } from '../protocol/index.js';
 import type { ErrorHint, ErrorKind } from './errors.js';
+import type { PlanStep } from './plan.js';
 import type { AlwaysScope } from './tools/tool-runtime.js';
 
 export type { AlwaysScope };
@@ -114,6 +115,8 @@ export type SessionEvent =
       exitCode?: number;
       status: ToolFinishStatus;
     }
+  /** The model set its plan (an `update_plan` call ran): the whole list of steps, in order. */
+  | { type: 'plan-updated'; callId: string; explanation?: string; plan: PlanStep[] }
   /** The turn's last event when it reached its end (completed, or interrupted and recorded as such). */
   | {
       type: 'turn-complete';

@@ -250,6 +250,7 @@ export class Session implements ConversationEngine {
       compactions: this.handle.compactionCount,
       items: this.handle.history.length,
       ...reasoningStatus(this.reasoningLevel(), this.handle.totalTokenUsage?.reasoningTokens),
+      ...(this.handle.plan ? { plan: this.handle.plan } : {}),
       ...(this.options.tools?.permissions
         ? { approvalPolicy: this.options.tools.permissions().approvalPolicy }
         : {}),

@@ -19,5 +19,10 @@ export function buildSystemMessage(options: {
       `You can call these tools: ${options.tools.join(', ')}. The user approves each command or edit before it runs; if they decline, ask how to proceed.`,
     );
   }
+  if (options.tools.includes('update_plan')) {
+    lines.push(
+      'For work of several steps, call update_plan first with the steps (one in_progress, the rest pending), then call it again as each step is completed, so the user can follow along. Skip it for simple one-step requests.',
+    );
+  }
   return { type: 'message', role: 'system', content: [{ type: 'input_text', text: lines.join('\n') }] };
 }

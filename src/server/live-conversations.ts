@@ -122,12 +122,14 @@ export class LiveConversations {
     state: string;
     turnId: string | null;
     pendingApprovals: Array<Omit<PendingApprovalView, 'request'>>;
+    plan: unknown;
   }> {
     const conversation = await this.handle(id);
     const status: unknown = await conversation.status();
     const engineState = (status as { state?: unknown } | undefined)?.state;
     return {
       state: typeof engineState === 'string' ? engineState : 'Idle',
+      plan: (status as { plan?: unknown } | undefined)?.plan ?? null,
       turnId: this.live.get(id)?.turn?.turnId ?? null,
       pendingApprovals: conversation.pendingApprovals().map(({ request: _request, ...pending }) => pending),
       status,

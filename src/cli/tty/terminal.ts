@@ -18,6 +18,7 @@ export interface RawInput {
 export interface TerminalOutput {
   write(text: string): unknown;
   columns?: number;
+  rows?: number;
   on?(event: 'resize', listener: () => void): unknown;
   removeListener?(event: 'resize', listener: () => void): unknown;
 }
@@ -47,6 +48,10 @@ export class RawTerminal {
 
   columns(): number {
     return this.output.columns ?? 80;
+  }
+
+  rows(): number {
+    return this.output.rows ?? 24;
   }
 
   write(text: string): void {

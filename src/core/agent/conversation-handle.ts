@@ -12,6 +12,7 @@ import { type RecordedSelection, recordedSelectionOf } from '../resolve-selectio
 import { countMessages, firstUserPreview, previewOf } from '../conversation-stats.js';
 import type { ConversationManager } from '../conversation-manager.js';
 import { errorMessage, StorageError } from '../errors.js';
+import { type Plan, planFromHistory } from '../plan.js';
 import {
   acquireConversationLock,
   DEFAULT_LOCK_TIMEOUT_MS,
@@ -53,6 +54,8 @@ export class ConversationHandle {
   recordedSelection: RecordedSelection | undefined;
   /** The conversation's running token total, recorded with each `token_count` (Codex's `total_token_usage`). */
   totalTokenUsage: TokenUsage | undefined;
+  /** The plan the model last set (`update_plan`), restored from the rollout on resume. */
+  plan: Plan | undefined;
   private knownFileSize = -1;
   private recorder: RolloutRecorder | undefined;
   /** The first write that failed in this turn; nothing more is written until the lock is taken again. */
@@ -214,6 +217,8 @@ export class ConversationHandle {
   async reload(): Promise<void> {
     const resumed = await this.options.manager.resumeConversation(this.id);
     this.items = [...resumed.history];
+    // After a compaction the call may be summarised away: the plan this process knew stays.
+    this.plan = planFromHistory(resumed.history) ?? this.plan;
     this.readWarnings = [...resumed.warnings];
     this.compactionCount = resumed.compactionCount;
     this.lastModel = resumed.lastTurnContext?.model;

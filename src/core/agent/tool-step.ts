@@ -6,6 +6,7 @@
 import type { FunctionCallItem } from '../../protocol/index.js';
 import { truncateToolOutput } from '../compact/index.js';
 import { DEFAULT_TOOL_OUTPUT_TOKENS } from '../config.js';
+import { parsePlanArguments, UPDATE_PLAN_TOOL } from '../plan.js';
 import type { SessionEvent, ToolDeclinedBy, ToolFinishStatus } from '../session-events.js';
 import { groupCalls } from '../tools/call-groups.js';
 import type { ToolResult, ToolRuntime } from '../tools/tool-runtime.js';
@@ -138,6 +139,13 @@ async function* finishCall(
   const maxTokens = turn.config.toolOutputTokens ?? DEFAULT_TOOL_OUTPUT_TOKENS;
   const truncated = truncateToolOutput(output, maxTokens, turn.handle.accountant.estimator);
   yield* turn.handle.record({ type: 'function_call_output', call_id: call.call_id, output: truncated });
+  if (call.name === UPDATE_PLAN_TOOL && result?.status === 'ok') {
+    const plan = parsePlanArguments(call.arguments);
+    if (plan) {
+      turn.handle.plan = plan;
+      yield { type: 'plan-updated', callId: call.call_id, ...plan };
+    }
+  }
   yield {
     type: 'tool-finished',
     callId: call.call_id,

@@ -51,9 +51,24 @@ export function alwaysScopeOf(
     }
     case 'apply_patch':
       return typeof args.input === 'string' ? patchScope(args.input, workspace) : undefined;
+    case 'web_fetch':
+      return typeof args.url === 'string' ? hostScope(args.url) : undefined;
     default:
       return undefined;
   }
+}
+
+/** "Always" for a web page: every fetch from the same host this session. */
+function hostScope(url: string): ScopedApproval | undefined {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return undefined;
+  }
+  return host === ''
+    ? undefined
+    : { scope: { kind: 'call', label: `fetches from ${host}` }, keys: [`web_fetch:${host}`] };
 }
 
 function shellScope(command: string): ScopedApproval | undefined {

@@ -2,7 +2,15 @@
 import { applyPatchTool, shellTool, type ShellRules } from './exec-tools.js';
 import { FILE_TOOLS } from './file-tools.js';
 import type { ToolHandler } from './handler.js';
+import { updatePlanTool } from './plan-tool.js';
+import { webFetchTool, type WebFetchSettings } from './web-fetch.js';
 
-export function builtinHandlers(rules: ShellRules): Record<string, ToolHandler> {
-  return { ...FILE_TOOLS, shell: shellTool(rules), apply_patch: applyPatchTool };
+export function builtinHandlers(rules: ShellRules, web: WebFetchSettings = {}): Record<string, ToolHandler> {
+  return {
+    ...FILE_TOOLS,
+    shell: shellTool(rules),
+    apply_patch: applyPatchTool,
+    update_plan: updatePlanTool,
+    web_fetch: webFetchTool(web),
+  };
 }

@@ -50,7 +50,9 @@ export type Access =
       safe?: boolean;
     }
   /** Calls an external (MCP) tool; `readOnly` when the server marks it so. */
-  | { kind: 'external'; name: string; readOnly: boolean };
+  | { kind: 'external'; name: string; readOnly: boolean }
+  /** Reads a URL from the network (web_fetch); `allowed` when its host is in `webFetch.allowedHosts`. */
+  | { kind: 'network'; url: string; allowed: boolean };
 
 export interface PolicyContext {
   policy: ApprovalPolicy;
@@ -84,6 +86,10 @@ export function decidePolicy(access: Access, context: PolicyContext): ToolDecisi
       if (policy === 'read-only') return deny(policy, `would call ${access.name}`);
       if (policy === 'full-auto' || context.remembered) return { kind: 'allow' };
       return { kind: 'ask', reason: `call ${access.name}` };
+    case 'network':
+      if (policy === 'read-only') return deny(policy, `would fetch ${access.url} from the network`);
+      if (access.allowed || policy === 'full-auto' || context.remembered) return { kind: 'allow' };
+      return { kind: 'ask', reason: `fetch ${access.url} (network access)` };
     default: {
       const exhaustive: never = access;
       throw new Error(`unknown access ${JSON.stringify(exhaustive)}`);

@@ -4,7 +4,7 @@ import type { ToolRuntimeOptions } from './runtime.js';
 
 export type ConfiguredToolOptions = Pick<
   ToolRuntimeOptions,
-  'dangerousCommands' | 'sandbox' | 'shellTimeoutMs' | 'safeCommands' | 'shellEnvironment'
+  'dangerousCommands' | 'sandbox' | 'shellTimeoutMs' | 'safeCommands' | 'shellEnvironment' | 'webFetch'
 >;
 
 export function toolOptionsFromConfig(config: CodyConfig): ConfiguredToolOptions {
@@ -20,5 +20,6 @@ export function toolOptionsFromConfig(config: CodyConfig): ConfiguredToolOptions
     ...(config.shellTimeoutMs !== undefined ? { shellTimeoutMs: config.shellTimeoutMs } : {}),
     ...(config.safeCommands ? { safeCommands: config.safeCommands } : {}),
     ...(config.shellEnvironment ? { shellEnvironment: config.shellEnvironment } : {}),
+    ...(config.webFetch ? { webFetch: config.webFetch } : {}),
   };
 }

@@ -27,6 +27,7 @@ import type {
 } from './tool-runtime.js';
 import { BUILTIN_TOOL_SPECS, READ_ONLY_TOOLS } from './tool-specs.js';
 import { openWorkspace, type Workspace } from './workspace.js';
+import type { WebFetchSettings } from './web-fetch.js';
 
 /** Default shell timeout: long enough for a test run, short enough that a hung command ends the wait. */
 export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
@@ -60,6 +61,8 @@ export interface ToolRuntimeOptions {
   onNotice?: (message: string) => void;
   external?: ExternalTools;
   env?: NodeJS.ProcessEnv;
+  /** web_fetch's hosts that need no asking, and whether private addresses may be fetched. */
+  webFetch?: WebFetchSettings;
 }
 
 /** The `sandbox_policy` recorded in turn_context, in Codex's shape. */
@@ -98,11 +101,14 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
   let handlers: Promise<Record<string, ToolHandler>> | undefined;
   const loadHandlers = (): Promise<Record<string, ToolHandler>> =>
     (handlers ??= import('./builtin-handlers.js').then((module) =>
-      module.builtinHandlers({
-        dangerous,
-        safeCommands: options.safeCommands ?? DEFAULT_SAFE_COMMANDS,
-        trustGitConfig: () => gitConfigStamp(workspace.root) === gitStamp,
-      }),
+      module.builtinHandlers(
+        {
+          dangerous,
+          safeCommands: options.safeCommands ?? DEFAULT_SAFE_COMMANDS,
+          trustGitConfig: () => gitConfigStamp(workspace.root) === gitStamp,
+        },
+        options.webFetch,
+      ),
     ));
   const remembered = new ApprovalMemory();
   /**

@@ -114,7 +114,62 @@ export const BUILTIN_TOOL_SPECS: readonly ToolSpec[] = [
       required: ['path', 'old_text', 'new_text'],
     },
   },
+  {
+    // Codex's plan tool, argument for argument (without additionalProperties, which Gemini refuses).
+    name: 'update_plan',
+    description: [
+      'Updates the task plan.',
+      'Provide an optional explanation and a list of plan items, each with a step and status.',
+      'At most one step can be in_progress at a time.',
+    ].join('\n'),
+    parameters: {
+      type: 'object',
+      properties: {
+        explanation: { type: 'string' },
+        plan: {
+          type: 'array',
+          description: 'The list of steps',
+          items: {
+            type: 'object',
+            properties: {
+              step: { type: 'string' },
+              status: { type: 'string', description: 'One of: pending, in_progress, completed' },
+            },
+            required: ['step', 'status'],
+          },
+        },
+      },
+      required: ['plan'],
+    },
+  },
+  {
+    name: 'web_fetch',
+    description:
+      'Fetch a web page (GET, http or https) and return its main content as Markdown; other text types are returned as text, binary content is refused.',
+    parameters: {
+      type: 'object',
+      properties: {
+        url: { type: 'string', description: 'The http(s) URL to fetch' },
+        max_length: {
+          type: 'integer',
+          description: 'At most this many characters of content (default 20000)',
+          minimum: 1,
+        },
+      },
+      required: ['url'],
+    },
+  },
 ];
 
-/** Tools that never change anything: they may run concurrently. */
-export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set(['read_file', 'list_directory', 'grep', 'glob']);
+/**
+ * Tools that never change anything: they may run concurrently and need no undo snapshot. (web_fetch may
+ * still ask first: it reaches the network.)
+ */
+export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
+  'read_file',
+  'list_directory',
+  'grep',
+  'glob',
+  'update_plan',
+  'web_fetch',
+]);

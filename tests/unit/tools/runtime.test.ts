@@ -282,6 +282,8 @@ describe('tool runtime', () => {
       'apply_patch',
       'write_file',
       'edit_file',
+      'update_plan',
+      'web_fetch',
     ]);
   });
 });
