@@ -4,12 +4,18 @@
  * is a `plan-updated` event and the conversation's status, the rollout keeps Codex's function-call line,
  * a resumed conversation gets the plan back, and `cody serve` has it on its events and its state route.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCody } from '../../src/index.js';
 import type { SessionEvent } from '../../src/core/session-events.js';
 import { startCodyServer } from '../../src/server/http-server.js';
 import { apiClient } from '../server/sse-client.js';
-import { createHarness, type Harness } from './harness.js';
+import { createHarness, type Harness, REPO_ROOT } from './harness.js';
+
+const schema = JSON.parse(readFileSync(join(REPO_ROOT, 'schema/stream-json.schema.json'), 'utf8')) as object;
+const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
 
 const FIRST = {
   explanation: 'Three steps',
@@ -167,5 +173,27 @@ describe('update_plan', () => {
       await server.close();
       await engine.close();
     }
+  }, 60_000);
+
+  it('the built cody chat streams plan-updated lines that match the stream-json schema', async () => {
+    await harness.writeConfig({ provider: 'openai', api: 'responses', model: 'gpt-4.1-mini' });
+    script();
+    const run = await harness.cody(['chat', '--output-format', 'stream-json', 'fix the bug']);
+    expect(run.code, run.stderr).toBe(0);
+    const events = run.stdout
+      .split('\n')
+      .filter((line) => line !== '')
+      .map((line) => JSON.parse(line) as Json);
+    for (const event of events) expect(validate(event), JSON.stringify(validate.errors)).toBe(true);
+    const plans = events.filter((event) => event.type === 'plan-updated');
+    expect(plans.map(({ plan, explanation }) => ({ plan, explanation }))).toEqual([
+      { plan: FIRST.plan, explanation: FIRST.explanation },
+      { plan: SECOND.plan, explanation: undefined },
+    ]);
+    const id = String(events[0]?.conversationId);
+    const recorded = (await harness.rollout(id))
+      .map((line) => (JSON.parse(line) as { payload: Json }).payload)
+      .filter((payload) => payload.type === 'function_call' && payload.name === 'update_plan');
+    expect(recorded).toHaveLength(2);
   }, 60_000);
 });

@@ -18,6 +18,8 @@ export interface FetchPageOptions {
   signal?: AbortSignal;
   /** The host's addresses (default: the system resolver, every address). Tests inject it. */
   resolve?: (host: string) => Promise<string[]>;
+  /** Why an address may not be fetched (default privateAddressReason). Tests inject it. */
+  addressCheck?: (address: string) => string | undefined;
   timeoutMs?: number;
   maxBytes?: number;
 }
@@ -91,7 +93,7 @@ async function checkedTarget(
   if (addresses.length === 0) return { error: `${host} has no address` };
   if (!options.allowPrivate) {
     for (const address of addresses) {
-      const why = privateAddressReason(address);
+      const why = (options.addressCheck ?? privateAddressReason)(address);
       if (why !== undefined)
         return {
           error: `refused to fetch ${url.href}: ${host} resolves to ${why} (set "webFetch": { "allowPrivate": true } to allow it)`,

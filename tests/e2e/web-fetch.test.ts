@@ -1,0 +1,145 @@
+/**
+ * web_fetch (issue 22, part 4) through createCody on the fake provider, against a loopback page server
+ * (so `webFetch.allowPrivate` is on): it asks under ask and auto-edit, runs unasked for a host in
+ * `webFetch.allowedHosts`, is refused under read-only (nothing is fetched), and the model gets the page as
+ * Markdown; then the built `cody chat` does the same from config.json.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createCody } from '../../src/index.js';
+import type { SessionEvent } from '../../src/core/session-events.js';
+import { createHarness, type Harness } from './harness.js';
+
+const PAGE =
+  '<html><head><title>Cody page</title></head><body><article><h1>Cody page</h1><p>The answer is <em>forty-two</em>, as every careful reader of this long enough paragraph knows.</p></article></body></html>';
+
+describe('web_fetch', () => {
+  let harness: Harness;
+  let pages: Server;
+  let pageUrl: string;
+  let hits: number;
+  beforeEach(async () => {
+    harness = await createHarness();
+    hits = 0;
+    pages = createServer((_request, response) => {
+      hits += 1;
+      response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+    });
+    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
+    pageUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/page`;
+  });
+  afterEach(async () => {
+    pages.closeAllConnections();
+    await new Promise((resolve) => pages.close(resolve));
+    await harness.close();
+  });
+
+  const script = (): void => {
+    harness.server.enqueue(
+      { type: 'reply', toolCalls: [{ id: 'fetch_1', name: 'web_fetch', arguments: { url: pageUrl } }] },
+      { type: 'reply', text: 'It says forty-two.' },
+    );
+  };
+
+  /** One turn in process; approval questions are approved. Returns the events and the second request's text. */
+  const turn = async (config: Record<string, unknown>): Promise<{ events: SessionEvent[]; sent: string }> => {
+    await harness.writeConfig({ provider: 'openai', api: 'chat', model: 'gpt-4.1-mini', ...config });
+    harness.server.reset();
+    script();
+    const cody = createCody({ home: harness.env.CODY_HOME, env: harness.env, cwd: harness.home });
+    try {
+      const conversation = await cody.create();
+      const events: SessionEvent[] = [];
+      for await (const event of conversation.submit('what does the page say?')) {
+        events.push(event);
+        if (event.type === 'approval-requested') conversation.respond(event.id, 'approve');
+      }
+      expect(events.at(-1)).toMatchObject({ type: 'turn-complete' });
+      const second = harness.server.modelRequests('openai-chat')[1];
+      return { events, sent: JSON.stringify(second?.body ?? null) };
+    } finally {
+      await cody.close();
+    }
+  };
+
+  it.each(['ask', 'auto-edit'])(
+    'asks under %s (network access), then gives the model Markdown',
+    async (approval) => {
+      const { events, sent } = await turn({ approval, webFetch: { allowPrivate: true } });
+      const asked = events.filter((event) => event.type === 'approval-requested');
+      expect(asked).toHaveLength(1);
+      expect(asked[0]).toMatchObject({ reason: `fetch ${pageUrl} (network access)` });
+      expect(asked[0]?.alwaysScope).toEqual({ kind: 'call', label: 'fetches from 127.0.0.1' });
+      expect(hits).toBe(1);
+      expect(sent).toContain('# Cody page');
+      expect(sent).toContain('The answer is _forty-two_');
+    },
+    60_000,
+  );
+
+  it('runs without asking for a host in webFetch.allowedHosts', async () => {
+    const { events, sent } = await turn({
+      approval: 'ask',
+      webFetch: { allowPrivate: true, allowedHosts: ['127.0.0.1'] },
+    });
+    expect(events.filter((event) => event.type === 'approval-requested')).toEqual([]);
+    expect(hits).toBe(1);
+    expect(sent).toContain('The answer is _forty-two_');
+  }, 60_000);
+
+  it('is refused under read-only, and nothing is fetched', async () => {
+    const { events, sent } = await turn({
+      approval: 'read-only',
+      webFetch: { allowPrivate: true, allowedHosts: ['127.0.0.1'] },
+    });
+    expect(events.find((event) => event.type === 'tool-call')).toMatchObject({
+      approved: false,
+      declinedBy: 'policy',
+    });
+    expect(hits).toBe(0);
+    expect(sent).toContain('Declined by policy: the read-only approval policy refuses this');
+  }, 60_000);
+
+  it('refuses the loopback page without webFetch.allowPrivate, even for an allowed host', async () => {
+    const { sent } = await turn({ approval: 'ask', webFetch: { allowedHosts: ['127.0.0.1'] } });
+    expect(hits).toBe(0);
+    expect(sent).toContain('loopback, link-local or private address');
+  }, 60_000);
+
+  it('rejects a malformed webFetch setting in config.json', async () => {
+    await harness.writeConfig({
+      provider: 'openai',
+      api: 'chat',
+      model: 'gpt-4.1-mini',
+      webFetch: { allowedHosts: ['https://x.com/'] },
+    });
+    const run = await harness.cody(['chat', 'hi']);
+    expect(run.code).not.toBe(0);
+    expect(run.stderr).toMatch(/webFetch\.allowedHosts/);
+  }, 60_000);
+
+  it('the built cody chat fetches an allowed page and sends the model its Markdown', async () => {
+    await harness.writeConfig({
+      provider: 'openai',
+      api: 'chat',
+      model: 'gpt-4.1-mini',
+      webFetch: { allowPrivate: true, allowedHosts: ['127.0.0.1'] },
+    });
+    script();
+    const run = await harness.cody(['chat', '--json', 'what does the page say?']);
+    expect(run.code, run.stderr).toBe(0);
+    const result = JSON.parse(run.stdout) as { conversationId: string; reply: string; toolCalls: unknown[] };
+    expect(result.reply).toBe('It says forty-two.');
+    expect(result.toolCalls).toEqual([
+      { callId: 'fetch_1', name: 'web_fetch', arguments: JSON.stringify({ url: pageUrl }), approved: true },
+    ]);
+    expect(JSON.stringify(harness.server.modelRequests('openai-chat')[1]?.body)).toContain(
+      'The answer is _forty-two_',
+    );
+    const outputs = (await harness.rollout(result.conversationId))
+      .map((line) => (JSON.parse(line) as { payload: Record<string, unknown> }).payload)
+      .filter((payload) => payload.type === 'function_call_output' && payload.call_id === 'fetch_1');
+    expect(String(outputs[0]?.output)).toContain('# Cody page');
+  }, 60_000);
+});
