@@ -24,6 +24,7 @@ export type {
   TurnCompleteStatus,
   TurnState,
 } from './core/session-events.js';
+export type { Plan, PlanStep, PlanStepStatus } from './core/plan.js';
 export { CodyError } from './core/errors.js';
 export type { ErrorHint, ErrorKind } from './core/errors.js';
 export type { ConversationSummary } from './core/rollout/summary-reader.js';
