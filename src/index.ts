@@ -9,6 +9,7 @@
 export { createCody } from './core/cody.js';
 export type { Cody, CreateCodyOptions } from './core/cody.js';
 export type { Conversation, SubmitOptions } from './core/conversation.js';
+export type { ImageInput } from './core/images/attach-images.js';
 export type {
   CodyNotice,
   SelectionChoice,

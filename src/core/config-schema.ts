@@ -49,6 +49,8 @@ const modelOverrideSchema = z
     reasoning: z.boolean().optional(),
     /** This model's reasoning level, over the top-level `reasoning`. */
     reasoningEffort: z.enum(REASONING_LEVELS).optional(),
+    /** Whether the model takes images; default: the catalogue (a model it does not know is taken to). */
+    images: z.boolean().optional(),
   })
   .passthrough();
 

@@ -12,6 +12,7 @@
 import type { ApprovalPolicy } from './tools/policy.js';
 import type { ContentPart, ReasoningLevel } from '../protocol/index.js';
 import { CodyError, type ErrorHint, type ErrorKind } from './errors.js';
+import { messageWithImages, type ImageInput } from './images/attach-images.js';
 import { checkSelection } from './selection-check.js';
 import type { ApprovalDecision, PendingApproval, SessionEvent } from './session-events.js';
 import type { ProjectInstructions } from './project-docs.js';
@@ -22,6 +23,13 @@ export interface SubmitOptions {
   signal?: AbortSignal;
   /** The conversation's reasoning level from this turn on (`off` … `high`), as `setReasoning`. */
   reasoning?: ReasoningLevel;
+  /**
+   * Images sent with the message (PNG, JPEG, GIF or WebP, checked by their bytes; at most 20 MB each):
+   * file paths (relative to the process's working directory) or `{ data, name? }` with the bytes or
+   * their base64. A file that is no such image, too large, or a model that takes no images fails the
+   * turn (`usage`) before anything is sent.
+   */
+  images?: readonly ImageInput[];
 }
 
 /** What the registry of live conversations hears from one (see live-conversations.ts). */
@@ -69,7 +77,7 @@ export class Conversation {
       this.running = undefined;
       throw error;
     }
-    return this.guarded(controller, this.turnEvents(message, controller));
+    return this.guarded(controller, this.turnEvents(message, controller, options.images ?? []));
   }
 
   /** Compacts the history now; events like a turn's, ending with `turn-complete` or `turn-failed`. */
@@ -242,10 +250,12 @@ export class Conversation {
   private async *turnEvents(
     message: string | ContentPart[],
     controller: AbortController,
+    images: readonly ImageInput[],
   ): AsyncGenerator<SessionEvent> {
     let turnId = '';
     try {
-      for await (const event of this.session.submit(message, { signal: controller.signal })) {
+      const input = images.length > 0 ? await messageWithImages(message, images) : message;
+      for await (const event of this.session.submit(input, { signal: controller.signal })) {
         if (event.type === 'turn-started') turnId = event.turnId;
         yield event;
       }

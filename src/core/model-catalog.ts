@@ -26,6 +26,8 @@ interface CatalogEntry {
    * Gemini `thinkingConfig`). A model that reasons without it (DeepSeek's reasoner, o1-mini) has none.
    */
   effort?: true;
+  /** The model is known to take no images (text-only). Default: it takes them. */
+  noImages?: true;
 }
 
 /** Most specific first: the first match wins. Figures from the providers' published model pages. */
@@ -43,9 +45,23 @@ const CATALOG: readonly CatalogEntry[] = [
   { pattern: /^gpt-4\.1/, contextWindow: 1_047_576, maxOutputTokens: 32_768 },
   { pattern: /^gpt-4o/, contextWindow: 128_000, maxOutputTokens: 16_384 },
   { pattern: /^gpt-4-turbo/, contextWindow: 128_000, maxOutputTokens: 4_096 },
-  { pattern: /^gpt-4(-\d|$)/, contextWindow: 8_192, maxOutputTokens: 8_192 },
-  { pattern: /^gpt-3\.5-turbo/, contextWindow: 16_385, maxOutputTokens: 4_096 },
-  { pattern: /^o1-mini/, contextWindow: 128_000, maxOutputTokens: 65_536, reasoning: true },
+  { pattern: /^gpt-4(-\d|$)/, contextWindow: 8_192, maxOutputTokens: 8_192, noImages: true },
+  { pattern: /^gpt-3\.5-turbo/, contextWindow: 16_385, maxOutputTokens: 4_096, noImages: true },
+  {
+    pattern: /^o1-mini/,
+    contextWindow: 128_000,
+    maxOutputTokens: 65_536,
+    reasoning: true,
+    noImages: true,
+  },
+  {
+    pattern: /^o3-mini/,
+    contextWindow: 200_000,
+    maxOutputTokens: 100_000,
+    reasoning: true,
+    effort: true,
+    noImages: true,
+  },
   {
     pattern: /^o(1|3|4)(-|$)/,
     contextWindow: 200_000,
@@ -109,19 +125,31 @@ const CATALOG: readonly CatalogEntry[] = [
   { pattern: /^(meta-)?llama-?3\.[123]([^\d]|$)/i, contextWindow: 131_072, maxOutputTokens: 8_192 },
   { pattern: /^(meta-)?llama-?3([:-]|$)/i, contextWindow: 8_192, maxOutputTokens: 4_096 },
   { pattern: /^(meta-)?llama-?4/i, contextWindow: 1_048_576, maxOutputTokens: 8_192 },
-  { pattern: /^qwen3/i, contextWindow: 40_960, maxOutputTokens: 8_192 },
-  { pattern: /^qwen2\.5/i, contextWindow: 32_768, maxOutputTokens: 8_192 },
-  { pattern: /^gpt-oss/i, contextWindow: 131_072, maxOutputTokens: 32_768 },
+  { pattern: /^qwen3/i, contextWindow: 40_960, maxOutputTokens: 8_192, noImages: true },
+  { pattern: /^qwen2\.5/i, contextWindow: 32_768, maxOutputTokens: 8_192, noImages: true },
+  { pattern: /^gpt-oss/i, contextWindow: 131_072, maxOutputTokens: 32_768, noImages: true },
   { pattern: /^gemma-?3/i, contextWindow: 131_072, maxOutputTokens: 8_192 },
   { pattern: /^gemma-?2/i, contextWindow: 8_192, maxOutputTokens: 4_096 },
   { pattern: /^mistral-nemo/i, contextWindow: 131_072, maxOutputTokens: 8_192 },
   { pattern: /^(mistral|mixtral)/i, contextWindow: 32_768, maxOutputTokens: 8_192 },
   // DeepSeek's reasoner (and R1 served elsewhere) always reasons and takes no effort setting.
-  { pattern: /^deepseek-reasoner/i, contextWindow: 131_072, maxOutputTokens: 65_536, reasoning: true },
-  { pattern: /^deepseek-r1/i, contextWindow: 131_072, maxOutputTokens: 32_768, reasoning: true },
-  { pattern: /^deepseek-coder-v2/i, contextWindow: 163_840, maxOutputTokens: 8_192 },
+  {
+    pattern: /^deepseek-reasoner/i,
+    contextWindow: 131_072,
+    maxOutputTokens: 65_536,
+    reasoning: true,
+    noImages: true,
+  },
+  {
+    pattern: /^deepseek-r1/i,
+    contextWindow: 131_072,
+    maxOutputTokens: 32_768,
+    reasoning: true,
+    noImages: true,
+  },
+  { pattern: /^deepseek-coder-v2/i, contextWindow: 163_840, maxOutputTokens: 8_192, noImages: true },
   { pattern: /^phi-?4/i, contextWindow: 16_384, maxOutputTokens: 4_096 },
-  { pattern: /^codellama/i, contextWindow: 16_384, maxOutputTokens: 4_096 },
+  { pattern: /^codellama/i, contextWindow: 16_384, maxOutputTokens: 4_096, noImages: true },
 ];
 
 /**
@@ -187,4 +215,16 @@ export function reasoningSupport(model: string, config?: CodyConfig): ReasoningS
  */
 export function configuredReasoning(model: string, config?: CodyConfig): ReasoningLevel | undefined {
   return config?.models?.[model]?.reasoningEffort ?? config?.reasoning;
+}
+
+/**
+ * Whether the model takes images: `models.<model>.images` in config, else the catalogue (text-only
+ * families such as GPT-3.5, o1-mini, o3-mini, DeepSeek, Qwen 2.5/3, gpt-oss, Code Llama say no); a
+ * model neither knows is taken to, and its server answers if it does not.
+ */
+export function acceptsImages(model: string, config?: CodyConfig): boolean {
+  const override = config?.models?.[model]?.images;
+  if (override !== undefined) return override;
+  const bare = model.replace(/^models\//, '').replace(/^[\w.-]+\//, '');
+  return CATALOG.find((candidate) => candidate.pattern.test(bare))?.noImages !== true;
 }

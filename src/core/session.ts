@@ -31,7 +31,9 @@ import {
   isApprovalPolicy,
   type ApprovalPolicy,
 } from './tools/policy.js';
+import { checkImagesFor } from './images/attach-images.js';
 import {
+  acceptsImages,
   configuredReasoning,
   isReasoningModel,
   lookupModelLimits,
@@ -304,6 +306,14 @@ export class Session implements ConversationEngine {
     try {
       const turn = await this.turnContext(submitOptions.signal);
       const { selection, limits } = turn;
+      const content: ContentPart[] =
+        typeof message === 'string' ? [{ type: 'input_text', text: message }] : message;
+      // Before the turn starts: a model or API that cannot take the images gets nothing at all.
+      checkImagesFor(content, {
+        api: selection.api,
+        model: selection.model,
+        acceptsImages: acceptsImages(selection.model, this.config),
+      });
       const turnId = randomUUID();
       yield {
         type: 'turn-started',
@@ -330,8 +340,6 @@ export class Session implements ConversationEngine {
           message: `Model '${selection.model}' is not in Cody's catalogue: assuming a ${limits.contextWindow}-token context window. Set models.${selection.model}.contextWindow in config.json to change it.`,
         };
       }
-      const content: ContentPart[] =
-        typeof message === 'string' ? [{ type: 'input_text', text: message }] : message;
       yield* runTurn(turn, turnId, content);
     } catch (error) {
       yield* this.states.finish(isInterrupted(error) ? 'Interrupted' : 'PermanentFailure');

@@ -137,8 +137,9 @@ async function* finishCall(
   const output = result ? result.output : (verdict.output ?? '');
   const status: ToolFinishStatus = result ? result.status : verdict.abort ? 'aborted' : 'denied';
   const maxTokens = turn.config.toolOutputTokens ?? DEFAULT_TOOL_OUTPUT_TOKENS;
-  const truncated = truncateToolOutput(output, maxTokens, turn.handle.accountant.estimator);
-  yield* turn.handle.record({ type: 'function_call_output', call_id: call.call_id, output: truncated });
+  // Content (an image from view_image) goes to the model as it is: its text part is one short line.
+  const recorded = result?.content ?? truncateToolOutput(output, maxTokens, turn.handle.accountant.estimator);
+  yield* turn.handle.record({ type: 'function_call_output', call_id: call.call_id, output: recorded });
   if (call.name === UPDATE_PLAN_TOOL && result?.status === 'ok') {
     const plan = parsePlanArguments(call.arguments);
     if (plan) {

@@ -1,5 +1,6 @@
 import type { MessageItem, ResponseItem } from '../../protocol/index.js';
 import { ITEM_OVERHEAD_TOKENS, type TokenEstimator } from '../tokens/index.js';
+import { withImagesNamed } from '../images/image-parts.js';
 import { isRealUserMessage } from './is-summary-message.js';
 import { messageText } from './message-text.js';
 import { truncateMiddle } from './truncate-middle.js';
@@ -13,8 +14,8 @@ export const MIN_TRUNCATED_MESSAGE_TOKENS = 24;
 /**
  * The most recent messages the person wrote (summaries and system/developer messages excluded),
  * walked newest first while they fit in `budgetTokens`. The first one that does not fit is kept
- * truncated in the middle to the room left (as text only: its images are dropped), and selection stops
- * there. Returned in chronological order; untouched messages are the original objects.
+ * truncated in the middle to the room left, and selection stops there. Images are not kept: each becomes
+ * `[image: name]` text. Returned in chronological order; messages left as they were are the originals.
  */
 export function selectKeptUserMessages(
   history: readonly ResponseItem[],
@@ -26,15 +27,16 @@ export function selectKeptUserMessages(
   for (let index = history.length - 1; index >= 0; index -= 1) {
     const item = history[index];
     if (item === undefined || !isRealUserMessage(item)) continue;
-    const cost = estimator.countItem(item);
+    const named = withImagesNamed(item);
+    const cost = estimator.countItem(named);
     if (cost <= remaining) {
-      kept.push(item);
+      kept.push(named);
       remaining -= cost;
       continue;
     }
     const room = remaining - ITEM_OVERHEAD_TOKENS;
     if (room >= MIN_TRUNCATED_MESSAGE_TOKENS) {
-      const text = truncateMiddle(messageText(item), room, estimator);
+      const text = truncateMiddle(messageText(named), room, estimator);
       kept.push({ type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
     }
     break;

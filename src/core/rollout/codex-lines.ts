@@ -17,6 +17,7 @@
  */
 import type { MessageItem, ReasoningItem } from '../../protocol/index.js';
 import { SUMMARY_PREFIX } from '../compact/summary-prefix.js';
+import { isImageTag } from '../images/image-parts.js';
 import { isContextualUserText } from './is-contextual-user-text.js';
 
 /** Cody-only events, written as `response_item` lines of type `cody_<kind>`. */
@@ -85,7 +86,9 @@ export function userMessageEvent(
   item: MessageItem,
 ): (Record<string, unknown> & { type: string }) | undefined {
   if (item.role !== 'user') return undefined;
-  const message = item.content.flatMap((part) => (part.type === 'input_image' ? [] : [part.text])).join('');
+  const message = item.content
+    .flatMap((part) => (part.type === 'input_image' || isImageTag(part.text) ? [] : [part.text]))
+    .join('');
   if (isContextualUserText(message) || message.startsWith(SUMMARY_PREFIX)) return undefined;
   const images = item.content.flatMap((part) => (part.type === 'input_image' ? [part.image_url] : []));
   return { type: 'user_message', message, images, local_images: [], text_elements: [] };

@@ -2,6 +2,7 @@
 import { applyPatchTool, shellTool, type ShellRules } from './exec-tools.js';
 import { FILE_TOOLS } from './file-tools.js';
 import type { ToolHandler } from './handler.js';
+import { viewImageTool } from './image-tools.js';
 import { updatePlanTool } from './plan-tool.js';
 import { webFetchTool, type WebFetchSettings } from './web-fetch.js';
 
@@ -12,5 +13,6 @@ export function builtinHandlers(rules: ShellRules, web: WebFetchSettings = {}): 
     apply_patch: applyPatchTool,
     update_plan: updatePlanTool,
     web_fetch: webFetchTool(web),
+    view_image: viewImageTool,
   };
 }

@@ -1,5 +1,5 @@
 import type { ApprovalPolicy } from './policy.js';
-import type { FunctionCallItem, GhostSnapshotItem, ToolSpec } from '../../protocol/index.js';
+import type { ContentPart, FunctionCallItem, GhostSnapshotItem, ToolSpec } from '../../protocol/index.js';
 import type { TurnChangesPayload } from '../undo/turn-changes.js';
 
 /**
@@ -24,7 +24,10 @@ export interface AlwaysScope {
 
 /** What running a call produced. Failures are reported in `output` (the model reads it), never thrown. */
 export interface ToolResult {
+  /** What the call produced, as text (what front ends show). */
   output: string;
+  /** What the model is given instead of `output`, when it is more than text (`view_image`'s image). */
+  content?: ContentPart[];
   exitCode?: number;
   status: 'ok' | 'error' | 'aborted';
 }

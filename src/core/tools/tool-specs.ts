@@ -159,6 +159,16 @@ export const BUILTIN_TOOL_SPECS: readonly ToolSpec[] = [
       required: ['url'],
     },
   },
+  {
+    name: 'view_image',
+    description:
+      'Look at an image file (PNG, JPEG, GIF or WebP, at most 20 MB), such as a screenshot or diagram in the workspace. The image is shown to you.',
+    parameters: {
+      type: 'object',
+      properties: { path: { type: 'string', description: 'Image file path' } },
+      required: ['path'],
+    },
+  },
 ];
 
 /**
@@ -172,4 +182,5 @@ export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
   'glob',
   'update_plan',
   'web_fetch',
+  'view_image',
 ]);

@@ -44,15 +44,19 @@ export interface OpenAIChatRequestOptions {
 /** An assistant message as DeepSeek takes it back: with the reasoning that led to its tool calls. */
 type AssistantMessageParam = ChatCompletionAssistantMessageParam & { reasoning_content?: string };
 
-/** What a tool message says in place of an image: tool messages carry text only. */
-export const TOOL_IMAGE_PLACEHOLDER = '[image omitted: Chat Completions tool results carry text only]';
+/**
+ * What a tool message says in place of an image: tool messages carry text only, so the images follow
+ * in a user message right after the turn's tool messages (see {@link TOOL_IMAGES_INTRO}).
+ */
+export const TOOL_IMAGE_PLACEHOLDER = '[image: sent in the next user message]';
+
+/** The text opening the user message that carries the images of the tool results before it. */
+export const TOOL_IMAGES_INTRO = 'Images returned by the tool calls above:';
 
 /** Warnings the converter can return, one each at most per request. */
 export const OPENAI_CHAT_WARNINGS = {
   droppedReasoning:
     'Reasoning from earlier turns was not sent: Chat Completions has no way to pass reasoning back.',
-  toolImages:
-    'Images in tool results cannot be sent on Chat Completions; each was replaced by a placeholder.',
   assistantImages:
     'Images in assistant or system messages cannot be sent on Chat Completions; they were dropped.',
 } as const;
@@ -88,8 +92,16 @@ export function convertToOpenAIChatRequest(
   const currentTurnStart = items.findLastIndex((item) => item.type === 'message' && item.role === 'user');
   // DeepSeek's reasoning waits here for the tool calls it led to (see `reasoningToReturn`).
   let pendingReasoning: string | undefined;
+  // Images of the tool results just sent, for the user message that follows them.
+  let toolImages: ChatCompletionContentPart[] = [];
+  const flushToolImages = (): void => {
+    if (toolImages.length === 0) return;
+    messages.push({ role: 'user', content: [textPart(TOOL_IMAGES_INTRO), ...toolImages] });
+    toolImages = [];
+  };
 
   for (const [index, item] of items.entries()) {
+    if (item.type !== 'function_call_output') flushToolImages();
     if (item.type !== 'message' || (item.role !== 'system' && item.role !== 'developer'))
       conversationStarted = true;
     switch (item.type) {
@@ -135,9 +147,9 @@ export function convertToOpenAIChatRequest(
         pendingReasoning = undefined;
         break;
       case 'function_call_output':
-        if (typeof item.output !== 'string' && hasImage(item.output))
-          warnings.add(OPENAI_CHAT_WARNINGS.toolImages);
         messages.push({ role: 'tool', tool_call_id: item.call_id, content: toolOutputText(item) });
+        if (typeof item.output !== 'string')
+          toolImages.push(...toUserParts(item.output.filter((part) => part.type === 'input_image')));
         break;
       case 'reasoning':
         pendingReasoning = index > currentTurnStart ? reasoningToReturn(item, options.model) : undefined;
@@ -157,6 +169,7 @@ export function convertToOpenAIChatRequest(
     }
   }
 
+  flushToolImages();
   if (instructions.length > 0)
     messages.unshift({ role: instructionRole, content: instructions.join('\n\n') });
   const body: ChatCompletionCreateParamsStreaming = {
@@ -221,6 +234,10 @@ function toUserContent(parts: readonly ContentPart[]): string | ChatCompletionCo
   const [only] = parts;
   if (parts.length === 1 && only && only.type !== 'input_image') return only.text;
   if (parts.length === 0) return '';
+  return toUserParts(parts);
+}
+
+function toUserParts(parts: readonly ContentPart[]): ChatCompletionContentPart[] {
   return parts.map((part): ChatCompletionContentPart =>
     part.type === 'input_image'
       ? {

@@ -4,6 +4,7 @@ import {
   convertToOpenAIChatRequest,
   OPENAI_CHAT_WARNINGS,
   TOOL_IMAGE_PLACEHOLDER,
+  TOOL_IMAGES_INTRO,
   usesDeveloperRole,
 } from '../../../src/providers/openai-chat/convert-to-openai-chat-messages.js';
 import {
@@ -208,22 +209,32 @@ describe('convertToOpenAIChatRequest: messages', () => {
 });
 
 describe('convertToOpenAIChatRequest: what cannot be sent', () => {
-  it('replaces images in tool output with a placeholder, joins the text, and warns once', () => {
+  it('sends images in tool output in a user message after the tool messages, without a warning', () => {
     const { body, warnings } = convertToOpenAIChatRequest({
       items: [
         user('screenshot'),
         call('call_1', 'screenshot', '{}'),
+        call('call_2', 'screenshot', '{}'),
         output('call_1', [{ type: 'input_text', text: 'captured:' }, image('data:image/png;base64,AAAA')]),
+        output('call_2', 'no image'),
+        user('next'),
       ],
       tools: [],
       model: 'gpt-4o',
     });
-    expect(body.messages.at(-1)).toEqual({
-      role: 'tool',
-      tool_call_id: 'call_1',
-      content: `captured:\n${TOOL_IMAGE_PLACEHOLDER}`,
-    });
-    expect(warnings).toEqual([OPENAI_CHAT_WARNINGS.toolImages]);
+    expect(body.messages.slice(-4)).toEqual([
+      { role: 'tool', tool_call_id: 'call_1', content: `captured:\n${TOOL_IMAGE_PLACEHOLDER}` },
+      { role: 'tool', tool_call_id: 'call_2', content: 'no image' },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: TOOL_IMAGES_INTRO },
+          { type: 'image_url', image_url: { url: 'data:image/png;base64,AAAA' } },
+        ],
+      },
+      { role: 'user', content: 'next' },
+    ]);
+    expect(warnings).toEqual([]);
   });
 
   it('drops reasoning from any provider, warning once only when it had readable text', () => {
