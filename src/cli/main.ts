@@ -30,6 +30,12 @@ interface ChatFlags {
   api?: string;
   model?: string;
   resume?: string | true;
+  image?: string[];
+}
+
+/** `--image <file>`, repeatable: each occurrence adds one. */
+function collectImage(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
 }
 
 /** `--reasoning off|minimal|low|medium|high`, on `cody chat` and the REPL alike. */
@@ -53,6 +59,7 @@ function chatOptions(flags: ChatFlags): Omit<ChatOptions, 'words'> {
     ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
     ...(flags.api !== undefined ? { api: flags.api } : {}),
     ...(flags.model !== undefined ? { model: flags.model } : {}),
+    ...(flags.image !== undefined && flags.image.length > 0 ? { images: flags.image } : {}),
   };
 }
 
@@ -160,6 +167,11 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       'read-only | ask (default) | auto-edit | full-auto: what runs without asking (config: approval)',
     )
     .option('--auto-approve', 'the same as --approval full-auto')
+    .option(
+      '--image <file>',
+      'attach a PNG, JPEG, GIF or WebP image (at most 20 MB); repeat for more',
+      collectImage,
+    )
     .addOption(reasoningOption());
   addChoiceOptions(chat).action((words: string[], options: ChatFlags) =>
     run(async (commandIo) =>

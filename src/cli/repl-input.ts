@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { Completion } from './tty/line-editor.js';
+import { attachPastedImages, isImageFile } from './repl-images.js';
 import { closestMatch } from './suggest.js';
 
 export const SLASH_COMMANDS: ReadonlyArray<[string, string]> = [
@@ -57,7 +58,7 @@ export function helpText(own: ReadonlyArray<[string, string]> = []): string {
     ...lines,
     ...(ownLines.length > 0 ? ['Your commands ($CODY_HOME/prompts, .cody/prompts):', ...ownLines] : []),
     'Keys: Enter sends · Shift+Enter, Alt+Enter, Ctrl+J or a trailing \\ for a new line · ↑/↓ history · Ctrl-R search',
-    '      Tab completes commands and paths · @path attaches a file · !cmd runs a shell command',
+    '      Tab completes commands and paths · @path attaches a file (an image as an image) · !cmd runs a shell command',
     '      Esc or Ctrl-C stops a reply · Ctrl-C clears the prompt; twice on an empty prompt quits',
     '',
   ].join('\n');
@@ -108,10 +109,15 @@ export function completeInput(
 export const MENTION_MAX_BYTES = 100 * 1024;
 
 /**
- * Appends the content of each `@path` that names a readable file (at most `MENTION_MAX_BYTES` each);
- * returns the message and one note per mention for the person.
+ * Appends the content of each `@path` that names a readable file (at most `MENTION_MAX_BYTES` each); an
+ * image (PNG, JPEG, GIF or WebP by its bytes) is not appended but returned in `images` (absolute paths),
+ * to go with the message as an image. Returns the message and one note per mention for the person.
  */
-export function attachMentions(text: string, cwd: string): { message: string; notes: string[] } {
+export function attachMentions(
+  text: string,
+  cwd: string,
+): { message: string; notes: string[]; images: string[] } {
+  const images: string[] = [];
   const notes: string[] = [];
   const blocks: string[] = [];
   const seen = new Set<string>();
@@ -128,6 +134,11 @@ export function attachMentions(text: string, cwd: string): { message: string; no
     } catch {
       continue;
     }
+    if (isImageFile(full)) {
+      images.push(full);
+      notes.push(`attached image @${path} (${size} bytes)`);
+      continue;
+    }
     if (size > MENTION_MAX_BYTES) {
       notes.push(
         `@${path} not attached: ${Math.round(size / 1024)} KiB is over the ${MENTION_MAX_BYTES / 1024} KiB limit`,
@@ -140,5 +151,19 @@ export function attachMentions(text: string, cwd: string): { message: string; no
     blocks.push(`${path}:\n${fence}\n${content.replace(/\n$/, '')}\n${fence}`);
     notes.push(`attached @${path} (${size} bytes)`);
   }
-  return { message: blocks.length === 0 ? text : `${text}\n\n${blocks.join('\n\n')}`, notes };
+  return { message: blocks.length === 0 ? text : `${text}\n\n${blocks.join('\n\n')}`, notes, images };
+}
+
+/** What a line sends: pasted image paths and `@` mentions attached (see attachPastedImages, attachMentions). */
+export function withAttachments(
+  text: string,
+  cwd: string,
+): { message: string; notes: string[]; images: string[] } {
+  const pasted = attachPastedImages(text, cwd);
+  const mentioned = attachMentions(pasted.message, cwd);
+  return {
+    message: mentioned.message,
+    notes: [...pasted.notes, ...mentioned.notes],
+    images: [...pasted.images, ...mentioned.images],
+  };
 }

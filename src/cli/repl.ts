@@ -19,7 +19,7 @@ import { type Io, readAll, useColor } from './io.js';
 import { stderrChalk } from './render.js';
 import { printRecap } from './repl-recap.js';
 import type { ReplState } from './repl-slash.js';
-import { attachMentions, completeInput, parseSlash } from './repl-input.js';
+import { completeInput, parseSlash, withAttachments } from './repl-input.js';
 import { userCommandLine, UserCommands } from './repl-prompts.js';
 import { reportError } from './report-error.js';
 import { sanitizeForTerminal } from './sanitize.js';
@@ -198,7 +198,7 @@ async function interactive(
         if (handOver !== undefined) queue.unshift(handOver);
         continue;
       }
-      const { message, notes } = attachMentions(text, io.cwd);
+      const { message, notes, images } = withAttachments(text, io.cwd);
       for (const note of notes) io.stderr.write(color.dim(`${note}\r\n`));
       const current = state.session;
       const { runTurn } = await import('./repl-turn.js');
@@ -208,7 +208,10 @@ async function interactive(
       const outcome = await runTurn(
         { terminal, stdout, color, markdown, showReasoning, beforeStatus: () => changes.report() },
         current,
-        (signal) => changes.watch(throwing(current.submit(message, { signal }))),
+        (signal) =>
+          changes.watch(
+            throwing(current.submit(message, { signal, ...(images.length > 0 ? { images } : {}) })),
+          ),
         current.status().model,
       );
       if (outcome.lastToolOutput !== undefined) state.lastToolOutput = outcome.lastToolOutput;

@@ -19,6 +19,8 @@ export type { Store as CodyStore } from './front-end-store.js';
 export { failureOf, thrownBy } from './conversation.js';
 export type { Conversation, SubmitOptions } from './conversation.js';
 export type { ImageInput } from './images/attach-images.js';
+export { loadImage } from './images/attach-images.js';
+export { sniffImageType } from './images/image-bytes.js';
 export type { CodyNotice, SelectionChoice, SessionStatus } from './conversation-engine.js';
 export type { McpServerStatus } from './mcp/mcp-manager.js';
 export type { ForkOptions } from './store/fork-options.js';

@@ -1,8 +1,15 @@
 import { EventEmitter } from 'node:events';
+import { resolve } from 'node:path';
 import type { ReasoningLevel } from '../../protocol/index.js';
 import { UnsentMessageError, UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { wireApiOf, type Conversation } from '../../core/index.js';
+import {
+  loadImage,
+  wireApiOf,
+  type Conversation,
+  type ImageInput,
+  type SubmitOptions,
+} from '../../core/index.js';
 import { approvalFromFlags } from '../approval-flag.js';
 import { askApproval, canAskOn, declinedNotice } from '../approval.js';
 import { conversationChoice, hasChoice } from '../conversation-choice.js';
@@ -37,11 +44,35 @@ export interface ChatOptions {
   model?: string;
   /** Bare `cody` and `cody "question"`: a new conversation unless --conversation or --continue names one. */
   fresh?: boolean;
+  /** `--image <file>` (repeatable): images attached to the message. */
+  images?: string[];
 }
 
 /** The session option for `--reasoning`, when it was given. */
 export function reasoningFlag(options: Pick<ChatOptions, 'reasoning'>): { reasoning?: ReasoningLevel } {
   return options.reasoning !== undefined ? { reasoning: options.reasoning } : {};
+}
+
+/**
+ * The `--image` files, read and checked (PNG, JPEG, GIF or WebP by their bytes, at most 20 MB) before any
+ * conversation is opened: a bad file is a one-line usage error and nothing is started or sent.
+ */
+async function readImages(options: Pick<ChatOptions, 'images'>, io: Io): Promise<ImageInput[]> {
+  const images: ImageInput[] = [];
+  for (const path of options.images ?? []) {
+    const image = await loadImage({ path: resolve(io.cwd, path), name: path });
+    images.push({ data: image.bytes, name: image.name });
+  }
+  return images;
+}
+
+/** What a chat turn is submitted with: its signal, `--reasoning`, its images. */
+function turnOptions(
+  options: Pick<ChatOptions, 'reasoning'>,
+  signal: AbortSignal,
+  images: readonly ImageInput[],
+): SubmitOptions {
+  return { signal, ...reasoningFlag(options), ...(images.length > 0 ? { images } : {}) };
 }
 
 /** The conversation a command works on: --conversation, --continue, or the active one. */
@@ -61,12 +92,15 @@ export async function chooseConversation(
   return options.fresh === true ? undefined : context.manager.getActiveId();
 }
 
-/** The message: the words, with piped stdin appended as a quoted block (or stdin alone). */
-export async function readMessage(words: readonly string[], io: Io): Promise<string> {
+/**
+ * The message: the words, with piped stdin appended as a quoted block (or stdin alone). It may be empty
+ * only when images go with it.
+ */
+export async function readMessage(words: readonly string[], io: Io, withImages = false): Promise<string> {
   const typed = words.join(' ');
   const piped = io.stdin.isTTY === true ? '' : await readAll(io.stdin);
   const message = withStdinBlock(typed, piped);
-  if (message.trim() === '') {
+  if (message.trim() === '' && !withImages) {
     throw new UsageError('Nothing to send: give a message (cody chat "hello") or pipe one on stdin.');
   }
   return message;
@@ -82,7 +116,8 @@ export async function runChat(options: ChatOptions, io: Io): Promise<number> {
   process.on('SIGINT', onSignal);
   process.on('SIGTERM', onSignal);
   try {
-    const message = await readMessage(options.words, io);
+    const message = await readMessage(options.words, io, (options.images?.length ?? 0) > 0);
+    const images = await readImages(options, io);
     const { context, conversation } = await openChosen(options, io, engineOptions(options));
     const status = conversation.status();
     writer.start({
@@ -93,7 +128,7 @@ export async function runChat(options: ChatOptions, io: Io): Promise<number> {
       ephemeral: options.ephemeral === true,
     });
     try {
-      const events = conversation.submit(message, { signal: abort.signal, ...reasoningFlag(options) });
+      const events = conversation.submit(message, turnOptions(options, abort.signal, images));
       for await (const event of throwing(events)) writer.handle(event);
     } finally {
       await context.dispose();
@@ -146,7 +181,8 @@ function engineOptions(options: ChatOptions, extra: EngineOptions = {}): EngineO
 }
 
 async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
-  const message = await readMessage(options.words, io);
+  const message = await readMessage(options.words, io, (options.images?.length ?? 0) > 0);
+  const images = await readImages(options, io);
   const color = stderrChalk(io);
   const canAsk = canAskOn(io);
   const engine = engineOptions(options, {
@@ -162,7 +198,10 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   );
   if (canAsk && io.stderr.isTTY === true) {
     try {
-      return await terminalTurn(io, conversation, message, context.config.showReasoning !== false, options);
+      return await terminalTurn(io, conversation, message, context.config.showReasoning !== false, {
+        ...options,
+        images,
+      });
     } catch (error) {
       keepUnsent(error, io);
       throw error;
@@ -188,7 +227,7 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   const changes = createChangeReporter((line) => io.stderr.write(`${line}\n`), io.cwd);
   try {
     for await (const event of throwing(
-      conversation.submit(message, { signal: abort.signal, ...reasoningFlag(options) }),
+      conversation.submit(message, turnOptions(options, abort.signal, images)),
     )) {
       renderer.handle(event);
       changes.observe(event);
@@ -224,7 +263,7 @@ async function terminalTurn(
   conversation: Conversation,
   message: string,
   showReasoning: boolean,
-  options: Pick<ChatOptions, 'reasoning'>,
+  options: Pick<ChatOptions, 'reasoning'> & { images: readonly ImageInput[] },
 ): Promise<number> {
   const [{ runTurn }, { RawTerminal }] = await Promise.all([
     import('../repl-turn.js'),
@@ -247,7 +286,7 @@ async function terminalTurn(
       },
       conversation,
       (signal) =>
-        changes.watch(throwing(conversation.submit(message, { signal, ...reasoningFlag(options) }))),
+        changes.watch(throwing(conversation.submit(message, turnOptions(options, signal, options.images)))),
       conversation.status().model,
     );
   } finally {
