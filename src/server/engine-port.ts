@@ -42,7 +42,10 @@ export interface EngineConversation {
   /** A turn or a compaction runs (the engine refuses a second with kind 'busy'). */
   readonly busy: boolean;
   pendingApprovals(): PendingApprovalView[];
-  submit(message: string, options?: { signal?: AbortSignal }): AsyncIterable<EngineEvent>;
+  submit(
+    message: string,
+    options?: { signal?: AbortSignal; images?: ReadonlyArray<{ data: Uint8Array; name: string }> },
+  ): AsyncIterable<EngineEvent>;
   compact(focus?: string, options?: { signal?: AbortSignal }): AsyncIterable<EngineEvent>;
   status(): unknown;
   setSelection(selection: Selection): unknown;

@@ -13,7 +13,7 @@ import { LiveConversations } from './live-conversations.js';
 
 export { IDLE_CLOSE_MS } from './live-conversations.js';
 import { openApiDocument } from './openapi.js';
-import { DEFAULT_MAX_BODY_BYTES, readJsonBody } from './request-body.js';
+import { DEFAULT_MAX_BODY_BYTES, MAX_IMAGE_BODY_BYTES, readJsonBody } from './request-body.js';
 import { compileRoutes, matchRoute, type Route } from './router.js';
 import { createRedactor, redactDeep } from '../core/redact.js';
 import { environmentSecrets } from '../core/known-secrets.js';
@@ -117,7 +117,11 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
       const reply = await route.handler({
         params,
         query: url.searchParams,
-        body: () => readJsonBody(request, maxBodyBytes),
+        body: () =>
+          readJsonBody(
+            request,
+            route.imageBody ? (options.maxBodyBytes ?? MAX_IMAGE_BODY_BYTES) : maxBodyBytes,
+          ),
         request,
         response,
       });

@@ -160,9 +160,13 @@ export class LiveConversations {
   }
 
   /** Starts a turn; resolves with its id once the engine has begun it (or rejects when it could not). */
-  async startTurn(id: string, text: string): Promise<string> {
+  async startTurn(
+    id: string,
+    text: string,
+    images: ReadonlyArray<{ data: Uint8Array; name: string }> = [],
+  ): Promise<string> {
     const conversation = await this.handle(id);
-    return this.run(id, 'turn', () => conversation.submit(text));
+    return this.run(id, 'turn', () => conversation.submit(text, images.length > 0 ? { images } : {}));
   }
 
   async startCompaction(id: string, focus: string | undefined): Promise<string> {
@@ -234,6 +238,7 @@ export class LiveConversations {
           live.turn = turn;
           if (kind === 'compaction') markStarted();
           for await (const event of events) {
+            if (!started && isRefusal(event)) throw new ApiError(400, 'invalid-request', event.error.message);
             if (last) this.publish(live, last);
             if (event.type === 'turn-started' && typeof event.turnId === 'string') turn.turnId = event.turnId;
             last = ENDING_EVENTS[kind].has(event.type) ? event : undefined;
@@ -299,4 +304,19 @@ export class LiveConversations {
     }
     return live;
   }
+}
+
+/**
+ * A turn the engine refused as bad input before it began (a model that takes no images): answered as the
+ * POST's 400 rather than as a turn.
+ */
+function isRefusal(event: EngineEvent): event is EngineEvent & { error: { kind: string; message: string } } {
+  if (event.type !== 'turn-failed') return false;
+  const error = (event as { error?: unknown }).error;
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { kind?: unknown }).kind === 'usage' &&
+    typeof (error as { message?: unknown }).message === 'string'
+  );
 }

@@ -9,6 +9,12 @@ import { ApiError } from './api-error.js';
 /** 1 MiB: a message far longer than any context window allows, small enough to never hurt the server. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
+/**
+ * A message body with images: room for the base64 of what the APIs take in one request (OpenAI's
+ * 50 MB), so the size checks that name the API answer rather than a bare 413.
+ */
+export const MAX_IMAGE_BODY_BYTES = 72 * 1024 * 1024;
+
 export async function readJsonBody(request: IncomingMessage, maxBytes: number): Promise<unknown> {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);

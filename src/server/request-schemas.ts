@@ -24,7 +24,24 @@ export const createConversationBody = z
 export const selectionBody = z.object(selectionFields).strict();
 
 export const messageBody = z
-  .object({ text: z.string().refine((text) => text.trim() !== '', 'must not be empty') })
+  .object({
+    text: z.string().refine((text) => text.trim() !== '', 'must not be empty'),
+    /** Images sent with the text: each its bytes in base64 and the name it is shown under. */
+    images: z
+      .array(
+        z
+          .object({
+            data: z
+              .string()
+              .min(1)
+              .regex(/^[A-Za-z0-9+/=\s]+$/, 'must be base64'),
+            name: z.string().min(1).max(200).optional(),
+          })
+          .strict(),
+      )
+      .max(20)
+      .optional(),
+  })
   .strict();
 
 export const compactBody = z.object({ focus: z.string().max(10_000).optional() }).strict();
@@ -51,7 +68,7 @@ export const messagesQuery = z
  * every turn sends, where zod cost ~40 µs of the server's thread per turn — and by `messageBody`, for its
  * exact error, when it is not.
  */
-export function parseMessage(value: unknown): { text: string } {
+export function parseMessage(value: unknown): z.infer<typeof messageBody> {
   if (isRecord(value)) {
     const { text } = value;
     if (typeof text === 'string' && text.trim() !== '' && Object.keys(value).length === 1) return { text };

@@ -26,6 +26,8 @@ export interface Route {
   method: Method;
   path: string;
   handler(context: RouteContext): Promise<Reply | undefined>;
+  /** The body may carry images (base64): it is read up to the larger limit of such bodies. */
+  imageBody?: true;
 }
 
 export interface Match {

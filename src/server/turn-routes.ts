@@ -1,4 +1,5 @@
 /** Turns over HTTP: start one, compact, abort, answer an approval, and the SSE stream of events. */
+import { loadImage } from '../core/index.js';
 import { approvalBody, compactBody, parseInput, parseMessage } from './request-schemas.js';
 import type { Route } from './router.js';
 import { conversationIdParam, type ServerContext } from './server-context.js';
@@ -12,10 +13,18 @@ export function turnRoutes(context: ServerContext): Route[] {
       path: '/conversations/{id}/messages',
       handler: async ({ params, body }) => {
         const id = conversationIdParam(params);
-        const { text } = parseMessage(await body());
+        const { text, images } = parseMessage(await body());
+        // Checked before the turn: no PNG/JPEG/GIF/WebP, or over 20 MB, is a 400 and nothing starts.
+        const loaded = await Promise.all(
+          (images ?? []).map((image, index) =>
+            loadImage({ data: image.data, name: image.name ?? `image-${index + 1}` }),
+          ),
+        );
         await live.assertIdle(id);
-        return { status: 202, body: { turnId: await live.startTurn(id, text) } };
+        const attached = loaded.map((image) => ({ data: image.bytes, name: image.name }));
+        return { status: 202, body: { turnId: await live.startTurn(id, text, attached) } };
       },
+      imageBody: true,
     },
     {
       method: 'POST',
