@@ -45,9 +45,14 @@ export class ContextBudget {
   async overLimit(selection: Selection, limits: ModelLimits): Promise<boolean> {
     if (this.config().compact?.auto === false) return false;
     const limit = this.limitFor(limits);
+    const { accountant } = this.handle;
+    // Images are priced by the API the next request goes to.
+    if (accountant.estimator.imageApi !== selection.api)
+      accountant.setEstimator(
+        await createTokenEstimator({ ...selection, exact: accountant.estimator.kind !== 'heuristic' }),
+      );
     let estimate = this.contextTokens();
     if (estimate < EXACT_COUNT_BAND * limit) return false;
-    const { accountant } = this.handle;
     if (accountant.estimator.kind === 'heuristic') {
       const exact = await createTokenEstimator({ api: selection.api, model: selection.model, exact: true });
       if (exact.kind !== 'heuristic') {

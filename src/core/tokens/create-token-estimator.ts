@@ -52,9 +52,18 @@ async function loadCounter(encoding: ExactEncoding): Promise<(text: string) => n
  * An estimator that counts text with `count` (an exact encoding), bounded in time whatever the text:
  * runs without a break are counted in slices and huge texts by the heuristic (see bounded-count).
  */
-export function exactEstimator(kind: ExactEncoding, count: (text: string) => number): TokenEstimator {
+export function exactEstimator(
+  kind: ExactEncoding,
+  count: (text: string) => number,
+  imageApi?: WireApi,
+): TokenEstimator {
   const countText = (text: string): number => boundedExactCount(text, count, heuristicCountText);
-  return { kind, countText, countItem: (item) => countItemTokens(item, countText) };
+  return {
+    kind,
+    countText,
+    countItem: (item) => countItemTokens(item, countText, imageApi),
+    ...(imageApi !== undefined ? { imageApi } : {}),
+  };
 }
 
 /**
@@ -67,6 +76,6 @@ export async function createTokenEstimator(options: {
   exact: boolean;
 }): Promise<TokenEstimator> {
   const encoding = options.exact ? encodingFor(options.api, options.model) : undefined;
-  if (encoding === undefined) return heuristicEstimator();
-  return exactEstimator(encoding, await loadCounter(encoding));
+  if (encoding === undefined) return heuristicEstimator(options.api);
+  return exactEstimator(encoding, await loadCounter(encoding), options.api);
 }

@@ -4,6 +4,7 @@
  * cheap and already exact in the number of pieces; each piece is then priced by its kind. Plain
  * characters / 4 undercounts indented JSON and shell output by 20–35%; pricing pieces does not.
  */
+import type { WireApi } from '../../protocol/index.js';
 import { sampledCount } from './bounded-count.js';
 import { countItemTokens, type TokenEstimator } from './token-estimator.js';
 
@@ -178,7 +179,12 @@ export function heuristicCountText(text: string): number {
  * The estimator used for every provider until (and unless) an exact OpenAI tokenizer is asked for.
  * Texts of millions of characters are priced from samples (see bounded-count), bounding every count.
  */
-export function heuristicEstimator(): TokenEstimator {
+export function heuristicEstimator(imageApi?: WireApi): TokenEstimator {
   const countText = (text: string): number => sampledCount(text, heuristicCountText);
-  return { kind: 'heuristic', countText, countItem: (item) => countItemTokens(item, countText) };
+  return {
+    kind: 'heuristic',
+    countText,
+    countItem: (item) => countItemTokens(item, countText, imageApi),
+    ...(imageApi !== undefined ? { imageApi } : {}),
+  };
 }

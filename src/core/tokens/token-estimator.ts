@@ -2,7 +2,8 @@
  * What an item costs in tokens when it is sent, given some way of counting text. The text counter is
  * either a real tokenizer (OpenAI models) or the calibrated heuristic; the framing costs are shared.
  */
-import type { ContentPart, ResponseItem } from '../../protocol/index.js';
+import type { ContentPart, ResponseItem, WireApi } from '../../protocol/index.js';
+import { imageTokens, OPENAI_LOW_DETAIL_TOKENS, UNKNOWN_IMAGE_TOKENS } from '../images/image-tokens.js';
 
 /** Counts the tokens of text and of whole canonical items. */
 export interface TokenEstimator {
@@ -12,6 +13,8 @@ export interface TokenEstimator {
   countText(text: string): number;
   /** Tokens `item` adds to a request: its text plus framing; 0 for items never sent. */
   countItem(item: ResponseItem): number;
+  /** The API whose rule prices images (see image-tokens.ts); absent: the largest of them. */
+  readonly imageApi?: WireApi;
 }
 
 /**
@@ -22,15 +25,14 @@ export interface TokenEstimator {
 export const ITEM_OVERHEAD_TOKENS = 4;
 
 /**
- * One image at `high` or `auto` detail. OpenAI charges 85 + 170 per 512-px tile, and a typical
- * screenshot or photo is scaled to 768 px on its short side (4 tiles): 765. Gemini charges 258 per
- * 768-px tile and Anthropic about 1 token per 750 px² (up to ~1,600 for a full-size image), so 765 is
- * the common middle; the next usage report corrects any difference. A fixed figure needs no decoding.
+ * An image whose size cannot be read (an https: URL): OpenAI's price for a typical screenshot scaled
+ * to 768 px on its short side (4 tiles of 512 px: 85 + 4 × 170). Images of known size are priced by
+ * each API's own rule (images/image-tokens.ts).
  */
-export const IMAGE_TOKENS = 765;
+export const IMAGE_TOKENS = UNKNOWN_IMAGE_TOKENS;
 
 /** An image at `low` detail: OpenAI's flat 85 tokens. */
-export const LOW_DETAIL_IMAGE_TOKENS = 85;
+export const LOW_DETAIL_IMAGE_TOKENS = OPENAI_LOW_DETAIL_TOKENS;
 
 /**
  * Bytes of envelope (nonce, tag, framing) in OpenAI's encrypted reasoning, which carries no reasoning
@@ -50,7 +52,11 @@ export function encryptedReasoningTokens(encrypted: string): number {
   return Math.ceil(Math.max(0, decodedBytes - ENCRYPTED_ENVELOPE_BYTES) / BYTES_PER_REASONING_TOKEN);
 }
 
-function countParts(parts: readonly ContentPart[], countText: (text: string) => number): number {
+function countParts(
+  parts: readonly ContentPart[],
+  countText: (text: string) => number,
+  api: WireApi | undefined,
+): number {
   let total = 0;
   for (const part of parts) {
     switch (part.type) {
@@ -59,7 +65,7 @@ function countParts(parts: readonly ContentPart[], countText: (text: string) => 
         total += countText(part.text);
         break;
       case 'input_image':
-        total += part.detail === 'low' ? LOW_DETAIL_IMAGE_TOKENS : IMAGE_TOKENS;
+        total += imageTokens(part, api);
         break;
       default: {
         const exhaustive: never = part;
@@ -75,16 +81,20 @@ function countParts(parts: readonly ContentPart[], countText: (text: string) => 
  * and arguments, a tool output, reasoning summary and text, encrypted reasoning by its length, plus
  * {@link ITEM_OVERHEAD_TOKENS}. Ghost snapshots and opaque items are never sent and cost 0.
  */
-export function countItemTokens(item: ResponseItem, countText: (text: string) => number): number {
+export function countItemTokens(
+  item: ResponseItem,
+  countText: (text: string) => number,
+  api?: WireApi,
+): number {
   switch (item.type) {
     case 'message':
-      return ITEM_OVERHEAD_TOKENS + countParts(item.content, countText);
+      return ITEM_OVERHEAD_TOKENS + countParts(item.content, countText, api);
     case 'function_call':
       return ITEM_OVERHEAD_TOKENS + countText(item.name) + countText(item.arguments);
     case 'function_call_output':
       return (
         ITEM_OVERHEAD_TOKENS +
-        (typeof item.output === 'string' ? countText(item.output) : countParts(item.output, countText))
+        (typeof item.output === 'string' ? countText(item.output) : countParts(item.output, countText, api))
       );
     case 'reasoning': {
       let total = ITEM_OVERHEAD_TOKENS;
