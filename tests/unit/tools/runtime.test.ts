@@ -7,6 +7,7 @@ import { processEnded } from '../../process-ended.js';
 import { createToolRuntime, type CodyToolRuntime } from '../../../src/core/tools/runtime.js';
 import type { ApprovalPolicy } from '../../../src/core/tools/policy.js';
 import type { FunctionCallItem } from '../../../src/protocol/index.js';
+import { PNG_1X1_BASE64 } from '../../e2e/image-fixtures.js';
 
 let counter = 0;
 
@@ -78,6 +79,31 @@ describe('tool runtime', () => {
     expect((await runtime('full-auto').decide(item)).kind).toBe('ask');
     const denied = await runtime('read-only').decide(item);
     expect(denied.kind).toBe('deny');
+  });
+
+  it('view_image follows the read rules and returns the image as content for the model', async () => {
+    const png = Buffer.from(PNG_1X1_BASE64, 'base64');
+    await writeFile(join(root, 'shot.png'), png);
+    await writeFile(join(outside, 'away.png'), png);
+    await writeFile(join(root, 'fake.png'), 'text');
+    const tools = runtime();
+    const { decision, result } = await decideAndRun(tools, call('view_image', { path: 'shot.png' }));
+    expect(decision).toEqual({ kind: 'allow' });
+    expect(result.status).toBe('ok');
+    expect(result.content).toEqual([
+      { type: 'input_text', text: result.output },
+      { type: 'input_text', text: '<image name=shot.png>' },
+      { type: 'input_image', image_url: `data:image/png;base64,${PNG_1X1_BASE64}` },
+      { type: 'input_text', text: '</image>' },
+    ]);
+    const away = call('view_image', { path: join(outside, 'away.png') });
+    expect((await runtime('full-auto').decide(away)).kind).toBe('ask');
+    expect((await runtime('read-only').decide(away)).kind).toBe('deny');
+    const fake = await tools.run(call('view_image', { path: 'fake.png' }), {});
+    expect(fake).toEqual({
+      output: 'Error: fake.png is not a PNG, JPEG, GIF or WebP image (checked by its bytes).',
+      status: 'error',
+    });
   });
 
   it('grep respects .gitignore and filters by glob (JavaScript fallback without rg)', async () => {
@@ -284,6 +310,8 @@ describe('tool runtime', () => {
       'edit_file',
       'update_plan',
       'web_fetch',
+      'view_image',
     ]);
+    expect(tools.isReadOnly(call('view_image', { path: 'shot.png' }))).toBe(true);
   });
 });
