@@ -55,9 +55,9 @@ function webpSize(bytes: Uint8Array): ImageSize | undefined {
   const data = view(bytes);
   const chunk = String.fromCharCode(...bytes.subarray(12, 16));
   if (chunk === 'VP8X' && bytes.length >= 30) {
-    const width = 1 + (data.getUint32(24, true) & 0xffffff);
-    const height = 1 + (data.getUint32(27, true) & 0xffffff);
-    return { width, height };
+    const uint24 = (at: number): number =>
+      (bytes[at] ?? 0) | ((bytes[at + 1] ?? 0) << 8) | ((bytes[at + 2] ?? 0) << 16);
+    return { width: 1 + uint24(24), height: 1 + uint24(27) };
   }
   if (chunk === 'VP8 ' && bytes.length >= 30) {
     return { width: data.getUint16(26, true) & 0x3fff, height: data.getUint16(28, true) & 0x3fff };
