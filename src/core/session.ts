@@ -299,7 +299,8 @@ export class Session implements ConversationEngine {
   ): AsyncGenerator<SessionEvent> {
     if (submitOptions.reasoning !== undefined) this.setReasoning(submitOptions.reasoning);
     // A `/name` message is the user's own command, expanded; an unknown one is never sent.
-    const message = typeof input === 'string' ? await this.expandCommand(input) : input;
+    const message =
+      typeof input === 'string' ? await this.expandCommand(input) : await this.expandLead(input);
     // MCP servers connect (and list their tools) before the first request that offers them.
     await this.options.tools?.prepare?.();
     const release = await this.handle.lock();
@@ -422,6 +423,14 @@ export class Session implements ConversationEngine {
   /** The prompt commands (`$CODY_HOME/prompts`, `.cody/prompts`, `/init`) available here. */
   promptCommands(): Promise<Map<string, PromptCommand>> {
     return loadPromptCommands(this.options.manager.paths.home, this.options.cwd);
+  }
+
+  /** Content whose first part is a `/name` message (a command sent with images): that part expanded. */
+  private async expandLead(content: ContentPart[]): Promise<ContentPart[]> {
+    const [first, ...rest] = content;
+    if (first?.type !== 'input_text') return content;
+    const text = await this.expandCommand(first.text);
+    return text === first.text ? content : [{ ...first, text }, ...rest];
   }
 
   private async expandCommand(text: string): Promise<string> {

@@ -4,7 +4,7 @@
  * Codex records it; view_image's result as an image in each API's shape; a model without vision refused
  * before anything is sent.
  */
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCody, type Cody, type CodyEvent } from '../../src/index.js';
@@ -142,6 +142,17 @@ describe('images', () => {
     const body = JSON.stringify(request?.body);
     expect(body).toContain('[image: shot.png]');
     expect(body).not.toContain(PNG_1X1_BASE64);
+  });
+
+  it('expands a prompt command sent with an image', async () => {
+    await mkdir(join(harness.env.CODY_HOME ?? '', 'prompts'), { recursive: true });
+    await writeFile(join(harness.env.CODY_HOME ?? '', 'prompts', 'review.md'), 'Review $ARGUMENTS closely.');
+    const conversation = await cody.create(SELECTIONS['openai-chat']);
+    await drain(conversation.submit('/review the layout', { images: [join(harness.home, 'shot.png')] }));
+    const [request] = harness.server.modelRequests('openai-chat');
+    const parts = userParts('openai-chat', request?.body);
+    expect(parts[0]).toEqual({ type: 'text', text: 'Review the layout closely.' });
+    expect(parts).toContainEqual(USER_IMAGE['openai-chat']);
   });
 
   it('refuses a model known to take no images before anything is sent', async () => {
