@@ -1,4 +1,7 @@
 /** `cody completion bash|zsh|fish`: a script that completes commands, options and conversation ids. */
+import { PROVIDERS } from '../core/config.js';
+import { APPROVAL_POLICIES } from '../core/tools/policy.js';
+import { REASONING_LEVELS } from '../protocol/reasoning-levels.js';
 import { ExitCode } from './exit-codes.js';
 import type { Io } from './io.js';
 
@@ -8,6 +11,9 @@ const OPTIONS = [
   '--version',
   '--conversation',
   '--continue',
+  '--resume',
+  '--approval',
+  '--reasoning',
   '--ephemeral',
   '--json',
   '--output-format',
@@ -20,6 +26,19 @@ const OPTIONS = [
   '--api',
   '--model',
   '--at',
+];
+
+/** The values an option (or set-provider's argument) takes, completed in place of file names. */
+const VALUES: ReadonlyArray<[string, readonly string[]]> = [
+  ['completion', ['bash', 'zsh', 'fish']],
+  ['--format', ['md', 'json', 'html']],
+  ['--output-format', ['text', 'json', 'stream-json']],
+  ['--approval', APPROVAL_POLICIES],
+  ['--reasoning', REASONING_LEVELS],
+  ['set-provider', PROVIDERS],
+  ['--provider', PROVIDERS],
+  ['--api', ['chat', 'responses', 'messages', 'gemini']],
+  ['--auth', ['chatgpt', 'claude', 'key']],
 ];
 
 /** Conversation ids come from the shell calling `cody list --json` only when an id is wanted. */
@@ -44,9 +63,7 @@ _cody() {
   case "$prev" in
     ${ID_COMMANDS.join('|')}|--conversation)
       COMPREPLY=( $(compgen -W "$(${ID_LOOKUP})" -- "$cur") ); return ;;
-    completion) COMPREPLY=( $(compgen -W "bash zsh fish" -- "$cur") ); return ;;
-    --format) COMPREPLY=( $(compgen -W "md json html" -- "$cur") ); return ;;
-    --output-format) COMPREPLY=( $(compgen -W "text json stream-json" -- "$cur") ); return ;;
+${VALUES.map(([word, values]) => `    ${word}) COMPREPLY=( $(compgen -W "${values.join(' ')}" -- "$cur") ); return ;;`).join('\n')}
   esac
   COMPREPLY=( $(compgen -f -- "$cur") )
 }
@@ -62,9 +79,7 @@ _cody() {
   fi
   case "$words[CURRENT-1]" in
     ${ID_COMMANDS.join('|')}|--conversation) compadd -- $(${ID_LOOKUP}); return ;;
-    completion) compadd -- bash zsh fish; return ;;
-    --format) compadd -- md json html; return ;;
-    --output-format) compadd -- text json stream-json; return ;;
+${VALUES.map(([word, values]) => `    ${word}) compadd -- ${values.join(' ')}; return ;;`).join('\n')}
   esac
   if [[ "$PREFIX" == -* ]]; then
     compadd -- ${OPTIONS.join(' ')}
@@ -80,7 +95,11 @@ compdef _cody cody
         `complete -c cody -f -n '__fish_use_subcommand' -a '${words}'`,
         `complete -c cody -f -n '__fish_seen_subcommand_from ${ID_COMMANDS.join(' ')}' -a '(${ID_LOOKUP})'`,
         `complete -c cody -f -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'`,
-        ...OPTIONS.map((option) => `complete -c cody -l '${option.slice(2)}'`),
+        `complete -c cody -f -n '__fish_seen_subcommand_from set-provider' -a '${PROVIDERS.join(' ')}'`,
+        ...OPTIONS.map((option) => {
+          const values = VALUES.find(([word]) => word === option)?.[1];
+          return `complete -c cody -l '${option.slice(2)}'${values ? ` -x -a '${values.join(' ')}'` : ''}`;
+        }),
         '',
       ].join('\n');
   }

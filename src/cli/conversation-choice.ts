@@ -6,9 +6,11 @@
  */
 // Config modules only (no core/index): the REPL's prompt loads this before the engine.
 import { apiNameOf, type CodyConfig, PROVIDERS, toWireApi } from '../core/config.js';
+import { UsageError } from '../core/errors.js';
 import { applyProviderChoice } from '../core/provider-choice.js';
 import type { SelectionChoice, SessionStatus } from '../core/index.js';
 import { isWireApi } from '../protocol/index.js';
+import { closestMatch } from './suggest.js';
 
 export interface ChoiceWords {
   provider?: string;
@@ -26,6 +28,7 @@ export function conversationChoice(
   current: Pick<SessionStatus, 'provider' | 'api' | 'model'>,
   words: ChoiceWords,
 ): SelectionChoice {
+  if (words.provider !== undefined) checkProviderName(words.provider);
   const provider = words.provider ?? current.provider;
   const same = provider.toLowerCase() === current.provider;
   const api = words.api ?? (same ? apiNameOfStatus(current) : undefined);
@@ -38,6 +41,18 @@ export function conversationChoice(
   });
   const chosen = next.provider ?? 'openai';
   return { provider: chosen, ...(next.api !== undefined ? { api: next.api } : {}), model: next.model ?? '' };
+}
+
+/**
+ * An unknown provider name is a usage error that names the closest known one (`opneai` → `openai`);
+ * a known one (any case) passes.
+ */
+export function checkProviderName(text: string): void {
+  if (PROVIDERS.some((provider) => provider === text.toLowerCase())) return;
+  const close = closestMatch(text.toLowerCase(), PROVIDERS);
+  throw new UsageError(
+    `Unknown provider '${text}'.${close !== undefined ? ` Did you mean '${close}'?` : ''} Choose one of: ${PROVIDERS.join(', ')}.`,
+  );
 }
 
 /** Whether any of `--provider`, `--api`, `--model` was given. */

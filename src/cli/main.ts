@@ -71,6 +71,14 @@ function addChoiceOptions(command: Command): Command {
     .option('--model <model>', 'model id for this conversation');
 }
 
+const SERVE_HELP_AFTER = `
+The bearer token is created on the first run and kept in $CODY_HOME/serve-token (~/.cody/serve-token;
+mode 0600); the first run also prints it once. For example:
+  TOKEN=$(cat "\${CODY_HOME:-$HOME/.cody}/serve-token")
+  curl -s -H "Authorization: Bearer $TOKEN" -X POST localhost:8080/conversations -d '{}'
+  curl -s -N -H "Authorization: Bearer $TOKEN" -X POST localhost:8080/conversations/ID/messages -d '{"text":"hello"}'
+`;
+
 const HELP_AFTER = `
 Interactive use (the REPL):
   cody                      start a new conversation in the terminal
@@ -382,6 +390,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .option('--port <port>', 'port to listen on (0: any free port)', '8080')
     .option('--allow-remote', 'allow a non-loopback --host')
     .option('--cors-origin <origin>', 'allow browser requests from this one origin')
+    .addHelpText('after', SERVE_HELP_AFTER)
     .action((options: { host?: string; port?: string; allowRemote?: boolean; corsOrigin?: string }) =>
       run(async (commandIo) => (await import('./commands/serve.js')).runServe(options, commandIo))(),
     );

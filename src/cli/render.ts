@@ -93,7 +93,7 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
           markdown?.end();
           note(
             color.yellow(
-              `Retrying (${event.attempt}/${event.maxRetries}) in ${(event.delayMs / 1000).toFixed(1)} s: ${sanitizeForTerminal(event.reason)}${
+              `Retrying (${event.attempt}/${event.maxRetries}) in ${(event.delayMs / 1000).toFixed(1)} s: ${event.statusCode !== undefined ? `HTTP ${event.statusCode} · ` : ''}${sanitizeForTerminal(event.reason)}${
                 event.discardedPartial
                   ? io.stdout.isTTY === true
                     ? ' — the partial reply above is discarded'

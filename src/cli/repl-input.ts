@@ -8,6 +8,7 @@ import { basename, dirname, resolve } from 'node:path';
 import type { Completion } from './tty/line-editor.js';
 import { attachPastedImages, isImageFile } from './repl-images.js';
 import { closestMatch } from './suggest.js';
+import { completeSlashArgument } from './slash-arguments.js';
 
 export const SLASH_COMMANDS: ReadonlyArray<[string, string]> = [
   ['/help', 'this list'],
@@ -64,7 +65,10 @@ export function helpText(own: ReadonlyArray<[string, string]> = []): string {
   ].join('\n');
 }
 
-/** Tab: slash commands at the start of the line, otherwise the path under the cursor (after an @ too). */
+/**
+ * Tab: slash commands at the start of the line, their argument's values after them, otherwise the path
+ * under the cursor (after an @ too).
+ */
 export function completeInput(
   buffer: string,
   cursor: number,
@@ -80,6 +84,9 @@ export function completeInput(
       descriptions: Object.fromEntries(own),
     };
   }
+  // A slash command's argument: its values (an unknown command's or a FILE argument: paths below).
+  const argument = before.startsWith('/') ? completeSlashArgument(before) : undefined;
+  if (argument !== undefined) return argument;
   const word = /(?:^|\s)@?([^\s@]*)$/.exec(before);
   if (!word) return undefined;
   const typed = word[1] ?? '';

@@ -1,13 +1,7 @@
 /** The REPL's slash commands (parsed by `repl-input`). */
-import { writeFile } from 'node:fs/promises';
-import { resolve as resolvePath } from 'node:path';
 import type { ChalkInstance } from 'chalk';
 import { APPROVAL_POLICIES, noSandboxWarning, type ApprovalPolicy } from '../core/tools/policy.js';
-import { readTitles } from '../core/conversation-titles.js';
-import { createRedactor, redactDeep } from '../core/redact.js';
 import { forkThrough, wireApiOf, type Conversation } from '../core/index.js';
-import { readTranscript } from '../core/transcript.js';
-import { toHtml, toMarkdown } from './commands/export.js';
 import type { CommandContext } from './context.js';
 import { conversationChoice } from './conversation-choice.js';
 import type { Io } from './io.js';
@@ -141,30 +135,9 @@ export async function runSlashCommand(
       return undefined;
     }
     case '/export': {
-      const [format = 'md', file] = argument.split(/\s+/).filter((word) => word !== '');
-      if (format !== 'md' && format !== 'json' && format !== 'html') {
-        say('Usage: /export [md|json|html] [FILE]\n');
-        return undefined;
-      }
-      const id = state.session.id;
-      const transcript = redactDeep(
-        await readTranscript(state.context.manager.rolloutPath(id)),
-        createRedactor(state.context.config.redact ?? []),
-      );
-      const title = readTitles(state.context.paths.home).get(id);
-      const text =
-        format === 'json'
-          ? `${JSON.stringify({ id, meta: transcript.meta, entries: transcript.entries }, null, 2)}\n`
-          : format === 'md'
-            ? toMarkdown(id, title, transcript)
-            : toHtml(id, title, transcript);
-      const target = resolvePath(ui.io.cwd, file ?? `cody-${id.slice(0, 8)}.${format}`);
-      await writeFile(target, text, { mode: 0o600, flag: 'wx' }).catch(async (error: unknown) => {
-        if ((error as { code?: unknown }).code === 'EEXIST')
-          throw new Error(`${target} exists; give another file name.`);
-        throw error;
-      });
-      say(ui.color.green(`✓ Exported (redacted) to ${target}\n`));
+      const { exportConversation } = await import('./repl-export.js');
+      const target = await exportConversation(state.context, state.session.id, argument, ui.io.cwd);
+      say(ui.color.green(`✓ Exported (redacted) to ${sanitizeForTerminal(target)}\n`));
       return undefined;
     }
     case '/diff':
@@ -245,7 +218,7 @@ function statusLine(session: Conversation): string {
   const status = session.status();
   const percent = Math.round((status.contextTokens / status.contextWindow) * 100);
   const thought = status.reasoningTokens ? ` (${formatTokens(status.reasoningTokens)} reasoning tokens)` : '';
-  return `${status.provider} (${wireApiOf(status)}) · ${status.model} · ${formatTokens(status.contextTokens)} of ${formatTokens(status.contextWindow)} tokens (${percent}%) · ${status.compactions} compactions · conversation ${status.id} · reasoning ${reasoningLabel(status.reasoning)}${thought} · ${approvalStatus({ session })}\n`;
+  return `${status.provider} (${wireApiOf(status)}) · ${status.model} · ${formatTokens(status.contextTokens)} of ${formatTokens(status.contextWindow)} tokens (${percent}%) · ${status.compactions} ${status.compactions === 1 ? 'compaction' : 'compactions'} · conversation ${status.id} · reasoning ${reasoningLabel(status.reasoning)}${thought} · ${approvalStatus({ session })}\n`;
 }
 
 /** `/expand`: the last turn's thinking (dimmed) and the last tool output, whole. */

@@ -184,7 +184,7 @@ export async function runTurn(
           endReply();
           err(
             color.yellow(
-              `Retrying (${event.attempt}/${event.maxRetries}) in ${(event.delayMs / 1000).toFixed(1)} s: ${sanitizeForTerminal(event.reason)}${event.discardedPartial ? ' — the partial reply above is void' : ''}\n`,
+              `Retrying (${event.attempt}/${event.maxRetries}) in ${(event.delayMs / 1000).toFixed(1)} s: ${event.statusCode !== undefined ? `HTTP ${event.statusCode} · ` : ''}${sanitizeForTerminal(event.reason)}${event.discardedPartial ? ' — the partial reply above is void' : ''}\n`,
             ),
           );
           break;
@@ -302,7 +302,8 @@ export async function runTurn(
     outputTokens: usageOut,
   });
   if (cost !== undefined && usageIn + usageOut > 0) parts.push(formatCost(cost));
-  if (status !== 'failed') err(color.dim(`${parts.join(' · ')}\n`));
+  // The model's name alone (a /compact that reported no usage) says nothing: no line then.
+  if (status !== 'failed' && parts.length > 1) err(color.dim(`${parts.join(' · ')}\n`));
   for (const text of queued.filter((entry) => !announced.has(entry))) {
     const first = sanitizeForTerminal(text.split('\n')[0] ?? '');
     err(

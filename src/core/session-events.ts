@@ -64,6 +64,8 @@ export type SessionEvent =
       maxRetries: number;
       delayMs: number;
       reason: string;
+      /** The HTTP status of the failed request, when there was one (429, 503…). */
+      statusCode?: number;
       discardedPartial: boolean;
     }
   | { type: 'compaction-started'; trigger: CompactionTrigger; tokensBefore: number }

@@ -73,8 +73,18 @@ function refused(cause: unknown): boolean {
 export class MissingApiKeyError extends Error {
   readonly variable: string;
   constructor(variable: string, api: WireApi) {
-    super(`Missing API key for ${api}: set the ${variable} environment variable.`);
+    super(
+      `Missing API key for ${api}: run cody auth login ${providerOfVariable(variable)} or set the ${variable} environment variable.`,
+    );
     this.name = 'MissingApiKeyError';
     this.variable = variable;
   }
+}
+
+/** The provider name `cody auth login` takes for a key's environment variable. */
+function providerOfVariable(variable: string): string {
+  if (variable.startsWith('ANTHROPIC')) return 'anthropic';
+  if (variable.startsWith('GEMINI') || variable.startsWith('GOOGLE')) return 'google';
+  if (variable.startsWith('OPENROUTER')) return 'openrouter';
+  return 'openai';
 }

@@ -70,4 +70,58 @@ describe('the command-line surface (issue 21)', () => {
     expect(chatHelp.stdout).toContain('--provider <provider>');
     expect(chatHelp.stdout).toContain('--api <api>');
   });
+
+  it('completes --approval values and provider names in bash (not file names)', async () => {
+    const complete = async (words: string[]): Promise<string> => {
+      const line = words.map((word) => `'${word}'`).join(' ');
+      const run = await harness.shell(
+        `eval "$($CODY completion bash)"; COMP_WORDS=(${line}); COMP_CWORD=${words.length - 1}; _cody; echo "\${COMPREPLY[*]}"`,
+      );
+      return run.stdout.trim();
+    };
+    expect(await complete(['cody', 'chat', '--approval', 'f'])).toBe('full-auto');
+    expect(await complete(['cody', '--approval', ''])).toBe('read-only ask auto-edit full-auto');
+    expect(await complete(['cody', 'set-provider', 'o'])).toBe('openai openrouter ollama');
+    expect(await complete(['cody', 'chat', '--provider', 'an'])).toBe('anthropic');
+    const zsh = (await harness.cody(['completion', 'zsh'])).stdout;
+    expect(zsh).toContain('--approval) compadd -- read-only ask auto-edit full-auto');
+    expect(zsh).toContain('set-provider) compadd -- openai anthropic google');
+    const fish = (await harness.cody(['completion', 'fish'])).stdout;
+    expect(fish).toContain("complete -c cody -l 'approval' -x -a 'read-only ask auto-edit full-auto'");
+    expect(fish).toContain("__fish_seen_subcommand_from set-provider' -a 'openai anthropic google");
+  });
+
+  it('suggests the provider meant, names cody auth login for a missing key, shows the HTTP status of a retry', async () => {
+    const typo = await harness.cody(['set-provider', 'opneai']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("Unknown provider 'opneai'. Did you mean 'openai'?");
+
+    const noKey = await harness.cody(['chat', '--provider', 'anthropic', 'hi'], {
+      env: { ANTHROPIC_API_KEY: undefined },
+    });
+    expect(noKey.code).not.toBe(0);
+    expect(noKey.stderr).toContain('cody auth login anthropic');
+
+    await harness.writeConfig({ ...CONFIG, retry: { maxRetries: 1, baseDelayMs: 1, maxDelayMs: 1 } });
+    harness.server.enqueue({ type: 'error', status: 503 }, { type: 'reply', text: 'back\n' });
+    const retried = await harness.cody(['chat', 'retry please']);
+    expect(retried.code).toBe(0);
+    expect(retried.stderr).toMatch(/Retrying \(1\/1\) in \d+\.\d s: HTTP 503 · /);
+  });
+
+  it('cody serve --help says where the token is and shows a curl example', async () => {
+    const help = await harness.cody(['serve', '--help']);
+    expect(help.stdout).toContain('$CODY_HOME/serve-token');
+    expect(help.stdout).toMatch(
+      /curl -s -H "Authorization: Bearer \$TOKEN" -X POST localhost:8080\/conversations/,
+    );
+  });
+
+  it('cody list at 30 columns keeps a (truncated) title', async () => {
+    await harness.cody(['chat', 'a question about zebras and their stripes']);
+    const list = await harness.cody(['list'], { env: { COLUMNS: '30' } });
+    const row = list.stdout.split('\n')[1] ?? '';
+    expect(row.length).toBeLessThanOrEqual(30);
+    expect(row).toMatch(/A question/);
+  });
 });

@@ -96,7 +96,10 @@ function terminalWidth(io: Io): number {
   return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : Number.POSITIVE_INFINITY;
 }
 
-/** Columns sized to their content; the model column shrinks, then goes, before the title does. */
+/**
+ * Columns sized to their content; the model column shrinks, then goes, before the title does; on a very
+ * narrow terminal the message count and the time go too, so a (truncated) title always remains.
+ */
 export function formatRows(rows: readonly Row[], width: number): string[] {
   const header: Row = {
     marker: ' ',
@@ -118,17 +121,27 @@ export function formatRows(rows: readonly Row[], width: number): string[] {
     messagesWidth = Math.max(messagesWidth, row.messages.length);
     widestModel = Math.max(widestModel, row.model.length);
   }
-  const fixed = 2 + idWidth + 2 + whenWidth + 2 + messagesWidth + 2;
+  // Narrow terminals: the model goes first, then the message count, then the time; the title stays.
+  const minTitle = 12;
+  let showMessages = true;
+  let showWhen = true;
+  const fixedWidth = (): number =>
+    2 + idWidth + 2 + (showWhen ? whenWidth + 2 : 0) + (showMessages ? messagesWidth + 2 : 0);
   const minText = 24;
   let modelWidth = Math.min(widestModel, 24);
-  if (fixed + modelWidth + 2 + minText > width) modelWidth = Math.max(0, width - fixed - minText - 2);
+  if (fixedWidth() + modelWidth + 2 + minText > width)
+    modelWidth = Math.max(0, width - fixedWidth() - minText - 2);
   if (modelWidth < 8) modelWidth = 0;
-  const textWidth = width - fixed - (modelWidth > 0 ? modelWidth + 2 : 0);
+  if (modelWidth === 0 && width - fixedWidth() < minTitle) showMessages = false;
+  if (modelWidth === 0 && width - fixedWidth() < minTitle) showWhen = false;
+  const textWidth = width - fixedWidth() - (modelWidth > 0 ? modelWidth + 2 : 0);
   return table.map((row) => {
     const model = modelWidth > 0 ? `${truncate(row.model, modelWidth).padEnd(modelWidth)}  ` : '';
+    const when = showWhen ? `${row.when.padEnd(whenWidth)}  ` : '';
+    const messages = showMessages ? `${row.messages.padStart(messagesWidth)}  ` : '';
     const line =
-      `${row.marker} ${row.id.padEnd(idWidth)}  ${row.when.padEnd(whenWidth)}  ${model}` +
-      `${row.messages.padStart(messagesWidth)}  ${truncate(row.text, Math.max(1, textWidth))}`;
+      `${row.marker} ${row.id.padEnd(idWidth)}  ${when}${model}` +
+      `${messages}${truncate(row.text, Math.max(1, textWidth))}`;
     return truncate(line.trimEnd(), width);
   });
 }

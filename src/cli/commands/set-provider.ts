@@ -6,6 +6,7 @@ import { applyProviderChoice, droppedSignIn } from '../../core/provider-choice.j
 import { claudeCredentialsFile } from '../../core/auth/claude-signin.js';
 import { codexAuthFile } from '../../core/auth/codex-signin.js';
 import { createContext } from '../context.js';
+import { checkProviderName } from '../conversation-choice.js';
 import type { Io } from '../io.js';
 import { unknownModelWarning } from '../known-models.js';
 
@@ -21,6 +22,7 @@ const SIGN_IN_NAMES = { chatgpt: 'ChatGPT (from Codex)', claude: 'Claude (from C
 
 /** `cody set-provider`: validated, saved to config.json; takes effect on the next turn. */
 export async function runSetProvider(options: SetProviderOptions, io: Io): Promise<number> {
+  checkProviderName(options.provider);
   const context = await createContext(io);
   const config = applyProviderChoice(context.config, options, new Date());
   await saveConfig(context.paths.configFile, config);

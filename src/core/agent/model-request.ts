@@ -63,6 +63,7 @@ export async function* requestWithRetry(
       maxRetries: policy.maxRetries,
       delayMs,
       reason: attempt.error.message,
+      ...(attempt.error.statusCode !== undefined ? { statusCode: attempt.error.statusCode } : {}),
       discardedPartial: attempt.shownText,
     };
     try {

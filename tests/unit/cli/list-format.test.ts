@@ -46,6 +46,22 @@ describe('list formatting', () => {
     expect(formatRows([row], 120)[1]).toContain('claude-sonnet');
     expect(formatRows([row], 40)[1]).not.toContain('claude');
   });
+
+  it('keeps a truncated title at 30 and 26 columns, dropping the count and the time first', () => {
+    const row = {
+      marker: ' ',
+      id: '0193a1b2',
+      when: 'yesterday',
+      model: 'gpt-4o',
+      messages: '12',
+      text: 'Zebras and their stripes',
+    };
+    for (const width of [30, 26]) {
+      const line = formatRows([row], width)[1] ?? '';
+      expect(line.length).toBeLessThanOrEqual(width);
+      expect(line).toMatch(/0193a1b2 +Zebras and/);
+    }
+  });
 });
 
 describe('command typos and prompts', () => {
