@@ -2,23 +2,29 @@
 import type { ChalkInstance } from 'chalk';
 import type { CodyStore } from '../core/index.js';
 import { relativeTime } from './commands/list.js';
+import { isInWorkspace, workspaceFirst, workspaceOf } from '../core/conversation-list.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { LineEditor } from './tty/line-editor.js';
 import type { RawTerminal } from './tty/terminal.js';
 
-/** A searchable list of recent conversations: type to filter, ↑/↓ to move, Enter to open, Esc to cancel. */
+/**
+ * A searchable list of recent conversations, the current workspace's first (the others name their
+ * workspace): type to filter, ↑/↓ to move, Enter to open, Esc to cancel.
+ */
 export async function pickConversation(
   manager: Pick<CodyStore['manager'], 'listConversations'>,
   ui: { terminal: RawTerminal; color: ChalkInstance },
   initialQuery: string,
+  cwd: string = process.cwd(),
 ): Promise<string | undefined> {
-  const all = await manager.listConversations({ limit: 200 });
+  const root = workspaceOf(cwd);
+  const all = workspaceFirst(await manager.listConversations({ limit: 200 }), root);
   const rows = all.map((conversation) => ({
     id: conversation.id,
     label: sanitizeForTerminal(
       `${conversation.id.slice(0, 8)}  ${relativeTime(conversation.updatedAt, Date.now()).padEnd(9)}  ${
         conversation.title ?? '(no messages)'
-      }`,
+      }${isInWorkspace(conversation, root) ? '' : `  (${conversation.cwd ?? '?'})`}`,
     ),
   }));
   if (rows.length === 0) {

@@ -189,11 +189,12 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
 
   program
     .command('list')
-    .description('list saved conversations, newest activity first')
+    .description("list this workspace's conversations, newest activity first (--all: every one)")
+    .option('--all', "every conversation, this workspace's first, with each one's workspace")
     .option('--json', 'machine-readable output')
     .option('-n, --limit <n>', 'show at most n conversations')
     .option('-s, --search <text>', 'only conversations whose title, first message or id contains the text')
-    .action((options: { json?: boolean; limit?: string; search?: string }) =>
+    .action((options: { all?: boolean; json?: boolean; limit?: string; search?: string }) =>
       run(async (commandIo) => (await import('./commands/list.js')).runList(options, commandIo))(),
     );
 

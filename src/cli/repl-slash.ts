@@ -107,7 +107,7 @@ export async function runSlashCommand(
     }
     case '/resume': {
       const { pickConversation } = await import('./conversation-picker.js');
-      const id = await pickConversation(state.context.manager, ui, argument);
+      const id = await pickConversation(state.context.manager, ui, argument, ui.io.cwd);
       if (id === undefined) return undefined;
       state.session = await state.open(state.context, id);
       await state.context.manager.setActive(id);

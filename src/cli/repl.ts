@@ -73,7 +73,7 @@ async function pickAtStart(context: CommandContext, io: Io): Promise<string | nu
   const terminal = new RawTerminal(process.stdin, process.stderr);
   terminal.start();
   try {
-    const id = await pickConversation(context.manager, { terminal, color: stderrChalk(io) }, '');
+    const id = await pickConversation(context.manager, { terminal, color: stderrChalk(io) }, '', io.cwd);
     return id ?? null;
   } finally {
     terminal.stop();

@@ -3,8 +3,8 @@
  * `ConversationManager` (which also creates, deletes, imports and resumes, through dynamic imports of the
  * reader, recorder and lock) so that `cody list` loads this and the summary reader only.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
 import { isConversationId } from './conversation-id.js';
 import { readTitles } from './conversation-titles.js';
 import { errorMessage, isErrno, StorageError } from './errors.js';
@@ -77,4 +77,39 @@ export function readActiveId(paths: CodyPaths): string | undefined {
   }
   if (!isConversationId(text)) return undefined;
   return existsSync(rolloutPathIn(paths.conversationsDir)(text)) ? text : undefined;
+}
+
+/** The workspace of a directory: the nearest ancestor holding `.git` (symlinks resolved), else itself. */
+export function workspaceOf(cwd: string): string {
+  let real: string;
+  try {
+    real = realpathSync(cwd);
+  } catch {
+    real = cwd;
+  }
+  for (let current = real; ; current = dirname(current)) {
+    if (existsSync(join(current, '.git'))) return current;
+    if (dirname(current) === current) return real;
+  }
+}
+
+/**
+ * Whether a conversation started in `root` or below it; one whose directory was not recorded counts as
+ * here (it cannot be placed elsewhere, and hiding it would lose it).
+ */
+export function isInWorkspace(summary: Pick<ConversationSummary, 'cwd'>, root: string): boolean {
+  const cwd = summary.cwd;
+  if (cwd === undefined) return true;
+  return cwd === root || cwd.startsWith(root.endsWith(sep) ? root : `${root}${sep}`);
+}
+
+/** The current workspace's conversations first, each part keeping its order (newest first). */
+export function workspaceFirst<T extends Pick<ConversationSummary, 'cwd'>>(
+  summaries: readonly T[],
+  root: string,
+): T[] {
+  const here: T[] = [];
+  const elsewhere: T[] = [];
+  for (const summary of summaries) (isInWorkspace(summary, root) ? here : elsewhere).push(summary);
+  return [...here, ...elsewhere];
 }

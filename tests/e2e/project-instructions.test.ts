@@ -63,7 +63,7 @@ describe('project instructions (AGENTS.md)', () => {
       expect(last.lastIndexOf('ROOT-RULE-2')).toBeGreaterThan(last.lastIndexOf('SECOND-MSG'));
       expect(last.lastIndexOf('ROOT-RULE-2')).toBeLessThan(last.lastIndexOf('THIRD-MSG'));
 
-      const id = JSON.parse((await harness.cody(['list', '--json'])).stdout)[0].id as string;
+      const id = JSON.parse((await harness.cody(['list', '--json', '--all'])).stdout)[0].id as string;
       const items = linesOfType(await harness.rollout(id), 'response_item').map((line) => line.payload);
       const instructions = items.filter(
         (item) =>
@@ -131,7 +131,7 @@ describe('project instructions (AGENTS.md)', () => {
     expect(instructions).toEqual([summary + 1]);
     expect(after).toBeGreaterThan(summary + 1);
     // The compacted line's replacement history carries them too (a resume by Codex sees them).
-    const id = JSON.parse((await harness.cody(['list', '--json'])).stdout)[0].id as string;
+    const id = JSON.parse((await harness.cody(['list', '--json', '--all'])).stdout)[0].id as string;
     const [line] = linesOfType(await harness.rollout(id), 'compacted');
     expect(JSON.stringify(line?.payload.replacement_history)).toContain('SUB-RULE');
   });

@@ -1,7 +1,13 @@
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { loadConfig } from '../../core/config.js';
-import { listConversations, readActiveId } from '../../core/conversation-list.js';
+import {
+  isInWorkspace,
+  listConversations,
+  readActiveId,
+  workspaceFirst,
+  workspaceOf,
+} from '../../core/conversation-list.js';
 import { resolveCodyPaths } from '../../core/paths.js';
 import type { ConversationSummary } from '../../core/index.js';
 import type { Io } from '../io.js';
@@ -9,6 +15,8 @@ import { sanitizeForTerminal, terminalSafeJson } from '../sanitize.js';
 
 export interface ListOptions {
   json?: boolean;
+  /** Every conversation (the current workspace's first), with each one's workspace; else this workspace's. */
+  all?: boolean;
   limit?: string;
   search?: string;
 }
@@ -28,11 +36,14 @@ export async function runList(options: ListOptions, io: Io): Promise<number> {
   await loadConfig(paths.configFile);
   // Each with its title: the one set with `cody rename`, else generated (and cached) from the first message.
   const all = listConversations(paths);
+  const root = workspaceOf(io.cwd);
+  const inScope =
+    options.all === true ? workspaceFirst(all, root) : all.filter((c) => isInWorkspace(c, root));
   const search = options.search?.toLowerCase();
   const matching =
     search === undefined
-      ? all
-      : all.filter((conversation) =>
+      ? inScope
+      : inScope.filter((conversation) =>
           [conversation.id, conversation.title, conversation.preview, conversation.model].some((field) =>
             field?.toLowerCase().includes(search),
           ),
@@ -47,11 +58,15 @@ export async function runList(options: ListOptions, io: Io): Promise<number> {
     );
     return ExitCode.ok;
   }
+  const elsewhere = all.length - inScope.length;
+  const more = elsewhere > 0 ? `${elsewhere} more in other workspaces: cody list --all\n` : '';
   if (conversations.length === 0) {
     io.stdout.write(
-      search !== undefined
+      (search !== undefined
         ? `No conversation matches '${options.search ?? ''}'.\n`
-        : 'No saved conversations. Start one with: cody new (or just cody chat "hello")\n',
+        : elsewhere > 0
+          ? `No conversation in ${sanitizeForTerminal(root)}.\n`
+          : 'No saved conversations. Start one with: cody new (or just cody chat "hello")\n') + more,
     );
     return ExitCode.ok;
   }
@@ -71,11 +86,14 @@ export async function runList(options: ListOptions, io: Io): Promise<number> {
           ? `(${conversation.problem})`
           : (conversation.title ?? conversation.preview ?? ''),
       ),
+      ...(options.all === true
+        ? { workspace: sanitizeForTerminal(workspaceLabel(conversation.cwd, io)) }
+        : {}),
     })),
     width,
   );
   // One write: a thousand small writes to a pipe cost more than the listing itself.
-  io.stdout.write(`${lines.join('\n')}\n`);
+  io.stdout.write(`${lines.join('\n')}\n${more}`);
   return ExitCode.ok;
 }
 
@@ -86,6 +104,16 @@ interface Row {
   model: string;
   messages: string;
   text: string;
+  /** `cody list --all`: where the conversation was started (`~` for the home directory). */
+  workspace?: string;
+}
+
+function workspaceLabel(cwd: string | undefined, io: Io): string {
+  if (cwd === undefined) return '?';
+  const home = io.env.HOME;
+  return home !== undefined && home !== '' && (cwd === home || cwd.startsWith(`${home}/`))
+    ? `~${cwd.slice(home.length)}`
+    : cwd;
 }
 
 /** The terminal's width; unlimited when stdout is not a terminal and COLUMNS is not set. */
@@ -108,8 +136,13 @@ export function formatRows(rows: readonly Row[], width: number): string[] {
     model: 'MODEL',
     messages: 'MSGS',
     text: 'TITLE',
+    ...(rows.some((row) => row.workspace !== undefined) ? { workspace: 'WORKSPACE' } : {}),
   };
   const table = [header, ...rows];
+  let workspaceWidth = 0;
+  if (header.workspace !== undefined)
+    for (const row of table)
+      workspaceWidth = Math.min(32, Math.max(workspaceWidth, row.workspace?.length ?? 0));
   // One pass for every column's width (a thousand rows are listed on every `cody list`).
   let idWidth = 0;
   let whenWidth = 0;
@@ -126,7 +159,12 @@ export function formatRows(rows: readonly Row[], width: number): string[] {
   let showMessages = true;
   let showWhen = true;
   const fixedWidth = (): number =>
-    2 + idWidth + 2 + (showWhen ? whenWidth + 2 : 0) + (showMessages ? messagesWidth + 2 : 0);
+    2 +
+    idWidth +
+    2 +
+    (showWhen ? whenWidth + 2 : 0) +
+    (showMessages ? messagesWidth + 2 : 0) +
+    (workspaceWidth > 0 ? workspaceWidth + 2 : 0);
   const minText = 24;
   let modelWidth = Math.min(widestModel, 24);
   if (fixedWidth() + modelWidth + 2 + minText > width)
@@ -139,11 +177,20 @@ export function formatRows(rows: readonly Row[], width: number): string[] {
     const model = modelWidth > 0 ? `${truncate(row.model, modelWidth).padEnd(modelWidth)}  ` : '';
     const when = showWhen ? `${row.when.padEnd(whenWidth)}  ` : '';
     const messages = showMessages ? `${row.messages.padStart(messagesWidth)}  ` : '';
+    const workspace =
+      workspaceWidth > 0
+        ? `${truncateStart(row.workspace ?? '', workspaceWidth).padEnd(workspaceWidth)}  `
+        : '';
     const line =
       `${row.marker} ${row.id.padEnd(idWidth)}  ${when}${model}` +
-      `${messages}${truncate(row.text, Math.max(1, textWidth))}`;
+      `${messages}${workspace}${truncate(row.text, Math.max(1, textWidth))}`;
     return truncate(line.trimEnd(), width);
   });
+}
+
+/** The end of a path is what tells workspaces apart: cut from the start. */
+function truncateStart(text: string, width: number): string {
+  return text.length <= width ? text : `…${text.slice(text.length - width + 1)}`;
 }
 
 function truncate(text: string, width: number): string {

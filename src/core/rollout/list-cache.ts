@@ -19,9 +19,10 @@ export const LIST_CACHE_FILE = '.list-cache.json';
 /**
  * Version 2 keeps each entry as one flat array (`CacheRow`) rather than nested objects: half the bytes,
  * and parsing and checking a thousand rows costs a third of what the objects did (measured cold, which is
- * how `cody list` runs). Version 3 adds the generated title. Older versions are simply rebuilt.
+ * how `cody list` runs). Version 3 adds the generated title, version 4 the working directory (`cody list`
+ * shows the current workspace's conversations). Older versions are simply rebuilt.
  */
-const CACHE_VERSION = 3;
+const CACHE_VERSION = 4;
 
 type CachedSummary = Omit<ConversationSummary, 'filePath'>;
 
@@ -31,7 +32,7 @@ interface CacheEntry {
   summary: CachedSummary;
 }
 
-/** [id, size, mtimeMs, provider, api, model, createdAt, updatedAt, compactionCount, messageCount, preview, problem, title] */
+/** [id, size, mtimeMs, provider, api, model, createdAt, updatedAt, compactionCount, messageCount, preview, problem, title, cwd] */
 type CacheRow = [
   string,
   number,
@@ -43,6 +44,7 @@ type CacheRow = [
   string,
   number,
   number | null,
+  string | null,
   string | null,
   string | null,
   string | null,
@@ -64,12 +66,13 @@ function toRow(id: string, entry: CacheEntry): CacheRow {
     summary.preview ?? null,
     summary.problem ?? null,
     summary.title ?? null,
+    summary.cwd ?? null,
   ];
 }
 
 /** Checks a row read from disk field by field (this path stays free of zod for start-up speed). */
 function fromRow(row: unknown): [string, CacheEntry] | undefined {
-  if (!Array.isArray(row) || row.length !== 13) return undefined;
+  if (!Array.isArray(row) || row.length !== 14) return undefined;
   const [
     id,
     size,
@@ -84,6 +87,7 @@ function fromRow(row: unknown): [string, CacheEntry] | undefined {
     preview,
     problem,
     title,
+    cwd,
   ] = row as unknown[];
   if (
     typeof id !== 'string' ||
@@ -98,7 +102,8 @@ function fromRow(row: unknown): [string, CacheEntry] | undefined {
     (count !== null && typeof count !== 'number') ||
     (preview !== null && typeof preview !== 'string') ||
     (problem !== null && typeof problem !== 'string') ||
-    (title !== null && typeof title !== 'string')
+    (title !== null && typeof title !== 'string') ||
+    (cwd !== null && typeof cwd !== 'string')
   ) {
     return undefined;
   }
@@ -115,6 +120,7 @@ function fromRow(row: unknown): [string, CacheEntry] | undefined {
   if (preview !== null) summary.preview = preview;
   if (problem !== null) summary.problem = problem;
   if (title !== null) summary.title = title;
+  if (cwd !== null) summary.cwd = cwd;
   return [id, { size, mtimeMs, summary }];
 }
 

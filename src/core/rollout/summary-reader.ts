@@ -31,6 +31,8 @@ export interface ConversationSummary {
    */
   title?: string;
   compactionCount: number;
+  /** The working directory the conversation was started in (session_meta `cwd`), when recorded. */
+  cwd?: string;
   filePath: string;
   /** Why the file could not be read properly (it is listed anyway). */
   problem?: string;
@@ -306,6 +308,7 @@ export function readConversationSummary(
       ...(preview !== undefined ? { preview } : {}),
       ...(title !== undefined ? { title } : {}),
       compactionCount: tail.compactionCount ?? 0,
+      ...(text(meta.cwd) !== undefined ? { cwd: text(meta.cwd) } : {}),
       filePath,
     };
   } catch (error) {
