@@ -122,7 +122,7 @@ describe('importing real Codex rollouts', () => {
         expect(reasoning.origin).toMatchObject({ api: 'openai-responses', foreign: true });
       }
 
-      const listed = JSON.parse((await harness.cody(['list', '--json'])).stdout) as Array<
+      const listed = JSON.parse((await harness.cody(['list', '--json', '--all'])).stdout) as Array<
         Record<string, unknown>
       >;
       expect(listed).toHaveLength(1);

@@ -27,7 +27,7 @@ describe('rollouts written before the Codex line format', () => {
   });
 
   it('list, show and status read the old event names', async () => {
-    const listed = JSON.parse((await harness.cody(['list', '--json'])).stdout) as Json[];
+    const listed = JSON.parse((await harness.cody(['list', '--json', '--all'])).stdout) as Json[];
     expect(listed).toHaveLength(1);
     // From the last old-style turn_complete: 8 messages, on Gemini, one compaction.
     expect(listed[0]).toMatchObject({
@@ -73,7 +73,7 @@ describe('rollouts written before the Codex line format', () => {
     const newItems = linesOfType(lines, 'response_item').map((line) => line.payload.type);
     expect(newItems).toContain('cody_turn_complete');
     expect(newItems).toContain('cody_reasoning');
-    const listed = JSON.parse((await harness.cody(['list', '--json'])).stdout) as Json[];
+    const listed = JSON.parse((await harness.cody(['list', '--json', '--all'])).stdout) as Json[];
     expect(listed[0]).toMatchObject({ id: ID, messageCount: 12, compactionCount: 1 });
     expect((await harness.cody(['show', ID])).stdout).toContain('[turn aborted: bad-request]');
   });

@@ -164,6 +164,7 @@ describe('ConversationManager', () => {
       preview: 'written first, used last',
       title: 'Written first, used last',
       compactionCount: 0,
+      cwd: '/work/project',
       filePath: manager.rolloutPath(older),
     });
     expect((await manager.listConversations({ limit: 2 })).map((summary) => summary.id)).toEqual([

@@ -51,7 +51,7 @@ describe('list cache', () => {
       version: number;
       rows: unknown[][];
     };
-    expect(cache.version).toBe(3);
+    expect(cache.version).toBe(4);
     return cache.rows;
   };
 
@@ -70,8 +70,9 @@ describe('list cache', () => {
       'planted-model',
       ...row.slice(6, 12),
       'Planted title',
+      ...row.slice(13),
     ]);
-    await writeFile(cachePath, JSON.stringify({ version: 3, rows: planted }));
+    await writeFile(cachePath, JSON.stringify({ version: 4, rows: planted }));
     const again = await manager.listConversations();
     expect(again.map((entry) => entry.id)).toEqual([id]); // the cache file is not a conversation
     // The generated title is cached too: a listing makes none for an unchanged file.
@@ -101,10 +102,25 @@ describe('list cache', () => {
     expect((await manager.listConversations())[0]).toMatchObject({ id, messageCount: 2 });
     const { size, mtimeMs } = await stat(manager.rolloutPath(id));
     // A row of the right file with a wrong type, and a short row: both ignored, the file read again.
-    const wrongType = [id, size, mtimeMs, 7, 'openai-chat', 'm', 'c', 'u', 0, 9, 'cached', null, 'T'];
-    const wrongTitle = [id, size, mtimeMs, 'openai', 'openai-chat', 'm', 'c', 'u', 0, 9, 'cached', null, 5];
+    const wrongType = [id, size, mtimeMs, 7, 'openai-chat', 'm', 'c', 'u', 0, 9, 'cached', null, 'T', null];
+    const wrongTitle = [
+      id,
+      size,
+      mtimeMs,
+      'openai',
+      'openai-chat',
+      'm',
+      'c',
+      'u',
+      0,
+      9,
+      'cached',
+      null,
+      5,
+      null,
+    ];
     for (const rows of [[wrongType], [wrongTitle], [[id, size, mtimeMs]]]) {
-      await writeFile(cachePath, JSON.stringify({ version: 3, rows }));
+      await writeFile(cachePath, JSON.stringify({ version: 4, rows }));
       expect((await manager.listConversations())[0]).toMatchObject({
         id,
         messageCount: 2,
