@@ -13,6 +13,7 @@ import type { ChalkInstance } from 'chalk';
 import type { AlwaysScope, ApprovalDecision, SessionEvent } from '../core/session-events.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { diffPreview, summarizeToolCall } from './tool-summary.js';
+import { paintDiffLine } from './tool-view.js';
 import type { Key } from './tty/keys.js';
 import { LineEditor } from './tty/line-editor.js';
 
@@ -49,11 +50,12 @@ export function questionText(
   event: ApprovalRequest,
   color: ChalkInstance,
 ): { lines: string[]; hidden: string[]; choices: string } {
-  const header = `${color.yellow('?')} ${color.bold(`Allow ${summarizeToolCall(event.call)}`)}${
-    event.reason ? color.dim(` — ${sanitizeForTerminal(event.reason)}`) : ''
-  }`;
+  const summary = summarizeToolCall(event.call);
+  const why = event.reason !== undefined ? titleReason(sanitizeForTerminal(event.reason), summary) : '';
+  const header = `${color.yellow('?')} ${color.bold(`Allow ${summary}`)}${why !== '' ? color.dim(` — ${why}`) : ''}`;
+  // Edits are shown as a numbered diff with context (not the patch envelope or bare -/+ lines).
   const preview =
-    event.preview !== undefined
+    event.preview !== undefined && !['apply_patch', 'edit_file'].includes(event.call.name)
       ? sanitizeForTerminal(event.preview).split('\n')
       : diffPreview(event.call, Number.POSITIVE_INFINITY);
   const cut = preview.length > PREVIEW_WHOLE ? PREVIEW_HEAD : preview.length;
@@ -62,6 +64,19 @@ export function questionText(
   const hidden = preview.slice(cut).map(paint);
   if (hidden.length > 0) lines.push(color.yellow(`  … ${hidden.length} more lines (v to view all)`));
   return { lines, hidden, choices: choicesLine(event, color, hidden.length > 0) };
+}
+
+/**
+ * The reason without what the title already says: `run: ls -la` beside `$ ls -la` says nothing more,
+ * and `outside the workspace: ls ../x` keeps only `outside the workspace`.
+ */
+export function titleReason(reason: string, summary: string): string {
+  const restated = /^(?:run|edit|write|apply a patch to)\b/;
+  if (restated.test(reason)) return '';
+  const colon = reason.lastIndexOf(': ');
+  if (colon < 0) return reason;
+  const tail = reason.slice(colon + 2);
+  return summary.includes(tail) || restated.test(tail) ? reason.slice(0, colon) : reason;
 }
 
 function choicesLine(event: ApprovalRequest, color: ChalkInstance, cut: boolean): string {
@@ -73,7 +88,7 @@ function choicesLine(event: ApprovalRequest, color: ChalkInstance, cut: boolean)
 }
 
 function paintDiff(line: string, color: ChalkInstance): string {
-  return line.startsWith('+') ? color.green(line) : line.startsWith('-') ? color.red(line) : line;
+  return paintDiffLine(line, color);
 }
 
 /** What an answer is called on screen after the question (`→ always for: git status`). */

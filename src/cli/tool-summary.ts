@@ -3,6 +3,7 @@
  * never the raw JSON of a whole file; tool output folded to a few lines.
  */
 import type { FunctionCallItem } from '../protocol/index.js';
+import { editDiff, patchDiff } from './diff-view.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 function argsOf(call: FunctionCallItem): Record<string, unknown> {
@@ -85,22 +86,17 @@ export function diffPreview(call: FunctionCallItem, max = 20): string[] {
   const args = argsOf(call);
   const lines: string[] = [];
   if (call.name === 'edit_file' && typeof args.old_text === 'string' && typeof args.new_text === 'string') {
-    for (const line of args.old_text.split('\n')) lines.push(`- ${line}`);
-    for (const line of args.new_text.split('\n')) lines.push(`+ ${line}`);
+    lines.push(
+      ...editDiff({
+        path: typeof args.path === 'string' ? args.path : '',
+        old_text: args.old_text,
+        new_text: args.new_text,
+      }),
+    );
   } else if (call.name === 'write_file' && typeof args.content === 'string') {
     for (const line of args.content.split('\n')) lines.push(`+ ${line}`);
   } else if (call.name === 'apply_patch' && typeof args.input === 'string') {
-    // The patch's own lines: file headers, removed and added lines, context.
-    for (const line of args.input.split('\n')) {
-      if (line === '*** Begin Patch' || line === '*** End Patch' || line === '') continue;
-      lines.push(
-        line.startsWith('*** ')
-          ? line.slice(4)
-          : line.startsWith('@@')
-            ? line
-            : `${line.slice(0, 1)} ${line.slice(1)}`,
-      );
-    }
+    lines.push(...patchDiff(args.input));
   } else {
     return [];
   }

@@ -17,6 +17,13 @@ const FRAMES = ['⠋', '⠙', '⠹', '⠸', '⠼', '⠴', '⠦', '⠧', '⠇', '
 
 type Finished = Extract<SessionEvent, { type: 'tool-finished' }>;
 
+/** A call decided on: its edit's diff (when shown here) and, once recorded, its output. */
+interface Known {
+  call: FunctionCallItem;
+  diff: string[];
+  output?: string;
+}
+
 interface Running {
   call: FunctionCallItem;
   started: number;
@@ -45,7 +52,7 @@ export function createToolView(
   columns: () => number,
   now: () => number = Date.now,
 ): ToolView {
-  const calls = new Map<string, { call: FunctionCallItem; showDiff: boolean; output?: string }>();
+  const calls = new Map<string, Known>();
   const running = new Map<string, Running>();
   let drawnRows = 0;
   let frame = 0;
@@ -81,10 +88,11 @@ export function createToolView(
   };
   return {
     called(call, showDiff) {
-      calls.set(call.call_id, { call, showDiff });
+      // The diff is read now, before the call changes the file it numbers lines from.
+      calls.set(call.call_id, { call, diff: showDiff ? diffPreview(call, 8) : [] });
     },
     started(call) {
-      calls.set(call.call_id, { showDiff: false, ...calls.get(call.call_id), call });
+      calls.set(call.call_id, { diff: [], ...calls.get(call.call_id), call });
       running.set(call.call_id, { call, started: now(), tail: [], open: '' });
       draw();
       timer ??= setInterval(tick, 100);
@@ -128,7 +136,7 @@ export function createToolView(
 function printBlock(
   write: (text: string) => void,
   color: ChalkInstance,
-  known: { call: FunctionCallItem; showDiff: boolean; output?: string },
+  known: Known,
   event: Finished,
 ): void {
   const outcome = callOutcome(known.call, event);
@@ -137,7 +145,7 @@ function printBlock(
   write(
     `${mark} ${summarizeToolCall(known.call, { failed: !ok })}  ${ok ? color.green(outcome) : color.red(outcome)}\n`,
   );
-  const diff = ok && known.showDiff ? diffPreview(known.call, 8) : [];
+  const diff = ok ? known.diff : [];
   for (const line of diff) write(`  ${paintDiffLine(line, color)}\n`);
   if (diff.length > 0) return;
   if (known.output === undefined) return;

@@ -58,7 +58,9 @@ describe('tools end to end', () => {
       expect(run.stdout).toContain('All done.');
       expect(run.stderr).toContain('2 files changed, +2 \u22121');
       // The patch ran without asking, so its diff is shown under the call.
-      expect(run.stderr).toMatch(/Update File: a\.txt\n\s+ alpha\n\s+- beta\n\s+\+ gamma/);
+      expect(run.stderr).toMatch(
+        /--- a\/a\.txt\n\s+\+\+\+ b\/a\.txt\n\s+@@ -1,2 \+1,2 @@\n\s+1 {3}alpha\n\s+2 - beta\n\s+2 \+ gamma/,
+      );
       expect(await readFile(join(harness.home, 'a.txt'), 'utf8')).toBe('alpha\ngamma\n');
 
       const requests = harness.server.modelRequests();

@@ -130,7 +130,8 @@ describe('the approval question in a terminal (tmux)', () => {
     expect(screen).not.toContain('SECRET_LAST_LINE');
     await pastGuard();
     await term.send('v', { literal: true });
-    screen = await term.waitFor('+SECRET_LAST_LINE rm -rf important');
+    // Numbered: the patch is shown as a diff (issue 21).
+    screen = await term.waitFor('31 + SECRET_LAST_LINE rm -rf important');
     expect(screen).not.toMatch(/→ (yes|no|always|stopped)/);
     await term.send('n', { literal: true });
     await term.waitFor('Why not?');
@@ -169,7 +170,8 @@ describe('the approval question in a terminal (tmux)', () => {
     await term.send('a', { literal: true });
     await term.waitFor('→ always for patches to app.js');
     // The update of app.js runs without a question; the deletion asks, and offers no "always".
-    let screen = await term.waitFor('Delete File: README.md');
+    // Titled by file and what happens to it, not the patch marker (issue 21).
+    let screen = await term.waitFor('Allow patch README.md (deleted)');
     screen = await term.waitFor(/\[y\] yes, once[^\n]*\n(?![\s\S]*\[y\] yes, once)/);
     const question = screen.slice(screen.lastIndexOf('Allow'));
     expect(question).toContain('deletes README.md');

@@ -20,14 +20,19 @@ const CONFIG = {
 describe('live output in the REPL (tmux)', () => {
   let harness: Harness | undefined;
   let tmux: TmuxSession | undefined;
-  const start = async (options: { delay: number; color: boolean; repo?: boolean }): Promise<TmuxSession> => {
+  const start = async (options: {
+    delay: number;
+    color: boolean;
+    repo?: boolean;
+    args?: string[];
+  }): Promise<TmuxSession> => {
     harness = await createHarness({ chunkDelayMs: options.delay });
     if (options.repo === true) await makeRepo(harness.home);
     await harness.writeConfig(CONFIG);
     const env: Record<string, string> = { ...harness.env, TERM: 'xterm-256color' };
     if (options.color) delete env.NO_COLOR;
     else env.NO_COLOR = '1';
-    tmux = await startTmux({ args: [], env, cwd: harness.home, rows: 40 });
+    tmux = await startTmux({ args: options.args ?? [], env, cwd: harness.home, rows: 40 });
     await tmux.waitFor('›');
     return tmux;
   };
@@ -166,5 +171,44 @@ describe('live output in the REPL (tmux)', () => {
     const all = await readFile(log, 'utf8');
     expect(all).toMatch(/ {2}│ tick6\n {2}✗ exit 2 · [\d.]+s\n/);
     expect(await tmux.screen()).toContain('ran it');
+  });
+
+  it('the approval title does not repeat the command; an edit shows numbered context; a failed edit shows as failed', async () => {
+    const term = await start({ delay: 20, color: true, repo: true, args: ['--approval', 'ask'] });
+    await writeFile(join(harness?.home ?? '', 'list.txt'), 'one\ntwo\nthree\nfour\nfive\n');
+    harness?.server.enqueue(
+      { type: 'reply', toolCalls: [{ name: 'shell', arguments: { command: 'touch made.txt' } }] },
+      {
+        type: 'reply',
+        toolCalls: [
+          { name: 'edit_file', arguments: { path: 'list.txt', old_text: 'three', new_text: 'THREE' } },
+        ],
+      },
+      {
+        type: 'reply',
+        toolCalls: [
+          { name: 'edit_file', arguments: { path: 'list.txt', old_text: 'absent', new_text: 'x' } },
+        ],
+      },
+      { type: 'reply', text: 'tried\n' },
+    );
+    await say(term, 'go');
+    let screen = await term.waitFor('[y] yes, once');
+    expect(screen).toMatch(/Allow \$ touch made\.txt\n/);
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    await term.send('y', { literal: true });
+    screen = await term.waitFor(/Allow edit list\.txt/);
+    screen = await term.waitFor('5   five');
+    expect(screen).toMatch(/2 {3}two\n\s+3 - three\n\s+3 \+ THREE\n\s+4 {3}four/);
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    await term.send('y', { literal: true });
+    await term.waitFor(/Allow edit list\.txt[^\n]*\n[\s\S]*Allow edit list\.txt/);
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    await term.send('y', { literal: true });
+    const done = await term.waitFor(/^gpt-4o-mini · /m, 15_000);
+    expect(done).toMatch(/⏺ \$ touch made\.txt {2}✓ [\d.]+s\n/);
+    expect(done).toMatch(/✗ edit list\.txt {2}✗ failed\n/);
+    expect(done).not.toContain('(+0');
+    expect(done).not.toMatch(/Exit code|Wall time/);
   });
 });

@@ -213,7 +213,10 @@ describe('the REPL in a terminal (tmux)', () => {
     await term.send('Enter');
     const screen = await term.waitFor('edited');
     expect(screen).not.toContain('[y] yes, once');
-    expect(screen).toMatch(/edit notes\.txt[^\n]*\n\s+- beta\n\s+\+ BETA/);
+    // A numbered diff with the lines around the edit (issue 21).
+    expect(screen).toMatch(
+      /edit notes\.txt[^\n]*\n\s+--- a\/notes\.txt\n\s+\+\+\+ b\/notes\.txt\n\s+@@ -1,2 \+1,2 @@\n\s+1 {3}alpha\n\s+2 - beta\n\s+2 \+ BETA/,
+    );
   });
 
   it('a resize while a reply streams does not draw the prompt over it', async () => {
