@@ -1,13 +1,15 @@
 /**
  * Runs the fake provider as a standalone process for manual testing:
- *   node dist/tests/fake-provider/cli.js [--port 8787]
+ *   node dist/tests/fake-provider/cli.js [--port 8787] [--chunk-delay MS]
  * Queue scripted answers with: curl -X POST localhost:8787/__fake/script -d '{"type":"error","status":429}'
  */
 import { FakeProviderServer } from './server.js';
 
 const portIndex = process.argv.indexOf('--port');
 const port = portIndex >= 0 ? Number(process.argv[portIndex + 1]) : 8787;
-const server = new FakeProviderServer({ port });
+const delayIndex = process.argv.indexOf('--chunk-delay');
+const chunkDelayMs = delayIndex >= 0 ? Number(process.argv[delayIndex + 1]) : 0;
+const server = new FakeProviderServer({ port, chunkDelayMs });
 const url = await server.start();
 process.stdout.write(`fake provider listening on ${url}\n`);
 process.stdout.write(`  OpenAI:    OPENAI_BASE_URL=${url}/v1\n`);
