@@ -124,7 +124,14 @@ export async function runTurn(
 
   /** Calls whose approval question (with its diff) was shown. */
   const asked = new Set<string>();
-  const tools = createToolView(err, color, () => terminal.columns());
+  // The live block bypasses the plan's line count: it is erased before anything lasting is written.
+  const tools = createToolView(
+    err,
+    color,
+    () => terminal.columns(),
+    Date.now,
+    (text) => terminal.write(text.replace(/\n/g, '\r\n')),
+  );
   /** update_plan calls that ran: shown as the checklist, not as a call and its output. */
   const planCalls = new Set<string>();
 

@@ -51,6 +51,8 @@ export function createToolView(
   color: ChalkInstance,
   columns: () => number,
   now: () => number = Date.now,
+  /** Writes the live block (erased before anything lasting is written); default `write`. */
+  live: (text: string) => void = write,
 ): ToolView {
   const calls = new Map<string, Known>();
   const running = new Map<string, Running>();
@@ -64,7 +66,7 @@ export function createToolView(
   };
   const erase = (): void => {
     if (drawnRows === 0) return;
-    write(`${drawnRows > 1 ? `\u001b[${drawnRows - 1}A` : ''}\r\u001b[J`);
+    live(`${drawnRows > 1 ? `\u001b[${drawnRows - 1}A` : ''}\r\u001b[J`);
     drawnRows = 0;
   };
   const draw = (): void => {
@@ -79,7 +81,7 @@ export function createToolView(
       for (const line of lines) rows.push(color.dim(fit(`  │ ${sanitizeForTerminal(line)}`)));
     }
     if (rows.length === 0) return;
-    write(rows.join('\n'));
+    live(rows.join('\n'));
     drawnRows = rows.length;
   };
   const tick = (): void => {

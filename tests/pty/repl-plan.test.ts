@@ -69,7 +69,8 @@ describe('the plan in the REPL (tmux)', () => {
     );
     await term.send('fix it', { literal: true });
     await term.send('Enter');
-    const screen = await term.waitFor('All done here.');
+    // The reply streams (issue 21): wait for the status line that ends the turn, not the reply's text.
+    const screen = await term.waitFor(/All done here\.\n\S+ · \d+% context/);
     const lines = screen.split('\n');
     // One checklist, updated: the second state replaced the first, above the read_file call's output.
     expect(lines.filter((line) => line.startsWith('Plan'))).toHaveLength(1);
