@@ -154,11 +154,16 @@ export function askWithKeys(
       resolve(reason === '' ? { decision } : { decision, reason });
     };
     const askWhy = (): void => {
-      write(`${color.bold('Why not?')} ${color.dim('(Enter to skip)')} `);
+      // The label is the editor's prompt, so redrawing the line as the reason is typed keeps it.
       const editor = new LineEditor(
         { write: (text) => write(text), columns: () => keys.columns() },
-        { prompt: '', promptWidth: 0, history: [] },
+        {
+          prompt: `${color.bold('Why not?')} ${color.dim('(Enter to skip)')} `,
+          promptWidth: 'Why not? (Enter to skip) '.length,
+          history: [],
+        },
       );
+      editor.render();
       keys.listen((key) => {
         if (key.name === 'escape' || key.name === 'ctrl-c') return done('abort');
         const result = editor.handle(key);

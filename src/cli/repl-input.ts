@@ -118,14 +118,16 @@ export const MENTION_MAX_BYTES = 100 * 1024;
 /**
  * Appends the content of each `@path` that names a readable file (at most `MENTION_MAX_BYTES` each); an
  * image (PNG, JPEG, GIF or WebP by its bytes) is not appended but returned in `images` (absolute paths),
- * to go with the message as an image. Returns the message and one note per mention for the person.
+ * to go with the message as an image. Returns the message, one note per mention for the person and one
+ * warning per mention that names no file (the message is still sent, with the mention as plain text).
  */
 export function attachMentions(
   text: string,
   cwd: string,
-): { message: string; notes: string[]; images: string[] } {
+): { message: string; notes: string[]; warnings: string[]; images: string[] } {
   const images: string[] = [];
   const notes: string[] = [];
+  const warnings: string[] = [];
   const blocks: string[] = [];
   const seen = new Set<string>();
   for (const match of text.matchAll(/(?:^|\s)@([^\s@]+)/g)) {
@@ -139,6 +141,7 @@ export function attachMentions(
       if (!info.isFile()) continue;
       size = info.size;
     } catch {
+      warnings.push(`@${path}: no such file here; sent as plain text, nothing attached`);
       continue;
     }
     if (isImageFile(full)) {
@@ -158,19 +161,25 @@ export function attachMentions(
     blocks.push(`${path}:\n${fence}\n${content.replace(/\n$/, '')}\n${fence}`);
     notes.push(`attached @${path} (${size} bytes)`);
   }
-  return { message: blocks.length === 0 ? text : `${text}\n\n${blocks.join('\n\n')}`, notes, images };
+  return {
+    message: blocks.length === 0 ? text : `${text}\n\n${blocks.join('\n\n')}`,
+    notes,
+    warnings,
+    images,
+  };
 }
 
 /** What a line sends: pasted image paths and `@` mentions attached (see attachPastedImages, attachMentions). */
 export function withAttachments(
   text: string,
   cwd: string,
-): { message: string; notes: string[]; images: string[] } {
+): { message: string; notes: string[]; warnings: string[]; images: string[] } {
   const pasted = attachPastedImages(text, cwd);
   const mentioned = attachMentions(pasted.message, cwd);
   return {
     message: mentioned.message,
     notes: [...pasted.notes, ...mentioned.notes],
+    warnings: mentioned.warnings,
     images: [...pasted.images, ...mentioned.images],
   };
 }

@@ -141,7 +141,7 @@ export async function runSlashCommand(
       return undefined;
     }
     case '/diff':
-      await showDiff(state.session.id, argument, ui.io, say);
+      await showDiff(state.session.id, argument, ui.io, (text) => say(paintDiff(text, ui.color)));
       return undefined;
     case '/expand':
       say(expandText(state, ui.color));
@@ -202,6 +202,24 @@ async function askYesNo(ui: Ui, say: (text: string) => void, question: string): 
   ui.terminal.listen(undefined);
   say(answer ? 'yes\n' : 'no\n');
   return answer;
+}
+
+/** A unified diff coloured as git colours it: added green, removed red, hunk headers cyan, file headers bold. */
+export function paintDiff(text: string, color: ChalkInstance): string {
+  return text
+    .split('\n')
+    .map((line) =>
+      /^(diff --git|index |\+\+\+ |--- )/.test(line)
+        ? color.bold(line)
+        : line.startsWith('@@')
+          ? color.cyan(line)
+          : line.startsWith('+')
+            ? color.green(line)
+            : line.startsWith('-')
+              ? color.red(line)
+              : line,
+    )
+    .join('\n');
 }
 
 /** `cody diff` on this conversation, printed on the terminal (control characters made visible). */

@@ -18,6 +18,7 @@ import { startSpinner, type Spinner } from './spinner.js';
 import { createThinkingView } from './thinking-view.js';
 import { summarizeToolCall } from './tool-summary.js';
 import { createToolView } from './tool-view.js';
+import { createTypeAheadEcho } from './type-ahead-echo.js';
 import type { Key } from './tty/keys.js';
 import { LineEditor } from './tty/line-editor.js';
 import type { RawTerminal } from './tty/terminal.js';
@@ -63,7 +64,9 @@ export async function runTurn(
   );
   const err = (text: string): void => {
     plan.note(text);
+    echo.hide();
     terminal.write(text.replace(/\n/g, '\r\n'));
+    echo.show();
   };
   const abort = new AbortController();
   const queued: string[] = [];
@@ -72,6 +75,13 @@ export async function runTurn(
   const typeAhead = new LineEditor(
     { write: () => undefined, columns: () => terminal.columns() },
     { prompt: '', promptWidth: 0, history: [] },
+  );
+  // What is typed meanwhile shows dim under the output (not for cody chat, which sends nothing after).
+  const echo = createTypeAheadEcho(
+    (text) => terminal.write(text),
+    () => (ui.oneShot === true ? '' : typeAhead.buffer),
+    () => terminal.columns(),
+    color,
   );
   let spinner: Spinner | undefined = startSpinner(terminal, color.dim('Thinking… (Esc to stop)'));
   const stopSpinner = (): void => {
@@ -83,7 +93,9 @@ export async function runTurn(
   const out = (text: string): void => {
     // The terminal driver turns \n into \r\n even in raw mode (ONLCR stays on); a file gets plain \n.
     plan.note(text);
+    echo.hide();
     ui.stdout.write(text);
+    echo.show();
     if (text !== '') atLineStart = text.endsWith('\n');
   };
   // Plain text (a pipe, or NO_COLOR): held in a pipe until the response can no longer be retried.
@@ -109,10 +121,12 @@ export async function runTurn(
     if (approval) return approval(key);
     if (key.name === 'escape' || key.name === 'ctrl-c') return interrupt();
     const result = typeAhead.handle(key);
+    echo.show();
     if (result?.kind === 'submit' && result.text.trim() !== '') {
       queued.push(result.text);
       typeAhead.buffer = '';
       typeAhead.cursor = 0;
+      echo.hide();
       if (atLineStart && ui.oneShot !== true) {
         announced.add(result.text);
         // Over the spinner's line, if it is drawing; it draws again on the next one.
@@ -140,6 +154,7 @@ export async function runTurn(
   ): Promise<{ decision: ApprovalDecision; reason?: string }> => {
     stopSpinner();
     endReply();
+    echo.pause(true);
     const { askWithKeys } = await import('./approval-question.js');
     // Keys typed before the question stay where they went (the next prompt), and the question says so.
     const typed = typeAhead.buffer.trim() !== '' || queued.length > 0;
@@ -155,6 +170,7 @@ export async function runTurn(
       { color, ...(note !== undefined ? { note } : {}) },
     );
     approval = undefined;
+    echo.pause(false);
     if (answer.decision === 'abort') interrupt();
     return answer;
   };
@@ -249,7 +265,9 @@ export async function runTurn(
         case 'plan-updated':
           stopSpinner();
           endReply();
+          echo.hide();
           plan.show(event);
+          echo.show();
           spinner ??= startSpinner(terminal, color.dim('Working… (Esc to stop)'));
           break;
         case 'item-recorded':
@@ -293,6 +311,7 @@ export async function runTurn(
   } finally {
     tools.stop();
     stopSpinner();
+    echo.pause(true);
     plain?.end();
     endReply();
     terminal.listen(undefined);
@@ -325,7 +344,7 @@ export async function runTurn(
     status,
     ...(status === 'failed' ? { error: failed } : {}),
     queued,
-    draft: typeAhead.buffer,
+    draft: typeAhead.expanded(),
     ...(lastToolOutput !== undefined ? { lastToolOutput } : {}),
     ...(thinking.text !== '' ? { lastReasoning: thinking.text } : {}),
   };

@@ -198,8 +198,9 @@ async function interactive(
         if (handOver !== undefined) queue.unshift(handOver);
         continue;
       }
-      const { message, notes, images } = withAttachments(text, io.cwd);
+      const { message, notes, warnings, images } = withAttachments(text, io.cwd);
       for (const note of notes) io.stderr.write(color.dim(`${note}\r\n`));
+      for (const warning of warnings) io.stderr.write(color.yellow(`⚠ ${sanitizeForTerminal(warning)}\r\n`));
       const current = state.session;
       const { runTurn } = await import('./repl-turn.js');
       const changes = createChangeReporter((line) => terminal.write(`${line}\r\n`), io.cwd);

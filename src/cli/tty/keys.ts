@@ -1,7 +1,8 @@
 /**
  * Raw terminal input → key events. Handles bracketed paste (kept whole, newlines and all), the escape
  * sequences of arrows/Home/End/Delete, the newline chords terminals send for Shift+Enter / Alt+Enter /
- * Ctrl+J, and control keys. A chunk of plain text with a line break inside it (a paste in a terminal
+ * Ctrl+J, the kitty keyboard protocol (`CSI code;mods u`) and xterm modifyOtherKeys (`CSI 27;mods;code ~`)
+ * encodings of every key, and control keys. A chunk of plain text with a line break inside it (a paste in a terminal
  * without bracketed paste) is taken as a paste too, so a multi-line paste never sends its first line alone.
  */
 export type Key =
@@ -21,6 +22,8 @@ export type Key =
         | 'end'
         | 'word-left'
         | 'word-right'
+        | 'delete-word'
+        | 'delete-word-back'
         | 'tab'
         | 'escape'
         | 'ctrl-a'
@@ -32,15 +35,14 @@ export type Key =
         | 'ctrl-l'
         | 'ctrl-r'
         | 'ctrl-u'
-        | 'ctrl-w';
+        | 'ctrl-w'
+        | 'ctrl-z';
     };
 
 const PASTE_START = '\u001b[200~';
 const PASTE_END = '\u001b[201~';
 
 const SEQUENCES: ReadonlyArray<[string, Key['name']]> = [
-  ['\u001b[13;2u', 'newline'], // Shift+Enter (CSI-u / kitty keyboard protocol)
-  ['\u001b[27;2;13~', 'newline'], // Shift+Enter (xterm modifyOtherKeys)
   ['\u001b\r', 'newline'], // Alt+Enter
   ['\u001b[A', 'up'],
   ['\u001b[B', 'down'],
@@ -54,6 +56,9 @@ const SEQUENCES: ReadonlyArray<[string, Key['name']]> = [
   ['\u001b[1;5D', 'word-left'],
   ['\u001bf', 'word-right'],
   ['\u001bb', 'word-left'],
+  ['\u001bd', 'delete-word'], // Alt-d
+  ['\u001b\u007f', 'delete-word-back'], // Alt-Backspace
+  ['\u001b\b', 'delete-word-back'],
   ['\u001b[H', 'home'],
   ['\u001b[F', 'end'],
   ['\u001bOH', 'home'],
@@ -81,6 +86,7 @@ const CONTROL: Record<string, Key['name']> = {
   '\u0012': 'ctrl-r',
   '\u0015': 'ctrl-u',
   '\u0017': 'ctrl-w',
+  '\u001a': 'ctrl-z',
 };
 
 /** A stateful parser: a paste may arrive split over several chunks. */
@@ -111,6 +117,12 @@ export class KeyParser {
         continue;
       }
       if (rest.startsWith('\u001b')) {
+        const modified = parseModified(rest);
+        if (modified) {
+          if (modified.key) keys.push(modified.key);
+          rest = rest.slice(modified.length);
+          continue;
+        }
         const known = SEQUENCES.find(([sequence]) => rest.startsWith(sequence));
         if (known) {
           keys.push({ name: known[1] } as Key);
@@ -146,6 +158,49 @@ export class KeyParser {
     }
     return keys;
   }
+}
+
+const SHIFT = 1;
+const ALT = 2;
+const CTRL = 4;
+
+/**
+ * A key in the kitty keyboard protocol (`CSI code[:alternates];mods[:event] u`) or xterm modifyOtherKeys
+ * (`CSI 27;mods;code ~`) encoding; `key` is undefined for one Cody has no use for (it is swallowed).
+ */
+function parseModified(text: string): { key: Key | undefined; length: number } | undefined {
+  // eslint-disable-next-line no-control-regex
+  const kitty = /^\u001b\[(\d+)(?::\d*)*(?:;(\d+)(?::\d+)?)?u/.exec(text);
+  // eslint-disable-next-line no-control-regex
+  const xterm = kitty ? undefined : /^\u001b\[27;(\d+);(\d+)~/.exec(text);
+  const match = kitty ?? xterm;
+  if (!match) return undefined;
+  const code = Number(kitty ? match[1] : match[2]);
+  const mods = Math.max(0, Number((kitty ? match[2] : match[1]) ?? '1') - 1);
+  return { key: modifiedKey(code, mods), length: match[0].length };
+}
+
+function modifiedKey(code: number, mods: number): Key | undefined {
+  const shift = (mods & SHIFT) !== 0;
+  const alt = (mods & ALT) !== 0;
+  const ctrl = (mods & CTRL) !== 0;
+  if (code === 13) return { name: shift || alt || ctrl ? 'newline' : 'enter' };
+  if (code === 27) return { name: 'escape' };
+  if (code === 9) return { name: 'tab' };
+  if (code === 127 || code === 8) return { name: alt || ctrl ? 'delete-word-back' : 'backspace' };
+  const char = String.fromCodePoint(code).toLowerCase();
+  if (ctrl && !alt && /^[a-z]$/.test(char)) {
+    const control = CONTROL[String.fromCharCode(char.charCodeAt(0) - 96)];
+    return control ? ({ name: control } as Key) : undefined;
+  }
+  if (alt && !ctrl) {
+    if (char === 'f') return { name: 'word-right' };
+    if (char === 'b') return { name: 'word-left' };
+    if (char === 'd') return { name: 'delete-word' };
+    return undefined;
+  }
+  if (!ctrl && code >= 32 && code !== 127) return { name: 'text', text: String.fromCodePoint(code) };
+  return undefined;
 }
 
 /** Several characters with a line break before the last one and no escape sequence: a pasted block. */

@@ -4,6 +4,7 @@
  * line. It draws only its own lines (below whatever is on screen) and redraws them in place.
  */
 import type { Key } from './keys.js';
+import { PasteStore } from './pastes.js';
 
 export interface EditorIo {
   write(text: string): void;
@@ -41,6 +42,7 @@ export class LineEditor {
   private hint: string | undefined;
   private drawnCursorRow = 0;
   private listing: string | undefined;
+  private readonly pastes = new PasteStore();
 
   constructor(io: EditorIo, options: EditorOptions, initial = '') {
     this.io = io;
@@ -49,6 +51,11 @@ export class LineEditor {
     this.hint = options.hint;
     this.buffer = initial;
     this.cursor = initial.length;
+  }
+
+  /** The buffer with long pastes expanded: what would be sent. */
+  expanded(): string {
+    return this.pastes.expand(this.buffer);
   }
 
   setHint(hint: string | undefined): void {
@@ -63,8 +70,10 @@ export class LineEditor {
     if (key.name !== 'ctrl-c') this.hint = undefined;
     switch (key.name) {
       case 'text':
-      case 'paste':
         this.insert(key.text);
+        break;
+      case 'paste':
+        this.insert(this.pastes.placeholderFor(key.text));
         break;
       case 'newline':
         this.insert('\n');
@@ -76,13 +85,14 @@ export class LineEditor {
           this.cursor = this.buffer.length;
           break;
         }
-        return { kind: 'submit', text: this.buffer };
-      case 'backspace':
-        if (this.cursor > 0) {
-          this.buffer = this.buffer.slice(0, this.cursor - 1) + this.buffer.slice(this.cursor);
-          this.cursor -= 1;
-        }
+        return { kind: 'submit', text: this.expanded() };
+      case 'backspace': {
+        const placeholder = this.pastes.endingAt(this.buffer.slice(0, this.cursor));
+        const length = placeholder?.length ?? Math.min(1, this.cursor);
+        this.buffer = this.buffer.slice(0, this.cursor - length) + this.buffer.slice(this.cursor);
+        this.cursor -= length;
         break;
+      }
       case 'delete':
         this.buffer = this.buffer.slice(0, this.cursor) + this.buffer.slice(this.cursor + 1);
         break;
@@ -125,7 +135,14 @@ export class LineEditor {
         this.cursor = start;
         break;
       }
-      case 'ctrl-w': {
+      case 'delete-word': {
+        const match = /^\s*\S+/.exec(this.buffer.slice(this.cursor));
+        const end = this.cursor + (match ? match[0].length : this.buffer.length - this.cursor);
+        this.buffer = this.buffer.slice(0, this.cursor) + this.buffer.slice(end);
+        break;
+      }
+      case 'ctrl-w':
+      case 'delete-word-back': {
         const start = wordStart(this.buffer, this.cursor);
         this.buffer = this.buffer.slice(0, start) + this.buffer.slice(this.cursor);
         this.cursor = start;
@@ -158,6 +175,7 @@ export class LineEditor {
         break;
       case 'escape':
       case 'ctrl-g':
+      case 'ctrl-z':
         break;
     }
     this.render();
@@ -263,8 +281,13 @@ export class LineEditor {
     if (this.search) {
       const match = this.search.match >= 0 ? (this.options.history[this.search.match] ?? '') : '';
       const label = `(reverse-i-search)\`${this.search.query}': `;
-      lines = [`${label}${match.replace(/\n/g, ' ↵ ')}`];
-      out += lines[0];
+      // One row whatever the entry's size: its first line, and how many more it has.
+      const [first = '', ...more] = match.split('\n');
+      const mark = more.length > 0 ? ` +${more.length} lines` : '';
+      const room = Math.max(1, columns - 1 - label.length - mark.length);
+      const shown = [...first].length > room ? `${[...first].slice(0, room - 1).join('')}…` : first;
+      lines = [`${label}${shown}${mark}`];
+      out += `${label}${shown}${mark === '' ? '' : `\u001b[2m${mark}\u001b[22m`}`;
       prefixWidth = 0;
       cursorLine = 0;
       cursorColumn = label.length - 3;

@@ -1,7 +1,9 @@
 /**
  * The terminal in raw mode for the REPL: keys are parsed and handed to whoever listens now (the prompt,
- * the running turn, an approval question). Bracketed paste is switched on while Cody runs, and every way
- * out (normal exit, error, signal) restores the terminal: cooked mode, paste mode off, cursor shown.
+ * the running turn, an approval question). Bracketed paste, the kitty keyboard protocol and xterm
+ * modifyOtherKeys (so Shift+Enter is told from Enter) are switched on while Cody runs, and every way out
+ * (normal exit, error, signal) restores the terminal: cooked mode, those modes off, cursor shown. Ctrl-Z
+ * restores it too before the process stops, and `fg` enters the modes again and redraws.
  */
 import { KeyParser, type Key } from './keys.js';
 
@@ -23,6 +25,11 @@ export interface TerminalOutput {
   removeListener?(event: 'resize', listener: () => void): unknown;
 }
 
+/** Bracketed paste on, kitty keyboard protocol (disambiguate) pushed, modifyOtherKeys level 2. */
+export const ENTER_MODES = '\u001b[?2004h\u001b[>1u\u001b[>4;2m';
+/** The reverse: modifyOtherKeys reset, kitty flags popped, paste off, cursor shown. */
+export const LEAVE_MODES = '\u001b[>4;0m\u001b[<u\u001b[?2004l\u001b[?25h';
+
 export class RawTerminal {
   private readonly parser = new KeyParser();
   private listener: ((key: Key) => void) | undefined;
@@ -30,15 +37,34 @@ export class RawTerminal {
   private started = false;
   private readonly onData = (chunk: Buffer | string): void => {
     for (const key of this.parser.parse(typeof chunk === 'string' ? chunk : chunk.toString('utf8'))) {
-      this.listener?.(key);
+      if (key.name === 'ctrl-z') this.suspend();
+      else this.listener?.(key);
     }
   };
   private readonly onResize = (): void => this.resizeListener?.();
   private readonly restoreOnExit = (): void => this.stop();
-  /** SIGTERM/SIGHUP would end the process without 'exit' handlers: restore first, then end as the signal. */
+  /** SIGTERM/SIGHUP/SIGINT would end the process without 'exit' handlers: restore, then end as the signal. */
   private readonly restoreOnSignal = (signal: NodeJS.Signals): void => {
     this.stop();
     process.exit(signal === 'SIGHUP' ? 129 : 143);
+  };
+  /** A SIGINT from elsewhere (Ctrl-C here is a key): restore; whoever else listens decides the rest. */
+  private readonly restoreOnInterrupt = (): void => {
+    this.stop();
+    if (process.listenerCount('SIGINT') <= 1) process.exit(130);
+  };
+  /** Ctrl-Z (a key in raw mode) or a SIGTSTP from elsewhere: the shell gets its terminal back as it was. */
+  private readonly suspend = (): void => {
+    if (!this.started) return;
+    this.leave();
+    process.once('SIGCONT', this.onContinue);
+    // SIGSTOP cannot be caught: the process stops as the shell expects, and `fg` sends SIGCONT.
+    process.kill(process.pid, 'SIGSTOP');
+  };
+  private readonly onContinue = (): void => {
+    if (!this.started) return;
+    this.enter();
+    this.resizeListener?.();
   };
 
   constructor(
@@ -61,15 +87,26 @@ export class RawTerminal {
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.input.setRawMode?.(true);
     this.input.setEncoding?.('utf8');
     this.input.on('data', this.onData);
     this.input.resume();
     this.output.on?.('resize', this.onResize);
-    this.output.write('\u001b[?2004h');
+    this.enter();
     process.once('exit', this.restoreOnExit);
     process.once('SIGTERM', this.restoreOnSignal);
     process.once('SIGHUP', this.restoreOnSignal);
+    process.once('SIGINT', this.restoreOnInterrupt);
+    process.on('SIGTSTP', this.suspend);
+  }
+
+  private enter(): void {
+    this.input.setRawMode?.(true);
+    this.output.write(ENTER_MODES);
+  }
+
+  private leave(): void {
+    this.output.write(LEAVE_MODES);
+    this.input.setRawMode?.(false);
   }
 
   /** Keys go to `listener` until another one is set. */
@@ -84,13 +121,15 @@ export class RawTerminal {
   stop(): void {
     if (!this.started) return;
     this.started = false;
-    this.output.write('\u001b[?2004l\u001b[?25h');
+    this.leave();
     this.input.removeListener('data', this.onData);
     this.output.removeListener?.('resize', this.onResize);
-    this.input.setRawMode?.(false);
     this.input.pause();
     process.removeListener('exit', this.restoreOnExit);
     process.removeListener('SIGTERM', this.restoreOnSignal);
     process.removeListener('SIGHUP', this.restoreOnSignal);
+    process.removeListener('SIGINT', this.restoreOnInterrupt);
+    process.removeListener('SIGTSTP', this.suspend);
+    process.removeListener('SIGCONT', this.onContinue);
   }
 }
