@@ -14,6 +14,8 @@ const run = promisify(execFile);
 export interface TmuxSession {
   /** Keys as tmux names them ('Enter', 'C-c', 'Escape', 'Tab') or literal text with `literal`. */
   send(keys: string, options?: { literal?: boolean }): Promise<void>;
+  /** Raw bytes as a terminal would send them (`send-keys -H`), e.g. the kitty encoding of Shift+Enter. */
+  sendBytes(bytes: string): Promise<void>;
   /** Text as if pasted by a terminal that supports bracketed paste. */
   paste(text: string): Promise<void>;
   screen(): Promise<string>;
@@ -26,6 +28,12 @@ export interface TmuxSession {
   exitStatus(): Promise<number | undefined>;
   waitForExit(timeoutMs?: number): Promise<number>;
   kill(): Promise<void>;
+  /** The pane's terminal device (for `stty -F`). */
+  tty(): Promise<string>;
+  /** Everything cody wrote to the terminal so far, escapes and all (with `recordOutput`). */
+  output(): Promise<string>;
+  /** The process id of cody (the pane's shell's child). */
+  codyPid(): Promise<number>;
 }
 
 let counter = 0;
@@ -40,6 +48,8 @@ export async function startTmux(options: {
   reportAfter?: boolean;
   /** Send cody's stderr to this file instead of the terminal (stdin and stdout stay the terminal). */
   stderrTo?: string;
+  /** Record every byte written to the terminal (tmux pipe-pane), from before cody starts. */
+  recordOutput?: boolean;
 }): Promise<TmuxSession> {
   counter += 1;
   const socket = `cody-test-${process.pid}-${counter}`;
@@ -52,6 +62,7 @@ export async function startTmux(options: {
   // The shell writes cody's exit status to a file: tmux sometimes marks a pane dead without ever saying
   // how it ended (seen under load), which would read as a hang.
   const statusFile = join(tmpdir(), `${socket}.status`);
+  const outputFile = join(tmpdir(), `${socket}.output`);
   const after = options.reportAfter ? `; echo "EXIT=$status"; stty -a` : '';
   const redirect = options.stderrTo !== undefined ? ` 2>'${options.stderrTo.replace(/'/g, "'\\''")}'` : '';
   const script = `${quoted}${redirect}; status=$?; echo "$status" > '${statusFile}'${after}; exit "$status"`;
@@ -81,6 +92,7 @@ export async function startTmux(options: {
     '-c',
     options.cwd,
     command,
+    ...(options.recordOutput ? [';', 'pipe-pane', '-O', '-t', 'main', `cat > '${outputFile}'`] : []),
   );
   const screen = async (): Promise<string> => tmux('capture-pane', '-p', '-J', '-S', '-', '-t', 'main');
   const styledScreen = async (): Promise<string> =>
@@ -108,6 +120,10 @@ export async function startTmux(options: {
   const session: TmuxSession = {
     send: async (keys, sendOptions = {}) => {
       await tmux('send-keys', '-t', 'main', ...(sendOptions.literal ? ['-l', keys] : [keys]));
+    },
+    sendBytes: async (bytes) => {
+      const hex = [...Buffer.from(bytes, 'utf8')].map((byte) => byte.toString(16).padStart(2, '0'));
+      await tmux('send-keys', '-t', 'main', '-H', ...hex);
     },
     paste: async (text) => {
       await tmux('set-buffer', '-b', 'p', text);
@@ -140,6 +156,13 @@ export async function startTmux(options: {
     },
     kill: async () => {
       await tmux('kill-server').catch(() => undefined);
+    },
+    tty: async () => (await tmux('display-message', '-p', '-t', 'main', '#{pane_tty}')).trim(),
+    output: async () => readFile(outputFile, 'utf8').catch(() => ''),
+    codyPid: async () => {
+      const shell = (await tmux('display-message', '-p', '-t', 'main', '#{pane_pid}')).trim();
+      const { stdout } = await run('pgrep', ['-P', shell], { encoding: 'utf8' });
+      return Number(stdout.trim().split('\n')[0]);
     },
   };
   return session;
