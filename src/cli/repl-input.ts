@@ -60,6 +60,7 @@ export function helpText(own: ReadonlyArray<[string, string]> = []): string {
     ...(ownLines.length > 0 ? ['Your commands ($CODY_HOME/prompts, .cody/prompts):', ...ownLines] : []),
     'Keys: Enter sends · Shift+Enter, Alt+Enter, Ctrl+J or a trailing \\ for a new line · ↑/↓ history · Ctrl-R search',
     '      Tab completes commands and paths · @path attaches a file (an image as an image) · !cmd runs a shell command',
+    '      Alt-D deletes the next word, Ctrl-W the previous · Ctrl-Z suspends (fg resumes)',
     '      Esc or Ctrl-C stops a reply · Ctrl-C clears the prompt; twice on an empty prompt quits',
     '',
   ].join('\n');

@@ -125,22 +125,28 @@ describe('REPL keys in a terminal (tmux)', () => {
 
   it('echoes typed-ahead text, dimmed, under the reply while it streams', async () => {
     const term = await start();
-    harness.server.enqueue({ type: 'reply', text: `${'slow words '.repeat(60)}\n` });
+    harness.server.enqueue({ type: 'reply', text: 'slow words here\n'.repeat(150) });
     await term.send('first', { literal: true });
     await term.send('Enter');
     await term.waitFor('slow words');
     await term.send('next question', { literal: true });
-    const screen = await term.waitFor('› next question');
-    // Mid-reply: the reply has not ended (no status line yet).
-    expect(screen).not.toMatch(/gpt-4\.1-mini · \d+% context/);
-    const styled = await term.styledScreen();
+    // Mid-reply (the reply has not ended: no status line yet), the echo is on screen, dimmed.
+    let styled = '';
+    const deadline = Date.now() + 10_000;
+    while (Date.now() < deadline && !styled.includes('\u001b[2m› next question'))
+      styled = await term.styledScreen();
     expect(styled).toContain('\u001b[2m› next question');
+    expect(styled).not.toMatch(/gpt-4\.1-mini · \d+% context/);
     await term.send('Enter');
     await term.waitFor('queued: next question');
     await waitForRequests(2);
     expect(lastUserText()).toBe('next question');
-    // The echo never mixed with the reply.
-    expect(await term.screen()).not.toMatch(/slow words[^\n]*next question/);
+    // The echo never mixed with the reply, and no stale echo line stayed inside it.
+    const final = await term.waitFor(/echo: next question/, 20_000);
+    expect(final).not.toMatch(/slow words[^\n]*next question/);
+    const lines = final.split('\n');
+    const firstStatus = lines.findIndex((line) => /% context/.test(line));
+    expect(lines.slice(0, firstStatus).filter((line) => line.trim() === '› next question')).toEqual([]);
   });
 
   it('shows a long paste as [Pasted text #1 +30 lines] and sends it whole', async () => {
