@@ -125,10 +125,11 @@ describe('REPL keys in a terminal (tmux)', () => {
 
   it('echoes typed-ahead text, dimmed, under the reply while it streams', async () => {
     const term = await start();
-    harness.server.enqueue({ type: 'reply', text: 'slow words here\n'.repeat(150) });
+    // Long enough (250 lines, 30 ms apart) that it is still streaming when the keys arrive, even under load.
+    harness.server.enqueue({ type: 'reply', text: 'slow words here\n'.repeat(250) });
     await term.send('first', { literal: true });
     await term.send('Enter');
-    await term.waitFor('slow words');
+    await term.waitFor('slow words', 20_000);
     await term.send('next question', { literal: true });
     // Mid-reply (the reply has not ended: no status line yet), the echo is on screen, dimmed.
     let styled = '';
@@ -142,7 +143,7 @@ describe('REPL keys in a terminal (tmux)', () => {
     await waitForRequests(2);
     expect(lastUserText()).toBe('next question');
     // The echo never mixed with the reply, and no stale echo line stayed inside it.
-    const final = await term.waitFor(/echo: next question/, 20_000);
+    const final = await term.waitFor(/echo: next question/, 40_000);
     expect(final).not.toMatch(/slow words[^\n]*next question/);
     const lines = final.split('\n');
     const firstStatus = lines.findIndex((line) => /% context/.test(line));
