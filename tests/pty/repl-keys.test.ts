@@ -40,12 +40,22 @@ describe('REPL keys in a terminal (tmux)', () => {
     return typeof user?.content === 'string' ? user.content : JSON.stringify(user?.content);
   };
   const waitForRequests = async (count: number): Promise<void> => {
-    const deadline = Date.now() + 15_000;
+    const deadline = Date.now() + 40_000;
     while (harness.server.modelRequests('openai-chat').length < count) {
       if (Date.now() > deadline)
         throw new Error(`only ${harness.server.modelRequests('openai-chat').length} requests`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  };
+  /** What cody wrote so far, once it contains `text` (tmux's pipe-pane delivers it a moment later). */
+  const outputWith = async (term: TmuxSession, text: string, from = 0): Promise<string> => {
+    const deadline = Date.now() + 10_000;
+    let output = await term.output();
+    while (Date.now() < deadline && !output.slice(from).includes(text)) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      output = await term.output();
+    }
+    return output;
   };
   const stty = async (term: TmuxSession): Promise<string> =>
     (await run('stty', ['-a', '-F', await term.tty()], { encoding: 'utf8' })).stdout;
@@ -60,7 +70,7 @@ describe('REPL keys in a terminal (tmux)', () => {
 
   it('inserts a newline for Shift+Enter in the kitty and modifyOtherKeys encodings, and restores the modes on exit', async () => {
     const term = await start([], true);
-    expect(await term.output()).toContain(ENTER_KITTY);
+    expect(await outputWith(term, ENTER_MOK)).toContain(ENTER_KITTY);
     expect(await term.output()).toContain(ENTER_MOK);
     harness.server.enqueue({ type: 'reply', text: 'got it\n' });
     await term.send('one', { literal: true });
@@ -81,7 +91,7 @@ describe('REPL keys in a terminal (tmux)', () => {
     // Ctrl-D in the kitty encoding leaves; the modes are left after the last time they were entered.
     await term.sendBytes('\u001b[100;5u');
     expect(await term.waitForExit()).toBe(0);
-    const output = await term.output();
+    const output = await outputWith(term, LEAVE_MOK, (await term.output()).lastIndexOf(ENTER_KITTY));
     const lastEnter = output.lastIndexOf(ENTER_KITTY);
     expect(output.indexOf(LEAVE_KITTY, lastEnter)).toBeGreaterThan(lastEnter);
     expect(output.indexOf(LEAVE_MOK, lastEnter)).toBeGreaterThan(lastEnter);
@@ -104,15 +114,12 @@ describe('REPL keys in a terminal (tmux)', () => {
     }
     expect(state).toMatch(/^T/);
     expect(await stty(term)).toMatch(/[^-]icanon/);
-    let output = await term.output();
+    let output = await outputWith(term, LEAVE_MOK, (await term.output()).lastIndexOf(ENTER_KITTY));
     expect(output.lastIndexOf(LEAVE_KITTY)).toBeGreaterThan(output.lastIndexOf(ENTER_KITTY));
     const before = output.length;
     process.kill(pid, 'SIGCONT');
     await term.waitFor('draft text');
-    const deadline2 = Date.now() + 10_000;
-    while (Date.now() < deadline2 && !(await term.output()).slice(before).includes(ENTER_KITTY))
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    output = await term.output();
+    output = await outputWith(term, ENTER_MOK, before);
     expect(output.slice(before)).toContain(ENTER_KITTY);
     expect(output.slice(before)).toContain(ENTER_MOK);
     expect(await stty(term)).toMatch(/-icanon/);
@@ -139,7 +146,7 @@ describe('REPL keys in a terminal (tmux)', () => {
     expect(styled).toContain('\u001b[2m› next question');
     expect(styled).not.toMatch(/gpt-4\.1-mini · \d+% context/);
     await term.send('Enter');
-    await term.waitFor('queued: next question');
+    await term.waitFor('queued: next question', 40_000);
     await waitForRequests(2);
     expect(lastUserText()).toBe('next question');
     // The echo never mixed with the reply, and no stale echo line stayed inside it.
