@@ -35,6 +35,8 @@ export interface TurnUi {
   showReasoning?: boolean;
   /** Runs once the reply is over, before the status line (the REPL's `N files changed` line). */
   beforeStatus?: () => Promise<void>;
+  /** A warning that holds for every turn (full-auto with no sandbox), ended the status line in yellow. */
+  statusWarning?: () => string | undefined;
 }
 
 export interface TurnOutcome {
@@ -329,7 +331,9 @@ export async function runTurn(
   });
   if (cost !== undefined && usageIn + usageOut > 0) parts.push(formatCost(cost));
   // The model's name alone (a /compact that reported no usage) says nothing: no line then.
-  if (status !== 'failed' && parts.length > 1) err(color.dim(`${parts.join(' · ')}\n`));
+  const warning = ui.statusWarning?.();
+  if (status !== 'failed' && (parts.length > 1 || warning !== undefined))
+    err(`${color.dim(parts.join(' · '))}${warning !== undefined ? color.yellow(` · ⚠ ${warning}`) : ''}\n`);
   for (const text of queued.filter((entry) => !announced.has(entry))) {
     const first = sanitizeForTerminal(text.split('\n')[0] ?? '');
     err(

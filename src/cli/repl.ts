@@ -19,6 +19,7 @@ import { type Io, readAll, useColor } from './io.js';
 import { stderrChalk } from './render.js';
 import { printRecap } from './repl-recap.js';
 import type { ReplState } from './repl-slash.js';
+import type { TurnUi } from './repl-turn.js';
 import { completeInput, parseSlash, withAttachments } from './repl-input.js';
 import { userCommandLine, UserCommands } from './repl-prompts.js';
 import { reportError } from './report-error.js';
@@ -204,10 +205,8 @@ async function interactive(
       const current = state.session;
       const { runTurn } = await import('./repl-turn.js');
       const changes = createChangeReporter((line) => terminal.write(`${line}\r\n`), io.cwd);
-      const markdown = useColor(stdout, io.env) && stdout.isTTY === true;
-      const showReasoning = state.context.config.showReasoning !== false;
       const outcome = await runTurn(
-        { terminal, stdout, color, markdown, showReasoning, beforeStatus: () => changes.report() },
+        turnUi(terminal, stdout, color, state, () => changes.report(), io),
         current,
         (signal) =>
           changes.watch(
@@ -347,4 +346,31 @@ function prompt(
       resolve(value);
     };
   });
+}
+
+/** How the REPL shows a turn: Markdown on a colour terminal, thinking unless config hides it, the files-changed line. */
+function turnUi(
+  terminal: RawTerminal,
+  stdout: TurnUi['stdout'] & { isTTY?: boolean },
+  color: TurnUi['color'],
+  state: ReplState,
+  beforeStatus: () => Promise<void>,
+  io: Io,
+): TurnUi {
+  return {
+    terminal,
+    stdout,
+    color,
+    markdown: useColor(stdout, io.env) && stdout.isTTY === true,
+    showReasoning: state.context.config.showReasoning !== false,
+    beforeStatus,
+    statusWarning: () => unconfinedNote(state.session.status()),
+  };
+}
+
+/** Said on every turn's status line while it holds: full-auto runs shell commands with no sandbox here. */
+function unconfinedNote(status: { approvalPolicy?: string; sandbox?: string }): string | undefined {
+  return status.approvalPolicy === 'full-auto' && status.sandbox === 'none'
+    ? 'full-auto, no sandbox'
+    : undefined;
 }

@@ -389,5 +389,11 @@ describe('the REPL in a terminal (tmux)', () => {
       /compactions · conversation [^\n]* · approval full-auto \(this run only; the conversation keeps ask\)\n[\s\S]*⚠ full-auto without a sandbox/,
     );
     expect(screen.split('⚠ full-auto without a sandbox')).toHaveLength(3);
+    // Not once: every turn's status line says it again while it holds.
+    for (const word of ['first', 'second']) {
+      await term.send(`say ${word}`, { literal: true });
+      await term.send('Enter');
+      await term.waitFor(new RegExp(`echo: say ${word}\\n[^\\n]*· ⚠ full-auto, no sandbox\\n`));
+    }
   });
 });
