@@ -18,6 +18,7 @@ const corePublicModules = [
   'errors',
   'session-events',
   'plan',
+  'prompt-commands',
   'config',
   'paths',
   'redact',

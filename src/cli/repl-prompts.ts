@@ -1,31 +1,29 @@
 /**
  * The user's own slash commands in the REPL (prompt files in `$CODY_HOME/prompts/` and
- * `.cody/prompts/`): their names for Tab completion and /help, known once the conversation is open and
- * read again after each command, and the expansion shown dimmed before core sends it.
+ * `.cody/prompts/`): their names for Tab completion and /help, read before every prompt (the first one
+ * too: they depend only on `$CODY_HOME` and the working directory, not on the conversation still
+ * opening), and the expansion shown dimmed before core sends it.
  */
 import type { ChalkInstance } from 'chalk';
 import type { Conversation, PromptCommand } from '../core/index.js';
+import { loadPromptCommands } from '../core/prompt-commands.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 export class UserCommands {
   private commands: PromptCommand[] = [];
-  /** Any conversation of the REPL: the commands depend only on `$CODY_HOME` and the working directory. */
-  private conversation: Conversation | undefined;
 
-  constructor(opening: Promise<Conversation>) {
-    void opening.then(
-      (conversation) => {
-        this.conversation = conversation;
-        return this.refresh();
-      },
-      () => undefined,
-    );
-  }
+  constructor(
+    private readonly home: string,
+    private readonly cwd: string,
+  ) {}
 
   /** Reads the commands again (best effort: a failure keeps the last list). */
   async refresh(): Promise<void> {
-    if (this.conversation)
-      this.commands = await this.conversation.promptCommands().catch(() => this.commands);
+    try {
+      this.commands = [...(await loadPromptCommands(this.home, this.cwd)).values()];
+    } catch {
+      // An unreadable prompts folder keeps the last list; sending such a command says what is wrong.
+    }
   }
 
   /** `/name` and description of each, for completion and /help. */

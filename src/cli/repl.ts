@@ -108,7 +108,7 @@ async function interactive(
       conversation.setSelection(conversationChoice(initialContext.config, conversation.status(), options));
     return conversation;
   });
-  const userCommands = new UserCommands(opening);
+  const userCommands = new UserCommands(initialContext.paths.home, io.cwd);
   const openFailed = opening.then(
     () => new Promise<never>(() => undefined),
     (error: unknown) => error,
