@@ -2,6 +2,8 @@
  * What the server needs from the engine (the public library API, src/core): the conversation store and
  * live conversation handles. The server is a thin client of exactly this.
  */
+import type { PendingApproval } from '../core/session-events.js';
+
 export type ApprovalDecision = 'approve' | 'approve-session' | 'deny' | 'abort';
 
 export const APPROVAL_DECISIONS: readonly ApprovalDecision[] = [
@@ -23,19 +25,11 @@ export interface Selection {
   model?: string;
 }
 
-/** An approval request waiting for an answer, as the engine lists it (`GET …/state` shows it). */
-export interface PendingApprovalView {
-  id: string;
-  callId: string;
-  tool: string;
-  arguments: string;
-  reason: string;
-  preview?: string;
-  requestedAt: string;
-  expiresAt?: string;
-  /** The `approval-requested` event as it was sent (re-sent to every client that attaches). */
-  request: EngineEvent;
-}
+/**
+ * An approval request waiting for an answer, as the engine lists it (`GET …/state` shows it): core's
+ * own shape, with the event it re-sends to every client that attaches seen as the server sees events.
+ */
+export type PendingApprovalView = Omit<PendingApproval, 'request'> & { request: EngineEvent };
 
 export interface EngineConversation {
   readonly id: string;
