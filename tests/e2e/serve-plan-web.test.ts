@@ -4,11 +4,10 @@
  * the model's next request and the rollout as Markdown; a host not in `webFetch.allowedHosts` is asked
  * about first, naming the URL and host, and nothing is fetched before the answer.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventsOf } from '../server/sse-client.js';
 import { createHarness, type Harness } from './harness.js';
+import { startPageServer, type PageServer } from './page-server.js';
 import { startServe, type ServeProcess } from './serve-harness.js';
 
 type Json = Record<string, unknown>;
@@ -26,30 +25,18 @@ const SECOND = {
     { step: 'Fix the bug', status: 'in_progress' },
   ],
 };
-const PAGE =
-  '<html><head><title>Cody page</title></head><body><article><h1>Cody page</h1><p>The answer is <em>forty-two</em>, as every careful reader of this long enough paragraph knows.</p></article></body></html>';
-
 let harness: Harness;
 let server: ServeProcess | undefined;
-let pages: Server;
-let pageUrl: string;
-let hits: number;
+let page: PageServer;
 
 beforeEach(async () => {
   harness = await createHarness();
-  hits = 0;
-  pages = createServer((_request, response) => {
-    hits += 1;
-    response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
-  });
-  await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-  pageUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/page`;
+  page = await startPageServer();
 });
 afterEach(async () => {
   await server?.stop('SIGKILL');
   server = undefined;
-  pages.closeAllConnections();
-  await new Promise((resolve) => pages.close(resolve));
+  await page.close();
   await harness.close();
 });
 
@@ -115,7 +102,7 @@ describe('cody serve: update_plan and web_fetch', () => {
       webFetch: { allowPrivate: true, allowedHosts: ['127.0.0.1'] },
     });
     harness.server.enqueue(
-      { type: 'reply', toolCalls: [{ id: 'fetch_1', name: 'web_fetch', arguments: { url: pageUrl } }] },
+      { type: 'reply', toolCalls: [{ id: 'fetch_1', name: 'web_fetch', arguments: { url: page.url } }] },
       { type: 'reply', text: 'It says forty-two.' },
     );
     const { id, stream } = await startTurn(api, 'what does the page say?');
@@ -123,7 +110,7 @@ describe('cody serve: update_plan and web_fetch', () => {
     stream.close();
     expect(events.filter((event) => event.type === 'approval-requested')).toEqual([]);
     expect(events.at(-1)).toMatchObject({ type: 'turn-complete', status: 'completed' });
-    expect(hits).toBe(1);
+    expect(page.hits()).toBe(1);
 
     const requests = harness.server.modelRequests('openai-chat');
     expect(requests).toHaveLength(2);
@@ -144,7 +131,7 @@ describe('cody serve: update_plan and web_fetch', () => {
       webFetch: { allowPrivate: true, allowedHosts: ['docs.example.com'] },
     });
     harness.server.enqueue(
-      { type: 'reply', toolCalls: [{ id: 'fetch_2', name: 'web_fetch', arguments: { url: pageUrl } }] },
+      { type: 'reply', toolCalls: [{ id: 'fetch_2', name: 'web_fetch', arguments: { url: page.url } }] },
       { type: 'reply', text: 'I did not read it.' },
     );
     const { id, stream } = await startTurn(api, 'what does the page say?');
@@ -152,12 +139,12 @@ describe('cody serve: update_plan and web_fetch', () => {
     expect(asked).toMatchObject({
       type: 'approval-requested',
       conversationId: id,
-      call: { name: 'web_fetch', call_id: 'fetch_2', arguments: JSON.stringify({ url: pageUrl }) },
-      reason: `fetch ${pageUrl} (network access)`,
+      call: { name: 'web_fetch', call_id: 'fetch_2', arguments: JSON.stringify({ url: page.url }) },
+      reason: `fetch ${page.url} (network access)`,
       alwaysScope: { kind: 'call', label: 'fetches from 127.0.0.1' },
     });
     // Nothing is fetched while the question waits.
-    expect(hits).toBe(0);
+    expect(page.hits()).toBe(0);
     const state = await api.request('GET', `/conversations/${id}/state`);
     expect(state.json).toMatchObject({
       state: 'AwaitingToolApproval',
@@ -169,7 +156,7 @@ describe('cody serve: update_plan and web_fetch', () => {
     const rest = eventsOf(await stream.until((event) => event.type === 'turn-complete', 30_000));
     stream.close();
     expect(rest.at(-1)).toMatchObject({ type: 'turn-complete', status: 'completed' });
-    expect(hits).toBe(0);
+    expect(page.hits()).toBe(0);
     const second = harness.server.modelRequests('openai-chat')[1];
     expect(JSON.stringify(second?.body)).not.toContain('forty-two');
     expect(await recordedOutput(id, 'fetch_2')).toMatch(/^The user declined to run this tool call/);

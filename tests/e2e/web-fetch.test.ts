@@ -4,40 +4,27 @@
  * `webFetch.allowedHosts`, is refused under read-only (nothing is fetched), and the model gets the page as
  * Markdown; then the built `cody chat` does the same from config.json.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCody } from '../../src/index.js';
 import type { SessionEvent } from '../../src/core/session-events.js';
 import { createHarness, type Harness } from './harness.js';
-
-const PAGE =
-  '<html><head><title>Cody page</title></head><body><article><h1>Cody page</h1><p>The answer is <em>forty-two</em>, as every careful reader of this long enough paragraph knows.</p></article></body></html>';
+import { startPageServer, type PageServer } from './page-server.js';
 
 describe('web_fetch', () => {
   let harness: Harness;
-  let pages: Server;
-  let pageUrl: string;
-  let hits: number;
+  let page: PageServer;
   beforeEach(async () => {
     harness = await createHarness();
-    hits = 0;
-    pages = createServer((_request, response) => {
-      hits += 1;
-      response.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
-    });
-    await new Promise<void>((resolve) => pages.listen(0, '127.0.0.1', resolve));
-    pageUrl = `http://127.0.0.1:${(pages.address() as AddressInfo).port}/page`;
+    page = await startPageServer();
   });
   afterEach(async () => {
-    pages.closeAllConnections();
-    await new Promise((resolve) => pages.close(resolve));
+    await page.close();
     await harness.close();
   });
 
   const script = (): void => {
     harness.server.enqueue(
-      { type: 'reply', toolCalls: [{ id: 'fetch_1', name: 'web_fetch', arguments: { url: pageUrl } }] },
+      { type: 'reply', toolCalls: [{ id: 'fetch_1', name: 'web_fetch', arguments: { url: page.url } }] },
       { type: 'reply', text: 'It says forty-two.' },
     );
   };
@@ -69,9 +56,9 @@ describe('web_fetch', () => {
       const { events, sent } = await turn({ approval, webFetch: { allowPrivate: true } });
       const asked = events.filter((event) => event.type === 'approval-requested');
       expect(asked).toHaveLength(1);
-      expect(asked[0]).toMatchObject({ reason: `fetch ${pageUrl} (network access)` });
+      expect(asked[0]).toMatchObject({ reason: `fetch ${page.url} (network access)` });
       expect(asked[0]?.alwaysScope).toEqual({ kind: 'call', label: 'fetches from 127.0.0.1' });
-      expect(hits).toBe(1);
+      expect(page.hits()).toBe(1);
       expect(sent).toContain('# Cody page');
       expect(sent).toContain('The answer is _forty-two_');
     },
@@ -84,7 +71,7 @@ describe('web_fetch', () => {
       webFetch: { allowPrivate: true, allowedHosts: ['127.0.0.1'] },
     });
     expect(events.filter((event) => event.type === 'approval-requested')).toEqual([]);
-    expect(hits).toBe(1);
+    expect(page.hits()).toBe(1);
     expect(sent).toContain('The answer is _forty-two_');
   }, 60_000);
 
@@ -97,13 +84,13 @@ describe('web_fetch', () => {
       approved: false,
       declinedBy: 'policy',
     });
-    expect(hits).toBe(0);
+    expect(page.hits()).toBe(0);
     expect(sent).toContain('Declined by policy: the read-only approval policy refuses this');
   }, 60_000);
 
   it('refuses the loopback page without webFetch.allowPrivate, even for an allowed host', async () => {
     const { sent } = await turn({ approval: 'ask', webFetch: { allowedHosts: ['127.0.0.1'] } });
-    expect(hits).toBe(0);
+    expect(page.hits()).toBe(0);
     expect(sent).toContain('loopback, link-local or private address');
   }, 60_000);
 
@@ -132,7 +119,7 @@ describe('web_fetch', () => {
     const result = JSON.parse(run.stdout) as { conversationId: string; reply: string; toolCalls: unknown[] };
     expect(result.reply).toBe('It says forty-two.');
     expect(result.toolCalls).toEqual([
-      { callId: 'fetch_1', name: 'web_fetch', arguments: JSON.stringify({ url: pageUrl }), approved: true },
+      { callId: 'fetch_1', name: 'web_fetch', arguments: JSON.stringify({ url: page.url }), approved: true },
     ]);
     expect(JSON.stringify(harness.server.modelRequests('openai-chat')[1]?.body)).toContain(
       'The answer is _forty-two_',
