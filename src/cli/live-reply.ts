@@ -5,6 +5,7 @@
  * the open line, at the bottom, is re-drawn, once.
  */
 import type { MarkdownStream } from './markdown.js';
+import { displayWidth } from './markdown-text.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 export interface LiveReply {
@@ -13,26 +14,11 @@ export interface LiveReply {
   end(): void;
 }
 
-/** Columns a code point takes: 2 for East Asian wide and emoji ranges, 0 for combining marks. */
-export function codePointWidth(code: number): number {
-  if ((code >= 0x300 && code <= 0x36f) || code === 0x200d || (code >= 0xfe00 && code <= 0xfe0f)) return 0;
-  const wide =
-    (code >= 0x1100 && code <= 0x115f) ||
-    (code >= 0x2e80 && code <= 0xa4cf && code !== 0x303f) ||
-    (code >= 0xac00 && code <= 0xd7a3) ||
-    (code >= 0xf900 && code <= 0xfaff) ||
-    (code >= 0xfe30 && code <= 0xfe4f) ||
-    (code >= 0xff00 && code <= 0xff60) ||
-    (code >= 0xffe0 && code <= 0xffe6) ||
-    (code >= 0x1f300 && code <= 0x1faff) ||
-    (code >= 0x20000 && code <= 0x3fffd);
-  return wide ? 2 : 1;
-}
-
-export function displayWidth(text: string): number {
-  let width = 0;
-  for (const character of text)
-    width += character === '\t' ? 8 - (width % 8) : codePointWidth(character.codePointAt(0) ?? 0);
+/** Columns the open line takes: a tab to the next stop of 8, the rest as the Markdown renderer measures it. */
+function lineWidth(text: string): number {
+  const [first = '', ...rest] = text.split('\t');
+  let width = displayWidth(first);
+  for (const segment of rest) width += 8 - (width % 8) + displayWidth(segment);
   return width;
 }
 
@@ -65,7 +51,7 @@ export function createLiveReply(
     const visible = sanitizeForTerminal(text.replace(/\r/g, ''));
     if (visible === '') return;
     write(visible);
-    shownWidth += displayWidth(visible);
+    shownWidth += lineWidth(visible);
   };
   return {
     push(text) {
