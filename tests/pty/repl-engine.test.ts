@@ -62,6 +62,8 @@ describe('the REPL on the shared engine (tmux)', () => {
     tmux = await startTmux({ args: [], env, cwd: harness.home });
     const banner = await tmux.waitFor(/conversation ([0-9a-f-]{36})/);
     const replId = /conversation ([0-9a-f-]{36})/.exec(banner)?.[1] ?? '';
+    // The prompt, not only the banner: keys sent before the line editor listens are not read.
+    await tmux.waitFor('› ');
     await tmux.send(MESSAGE, { literal: true });
     await tmux.send('Enter');
     await tmux.waitFor('Done.', 20_000);
