@@ -1,0 +1,144 @@
+/**
+ * What one wire API is, in one object: each `src/providers/<api>/definition.ts` exports a
+ * `definition: ProviderDefinition`, and `src/providers/registry.ts` lists them, one line per API.
+ * Everything else (provider names and presets, key and base-URL variables, the config schema's enums,
+ * the model catalogue and prices, credential checks, help and completions) derives from that list.
+ *
+ * A definition is plain data plus three small functions. It must not import its folder's client or any
+ * SDK statically: `createClient` imports them when a client is built, so `cody list` loads no SDK.
+ * The interface only grows (new optional fields); a change to an existing field is announced in the
+ * commit that makes it.
+ */
+import type { ClientOptions, ModelClient } from '../protocol/index.js';
+
+/** What a credential check learned: it works, the server refused it, or it could not tell. */
+export type CredentialCheck =
+  { state: 'works' } | { state: 'rejected'; status: number } | { state: 'not-checked'; reason: string };
+
+/** What a credential check is given: where to ask and with what (exactly one of key or bearer token). */
+export interface CredentialCheckRequest {
+  /** The endpoint the provider is used with (config, then its variable, then its default), no trailing `/`. */
+  baseUrl: string;
+  apiKey?: string;
+  /** A signed-in bearer token (Claude sign-in), sent instead of a key. */
+  bearerToken?: string;
+  /** The provider's or the sign-in's own headers (OpenRouter attribution, OAuth beta header). */
+  headers?: Readonly<Record<string, string>>;
+  timeoutMs?: number;
+}
+
+/** A subscription sign-in a provider takes with `--auth` (read from another program's login). */
+export interface SignInSupport {
+  /** The `--auth` value and the `config.json` `auth.<provider>` value (`chatgpt`, `claude`). */
+  mode: string;
+  /** The wire APIs the sign-in can serve (ChatGPT's: `openai-responses` only); absent: all the provider's. */
+  apis?: readonly string[];
+  /** The model a new sign-in starts with; absent: the provider's `defaultModel`. */
+  defaultModel?: string;
+}
+
+/**
+ * A provider a person names (`--provider`, `config.json` `provider`, `baseUrls.<name>`): a vendor's own
+ * API (`openai`, `anthropic`, `google`) or a preset for a server spoken to over another vendor's API
+ * (`openrouter`, `ollama`, `lmstudio`, `vllm` on `openai-chat`). A provider served by several wire APIs
+ * (`openai`: Chat Completions and Responses) is the same object in each of those definitions, and its
+ * default API is the first of them in the registry.
+ */
+export interface ProviderPreset {
+  /** The provider's name, unique in the registry: lower-case letters, digits and `-`. */
+  name: string;
+  /** The model used when this provider is chosen without `--model`. */
+  defaultModel: string;
+  /** Environment variables holding the key; the first one set (not blank) wins. */
+  keyVariables: readonly string[];
+  /**
+   * Other environment variables holding this provider's secrets (AWS's secret key and session token):
+   * never handed to tools and redacted like the key variables, but not read as the key.
+   */
+  secretVariables?: readonly string[];
+  /** The environment variable overriding the endpoint (`baseUrls.<name>` in config wins over it). */
+  baseUrlVariable: string;
+  /**
+   * The endpoint when neither config nor the variable sets one, spelled out so an SDK never reads
+   * `process.env` itself. Absent: the client derives it (Bedrock: from the region).
+   */
+  defaultBaseUrl?: string;
+  /** Whether a request without any key is refused (hosted APIs) rather than answered (local servers). */
+  needsKey: boolean;
+  /** Headers sent with every request (OpenRouter's app attribution). */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * A server reached over another vendor's API (an OpenAI-compatible router or local server): core
+   * always passes its endpoint and key to the client, it serves model ids of any vendor, and a missing
+   * key is an error before any request when `needsKey`.
+   */
+  preset?: boolean;
+  /** Whether `cody auth login <name>` stores its key in `$CODY_HOME/auth.json` (and `auth status` lists it). */
+  storesKey?: boolean;
+  /** Bare model ids that obviously belong to this vendor (`gpt-…`), to catch `--model` on the wrong provider. */
+  ownsModels?: RegExp;
+  /** Model ids the vendor publishes, for warning about a typo (`gpt-4o-mni`) when a model is chosen. */
+  knownModels?: readonly string[];
+  /** One cheap read-only request telling whether a credential works (`cody auth status`); absent: none. */
+  checkCredential?: (request: CredentialCheckRequest) => Promise<CredentialCheck>;
+  /** The subscription sign-in this provider takes with `--auth`, if any. */
+  signIn?: SignInSupport;
+}
+
+/** What the catalogue knows of a model family: its limits and what it can do. */
+export interface ModelEntry {
+  /** Matches the bare model id (any `models/` or router `vendor/` prefix removed); the first match wins. */
+  pattern: RegExp;
+  /** Tokens the model accepts in one request (input + output). */
+  contextWindow: number;
+  /** Most tokens the model may write in one response. */
+  maxOutputTokens: number;
+  /** The model reasons (OpenAI: accepts `reasoning.encrypted_content`). Default false. */
+  reasoning?: true;
+  /**
+   * The model takes its API's reasoning control (Responses/Chat `reasoning_effort`, Anthropic `thinking`,
+   * Gemini `thinkingConfig`). A model that reasons without it (DeepSeek's reasoner, o1-mini) has none.
+   */
+  effort?: true;
+  /** The model is known to take no images (text-only). Default: it takes them. */
+  noImages?: true;
+}
+
+/** A model family's published list price, in USD per million tokens. */
+export interface PriceEntry {
+  /** Matches the model id as configured; the first match wins. */
+  pattern: RegExp;
+  input: number;
+  /** Price of input tokens served from the prompt cache; absent: the input price. */
+  cachedInput?: number;
+  output: number;
+}
+
+/** One wire API. */
+export interface ProviderDefinition {
+  /**
+   * The wire API id (`openai-chat`, `bedrock-converse`): recorded in rollouts (`origin.api`), shown as
+   * every machine-readable `api`, and accepted by `--api`. Lower-case letters, digits and `-`.
+   */
+  api: string;
+  /** The short name a person may type with `--api` instead of the id (`chat`, `responses`, `messages`). */
+  apiName: string;
+  /** A few words for help and docs (`OpenAI Chat Completions`). */
+  title: string;
+  /**
+   * The providers this API serves. The first is the API's own: its key and base-URL variables and
+   * default endpoint are what the client reads when core passes none.
+   */
+  providers: readonly ProviderPreset[];
+  /** Builds the client, importing the folder's client module (and its SDK) only now. */
+  createClient(options: ClientOptions): Promise<ModelClient>;
+  /**
+   * A model's family for deciding whether opaque reasoning data (encrypted reasoning, signatures) it
+   * produced may be replayed to another model of this API: data goes back only to the same family.
+   */
+  modelFamily(model: string): string;
+  /** Catalogue entries for the model families this API's providers serve (an array may be shared). */
+  models: readonly ModelEntry[];
+  /** Price entries for those families (an array may be shared); unknown models show no cost. */
+  prices: readonly PriceEntry[];
+}
