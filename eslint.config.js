@@ -70,7 +70,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {
-    files: ['**/*.ts'],
+    files: ['**/*.ts', '**/*.tsx'],
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
@@ -79,7 +79,7 @@ export default tseslint.config(
   },
   {
     // Small files with one job each, and functions that fit on a screen or two (issue 8).
-    files: ['src/**/*.ts'],
+    files: ['src/**/*.ts', 'src/**/*.tsx'],
     rules: {
       'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
       'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }],
@@ -139,6 +139,24 @@ export default tseslint.config(
               group: ['openai', 'openai/*', '@anthropic-ai/*', '@google/genai', '@google/genai/*'],
               message: 'core never imports an SDK; go through src/providers.',
             },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The web page runs in a browser and speaks HTTP only: nothing of the engine, the server or Node.
+    files: ['src/web/**/*.ts', 'src/web/**/*.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/core/**', '**/cli/**', '**/server/**', '**/providers/**', '**/protocol/**'],
+              message: 'the web page talks to cody serve over HTTP (src/web/api.ts), never to its modules.',
+            },
+            { group: ['node:*'], message: 'the web page runs in a browser.' },
           ],
         },
       ],

@@ -396,6 +396,16 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
       run(async (commandIo) => (await import('./commands/serve.js')).runServe(options, commandIo))(),
     );
 
+  program
+    .command('web')
+    .description('serve conversations over HTTP and open the web page in your browser')
+    .option('--port <port>', 'port to listen on (0: any free port)', '8080')
+    .action((options: { port?: string }) =>
+      run(async (commandIo) =>
+        (await import('./commands/serve.js')).runServe(options, commandIo, { openBrowser: true }),
+      )(),
+    );
+
   const repl = program
     .command('repl', { isDefault: true, hidden: true })
     .description('interactive chat in the terminal (the default when no command is given)')

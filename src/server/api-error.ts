@@ -19,7 +19,10 @@ export type ApiErrorCode =
   | 'corrupt-conversation'
   | 'storage-error'
   | 'shutting-down'
-  | 'internal';
+  | 'internal'
+  // The web page's guards (web-layer.ts): a Host that is not this server, another origin, no X-Cody-Request.
+  | 'misdirected-request'
+  | 'forbidden';
 
 export class ApiError extends Error {
   readonly status: number;

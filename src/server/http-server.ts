@@ -19,8 +19,10 @@ import { createRedactor, redactDeep } from '../core/redact.js';
 import { environmentSecrets } from '../core/known-secrets.js';
 import type { ServerContext } from './server-context.js';
 import { HEARTBEAT_MS, type SseStream } from './sse.js';
-import { tokenCheck } from './token.js';
 import { turnRoutes } from './turn-routes.js';
+import { defaultWebRoot } from './web-assets.js';
+import { sendPage, WebLayer } from './web-layer.js';
+import { SECURITY_HEADERS } from './web-security.js';
 
 export interface CodyServerOptions {
   engine: Engine;
@@ -35,10 +37,18 @@ export interface CodyServerOptions {
   env?: Readonly<Record<string, string | undefined>>;
   /** One line per unexpected error (never a secret, never a body). */
   log?: (line: string) => void;
+  /** `--allow-remote`: answer to any `Host` (else only to this server's loopback address and port). */
+  allowRemote?: boolean;
+  /** The built web page (dist/web); found beside the code when unset. */
+  webRoot?: string;
+  /** The directory the server runs in: the web page lists its conversations first. */
+  workspace?: string;
 }
 
 export interface CodyServer {
   url: string;
+  /** `url` with a new one-time sign-in code in its fragment, for a browser (see web-session.ts). */
+  signInUrl(): string;
   /**
    * Whether an API client is attached to this conversation's events to answer an approval request: true
    * at once when one is, else as soon as one attaches within `ATTACH_GRACE_MS`, else false (the call is
@@ -72,12 +82,14 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
     live: new LiveConversations({ engine: options.engine }),
     streams: new Set<SseStream>(),
     heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
-    extraHeaders: options.corsOrigin
-      ? { 'access-control-allow-origin': options.corsOrigin, vary: 'Origin' }
-      : {},
+    extraHeaders: {
+      ...SECURITY_HEADERS,
+      ...(options.corsOrigin ? { 'access-control-allow-origin': options.corsOrigin, vary: 'Origin' } : {}),
+    },
   };
   const routes = compileRoutes(buildRoutes(context));
-  const isAuthorized = tokenCheck(options.token);
+  // Made once the port is known (`--port 0`): before that no request arrives.
+  const guards: { web?: WebLayer } = {};
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const log = options.log ?? (() => undefined);
   let stopping = false;
@@ -97,22 +109,25 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
       response.writeHead(204, {
         ...context.extraHeaders,
         'access-control-allow-methods': 'GET, POST, PUT, DELETE',
-        'access-control-allow-headers': 'authorization, content-type, last-event-id',
+        'access-control-allow-headers': 'authorization, content-type, last-event-id, x-cody-request',
         'access-control-max-age': '600',
       });
       response.end();
       return;
     }
     try {
-      if (stopping) throw new ApiError(503, 'shutting-down', 'The server is shutting down.');
-      if (!isAuthorized(request.headers.authorization)) {
-        throw new ApiError(
-          401,
-          'unauthorized',
-          'Missing or wrong bearer token (see $CODY_HOME/serve-token).',
-        );
-      }
+      const web = guards.web;
+      if (stopping || !web) throw new ApiError(503, 'shutting-down', 'The server is shutting down.');
       const url = new URL(request.url ?? '/', 'http://localhost');
+      const outcome = await web.check(request, url.pathname, () => readJsonBody(request, maxBodyBytes));
+      if (outcome.kind === 'page') {
+        sendPage(response, outcome.file, method, context.extraHeaders);
+        return;
+      }
+      if (outcome.kind === 'reply') {
+        send(response, outcome.reply.status, outcome.reply.body, outcome.reply.headers);
+        return;
+      }
       const { route, params } = matchRoute(routes, method, url.pathname);
       const reply = await route.handler({
         params,
@@ -140,10 +155,16 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
     }
   }
 
-  function send(response: ServerResponse, status: number, body: unknown): void {
+  function send(
+    response: ServerResponse,
+    status: number,
+    body: unknown,
+    headers: Record<string, string> = {},
+  ): void {
     const text = JSON.stringify(redactDeep(body, redact));
     response.writeHead(status, {
       ...context.extraHeaders,
+      ...headers,
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(text),
       'cache-control': 'no-store',
@@ -161,9 +182,20 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  const layer = new WebLayer({
+    token: options.token,
+    port: address.port,
+    anyHost: options.allowRemote === true,
+    corsOrigin: options.corsOrigin,
+    webRoot: options.webRoot ?? defaultWebRoot(),
+    workspace: options.workspace ?? process.cwd(),
+  });
+  guards.web = layer;
 
   return {
-    url: `http://${host}:${address.port}`,
+    url,
+    signInUrl: () => layer.signInUrl(url),
     clientAttached: (conversationId) => context.live.waitForListener(conversationId, ATTACH_GRACE_MS),
     close: async (graceMs = SHUTDOWN_GRACE_MS) => {
       stopping = true;

@@ -16,6 +16,8 @@ export interface ServeOptions {
   host: string;
   port: number;
   corsOrigin?: string;
+  /** Any `Host` header is answered (else only this server's loopback address and port). */
+  allowRemote: boolean;
 }
 
 export function isLoopbackHost(host: string): boolean {
@@ -37,7 +39,8 @@ export function parseServeOptions(input: ServeOptionsInput): ServeOptions {
   if (!/^\d+$/.test(portText) || !Number.isInteger(port) || port > 65_535) {
     throw new UsageError(`--port must be a whole number from 0 to 65535 (got '${portText}').`);
   }
-  if (input.corsOrigin === undefined) return { host, port };
+  const allowRemote = input.allowRemote === true;
+  if (input.corsOrigin === undefined) return { host, port, allowRemote };
   let origin: URL;
   try {
     origin = new URL(input.corsOrigin);
@@ -51,5 +54,5 @@ export function parseServeOptions(input: ServeOptionsInput): ServeOptions {
       `--cors-origin must be an origin such as http://localhost:3000 (got '${input.corsOrigin}').`,
     );
   }
-  return { host, port, corsOrigin: origin.origin };
+  return { host, port, corsOrigin: origin.origin, allowRemote };
 }

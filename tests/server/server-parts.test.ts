@@ -94,7 +94,7 @@ describe('message bodies', () => {
 
 describe('serve options', () => {
   it('defaults to 127.0.0.1:8080 and accepts loopback hosts', () => {
-    expect(parseServeOptions({})).toEqual({ host: '127.0.0.1', port: 8080 });
+    expect(parseServeOptions({})).toEqual({ host: '127.0.0.1', port: 8080, allowRemote: false });
     for (const host of ['localhost', '127.0.0.2', '::1', '[::1]']) expect(isLoopbackHost(host)).toBe(true);
     expect(parseServeOptions({ port: '0' }).port).toBe(0);
   });
@@ -102,7 +102,7 @@ describe('serve options', () => {
   it('refuses a non-loopback host unless --allow-remote', () => {
     for (const host of ['0.0.0.0', '192.168.1.5', '::', 'example.com']) {
       expect(() => parseServeOptions({ host })).toThrow(/--allow-remote/);
-      expect(parseServeOptions({ host, allowRemote: true }).host).toBe(host);
+      expect(parseServeOptions({ host, allowRemote: true })).toMatchObject({ host, allowRemote: true });
     }
   });
 

@@ -1,4 +1,7 @@
-/** `cody serve`: the engine over HTTP until SIGTERM or Ctrl-C, then an orderly stop and exit 0. */
+/**
+ * `cody serve`: the engine over HTTP (and the web page at `/`) until SIGTERM or Ctrl-C, then an orderly
+ * stop and exit 0. `cody web` is the same server, and opens the page in the browser.
+ */
 import { isErrno, UsageError } from '../../core/errors.js';
 import { ensureCodyHome, resolveCodyPaths } from '../../core/paths.js';
 import { ExitCode } from '../exit-codes.js';
@@ -6,8 +9,13 @@ import { parseServeOptions, type ServeOptionsInput } from '../../server/serve-op
 import type { Io } from '../io.js';
 import { sanitizeForTerminal } from '../sanitize.js';
 import { CLI_VERSION } from '../version.js';
+import { openBrowser } from '../open-browser.js';
 
-export async function runServe(input: ServeOptionsInput, io: Io): Promise<number> {
+export async function runServe(
+  input: ServeOptionsInput,
+  io: Io,
+  mode: { openBrowser?: boolean } = {},
+): Promise<number> {
   const options = parseServeOptions(input);
   const paths = resolveCodyPaths(io.env);
   await ensureCodyHome(paths);
@@ -42,6 +50,8 @@ export async function runServe(input: ServeOptionsInput, io: Io): Promise<number
     port: options.port,
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
     env: io.env,
+    allowRemote: options.allowRemote,
+    workspace: io.cwd,
     log: (line) => io.stderr.write(`${line}\n`),
   }).catch((error: unknown) => {
     // Another program (or another cody serve) has the port: a usage error, one line, no stack.
@@ -58,6 +68,15 @@ export async function runServe(input: ServeOptionsInput, io: Io): Promise<number
     io.stderr.write(`cody serve: API token in ${token.path}\n`);
   }
   io.stderr.write(`cody serve: listening on ${server.url}\n`);
+  // The sign-in link carries a one-time code (in the fragment, which no request or log ever holds).
+  const signIn = server.signInUrl();
+  if (mode.openBrowser !== true) {
+    io.stderr.write(`cody serve: web page (one-time sign-in link): ${signIn}\n`);
+  } else if (await openBrowser(signIn, io.env)) {
+    io.stderr.write(`cody web: opened the web page in your browser\n`);
+  } else {
+    io.stderr.write(`cody web: could not open a browser; open this one-time sign-in link: ${signIn}\n`);
+  }
   // `on`, not `once`: proper-lockfile's signal-exit re-raises a signal when it sees no other listener,
   // which would kill the process in the middle of the orderly stop.
   let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
