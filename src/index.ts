@@ -33,5 +33,11 @@ export type { ForkOptions } from './core/store/fork-options.js';
 export type { TranscriptPage, TranscriptPageOptions } from './core/store/transcript-page.js';
 export { APPROVAL_POLICIES } from './core/tools/policy.js';
 export type { ApprovalPolicy } from './core/tools/policy.js';
-export type { ToolDecision, ToolResult, ToolRunContext, ToolRuntime } from './core/tools/tool-runtime.js';
+export type {
+  SpecsTarget,
+  ToolDecision,
+  ToolResult,
+  ToolRunContext,
+  ToolRuntime,
+} from './core/tools/tool-runtime.js';
 export type { ContentPart, FunctionCallItem, ResponseItem, TokenUsage, WireApi } from './protocol/index.js';

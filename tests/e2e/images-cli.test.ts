@@ -1,6 +1,7 @@
 /**
  * Images through the built `cody`: `cody chat --image` (sent, and refused with one line and exit 2 for
- * bad bytes, too large, or a model without vision, with nothing sent) and `cody serve`'s message body.
+ * bad bytes, too large, or a model without vision, with nothing sent; named in text once the conversation
+ * moves to a text-only model) and `cody serve`'s message body.
  */
 import { truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -53,6 +54,24 @@ describe('cody chat --image', () => {
       (line) => line.payload.role === 'user',
     );
     expect(JSON.stringify(user?.payload.content)).toContain(`"image_url":"${DATA_URL}"`);
+  });
+
+  it('sends [image: name] text in place of an earlier image to a text-only model, and no view_image', async () => {
+    expect((await harness.cody(['chat', '--image', 'shot.png', 'what is wrong here?'])).code).toBe(0);
+    harness.server.reset();
+    const run = await harness.cody(['chat', '--model', 'gpt-3.5-turbo', 'and now?']);
+    expect(run.code, run.stderr).toBe(0);
+    const [request] = harness.server.modelRequests('openai-chat');
+    const body = request?.body as {
+      model: string;
+      messages: unknown[];
+      tools: Array<{ function: { name: string } }>;
+    };
+    expect(body.model).toBe('gpt-3.5-turbo');
+    expect(JSON.stringify(body.messages)).toContain('[image: shot.png]');
+    expect(JSON.stringify(body.messages)).not.toContain(PNG_1X1_BASE64);
+    expect(body.tools.map((tool) => tool.function.name)).not.toContain('view_image');
+    expect(body.tools.map((tool) => tool.function.name)).toContain('read_file');
   });
 
   it.each([

@@ -11,60 +11,7 @@ import { createCody, type Cody, type CodyEvent } from '../../src/index.js';
 import { CLI_VERSION } from '../../src/cli/version.js';
 import { createHarness, linesOfType, type Harness } from './harness.js';
 import { PNG_1X1, PNG_1X1_BASE64 } from './image-fixtures.js';
-
-const DATA_URL = `data:image/png;base64,${PNG_1X1_BASE64}`;
-
-type Api = 'openai-responses' | 'openai-chat' | 'anthropic-messages' | 'gemini';
-const SELECTIONS: Record<Api, { provider: 'openai' | 'anthropic' | 'google'; api: string; model: string }> = {
-  'openai-responses': { provider: 'openai', api: 'responses', model: 'gpt-4.1-mini' },
-  'openai-chat': { provider: 'openai', api: 'chat', model: 'gpt-4.1-mini' },
-  'anthropic-messages': { provider: 'anthropic', api: 'messages', model: 'claude-sonnet-4-6' },
-  gemini: { provider: 'google', api: 'gemini', model: 'gemini-2.5-flash' },
-};
-const APIS = Object.keys(SELECTIONS) as Api[];
-
-/** The image as each API's user content carries it. */
-const USER_IMAGE: Record<Api, unknown> = {
-  'openai-responses': { type: 'input_image', image_url: DATA_URL, detail: 'auto' },
-  'openai-chat': { type: 'image_url', image_url: { url: DATA_URL } },
-  'anthropic-messages': {
-    type: 'image',
-    source: { type: 'base64', media_type: 'image/png', data: PNG_1X1_BASE64 },
-  },
-  gemini: { inlineData: { mimeType: 'image/png', data: PNG_1X1_BASE64 } },
-};
-
-/** The content parts (or blocks) of every user-side message of a request body, flattened. */
-function userParts(api: Api, body: unknown): unknown[] {
-  const record = body as Record<string, unknown>;
-  switch (api) {
-    case 'openai-responses':
-      return (record.input as Array<{ role?: string; content?: unknown; output?: unknown }>).flatMap(
-        (item) => [
-          ...(item.role === 'user' && Array.isArray(item.content) ? item.content : []),
-          ...(Array.isArray(item.output) ? (item.output as unknown[]) : []),
-        ],
-      );
-    case 'openai-chat':
-      return (record.messages as Array<{ role: string; content: unknown }>).flatMap((message) =>
-        message.role === 'user' && Array.isArray(message.content) ? (message.content as unknown[]) : [],
-      );
-    case 'anthropic-messages':
-      return (record.messages as Array<{ role: string; content: unknown }>).flatMap((message) =>
-        message.role === 'user' && Array.isArray(message.content)
-          ? (message.content as Array<{ type: string; content?: unknown }>).flatMap((block) =>
-              block.type === 'tool_result' && Array.isArray(block.content)
-                ? [block, ...(block.content as unknown[])]
-                : [block],
-            )
-          : [],
-      );
-    case 'gemini':
-      return (record.contents as Array<{ role: string; parts: unknown[] }>).flatMap((content) =>
-        content.role === 'user' ? content.parts : [],
-      );
-  }
-}
+import { APIS, DATA_URL, SELECTIONS, USER_IMAGE, userParts } from './wire-images.js';
 
 async function drain(events: AsyncIterable<CodyEvent>): Promise<CodyEvent[]> {
   const seen: CodyEvent[] = [];

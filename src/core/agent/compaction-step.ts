@@ -13,6 +13,8 @@ import type { CompactionTrigger, SessionEvent } from '../session-events.js';
 import { failureFromProvider, TurnFailedError } from '../turn-failure.js';
 import { requestWithRetry, type ModelResponse } from './model-request.js';
 import type { TurnContext } from './turn-context.js';
+import { acceptsImages } from '../model-catalog.js';
+import { itemsForModel } from '../images/text-only-history.js';
 
 export interface CompactionReport {
   status: 'compacted' | 'noop';
@@ -151,9 +153,10 @@ async function* summaryRequester(
   turn: TurnContext,
   request: Omit<ModelRequest, 'signal'>,
 ): AsyncGenerator<CompactionProgress, ModelResponse> {
+  const images = acceptsImages(turn.selection.model, turn.config);
   const requests = requestWithRetry({
     client: turn.client,
-    request,
+    request: { ...request, items: itemsForModel(request.items, images) },
     policy: retryPolicyOf(turn.config),
     ...(turn.signal ? { signal: turn.signal } : {}),
     streamDeltas: false,

@@ -26,6 +26,8 @@ import { codexPermissions } from '../rollout/codex-lines.js';
 import { codexReasoningFields } from '../reasoning-setting.js';
 import type { TurnContextPayload } from '../rollout/schema.js';
 import { instructionsMessage, lastInstructionsText, noInstructionsText } from '../project-docs.js';
+import { acceptsImages } from '../model-catalog.js';
+import { itemsForModel, toolsForModel } from '../images/text-only-history.js';
 
 /** Automatic compactions allowed in one turn before it stops instead of looping. */
 export const MAX_AUTO_COMPACTIONS_PER_TURN = 3;
@@ -188,11 +190,13 @@ async function* requestOnce(
   }
   const awaiting = states.to('AwaitingLLMResponse');
   if (awaiting) yield awaiting;
+  // A model that takes no images gets them named in text, and no view_image (the history keeps them).
+  const images = acceptsImages(selection.model, turn.config);
   const response: ModelResponse = yield* requestWithRetry({
     client: turn.client,
     request: {
-      items: normalizeItems(handle.history),
-      tools: turn.tools?.specs() ?? [],
+      items: itemsForModel(normalizeItems(handle.history), images),
+      tools: toolsForModel(turn.tools?.specs({ api: selection.api }) ?? [], images),
       maxOutputTokens: limits.maxOutputTokens,
     },
     policy: retryPolicyOf(turn.config),

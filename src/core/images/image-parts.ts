@@ -51,20 +51,20 @@ export function imagesIn(parts: readonly ContentPart[]): Array<{ part: InputImag
 }
 
 /**
- * The message with each image (and its tags) replaced by `[image: name]` text (`[image]` when it had no
- * name): what compaction keeps of images before the cut. Messages without images are returned as-is.
+ * The parts with each image (and its tags) replaced by `[image: name]` text (`[image]` when it had no
+ * name). Parts without images are returned as-is.
  */
-export function withImagesNamed(message: MessageItem): MessageItem {
-  if (!message.content.some((part) => part.type === 'input_image')) return message;
+export function namedImageParts(parts: readonly ContentPart[]): ContentPart[] {
+  if (!parts.some((part) => part.type === 'input_image')) return [...parts];
   const content: ContentPart[] = [];
-  for (let index = 0; index < message.content.length; index += 1) {
-    const part = message.content[index];
+  for (let index = 0; index < parts.length; index += 1) {
+    const part = parts[index];
     if (part === undefined) continue;
-    const next = message.content[index + 1];
+    const next = parts[index + 1];
     const tag = part.type === 'input_text' ? OPEN_TAG.exec(part.text) : null;
     if (tag && next?.type === 'input_image') {
       content.push({ type: 'input_text', text: `[image: ${tag[1] ?? ''}]` });
-      const close = message.content[index + 2];
+      const close = parts[index + 2];
       index += close?.type === 'input_text' && close.text === IMAGE_CLOSE_TAG ? 2 : 1;
     } else if (part.type === 'input_image') {
       content.push({ type: 'input_text', text: '[image]' });
@@ -72,5 +72,14 @@ export function withImagesNamed(message: MessageItem): MessageItem {
       content.push(part);
     }
   }
-  return { ...message, content };
+  return content;
+}
+
+/**
+ * The message with each image (and its tags) replaced by `[image: name]` text: what compaction keeps of
+ * images before the cut. Messages without images are returned as-is.
+ */
+export function withImagesNamed(message: MessageItem): MessageItem {
+  if (!message.content.some((part) => part.type === 'input_image')) return message;
+  return { ...message, content: namedImageParts(message.content) };
 }

@@ -5,6 +5,7 @@
 import type { ToolSpec } from '../../protocol/index.js';
 import type { ExternalTools } from '../tools/runtime.js';
 import type { ToolResult, ToolRunContext } from '../tools/tool-decision.js';
+import type { SpecsTarget } from '../tools/tool-runtime.js';
 import type { McpManager, McpManagerOptions } from './mcp-manager.js';
 
 export function createLazyMcpTools(options: McpManagerOptions): ExternalTools | undefined {
@@ -21,7 +22,7 @@ export function createLazyMcpTools(options: McpManagerOptions): ExternalTools | 
         manager = new module.McpManager(options);
         await manager.prepare();
       })),
-    specs: (): ToolSpec[] => manager?.specs() ?? [],
+    specs: (target?: SpecsTarget): ToolSpec[] => manager?.specs(target) ?? [],
     has: (name) => manager?.has(name) === true,
     isReadOnly: (name) => manager?.isReadOnly(name) === true,
     call: (name: string, args: Record<string, unknown>, context: ToolRunContext) =>

@@ -19,6 +19,7 @@ import { detectSandbox, type SandboxState } from './sandbox.js';
 import { toolEnvironment, type ShellEnvironmentPolicy } from './tool-environment.js';
 import { decidePolicy, type Access, type ApprovalPolicy } from './policy.js';
 import type {
+  SpecsTarget,
   ToolDecision,
   ToolPermissions,
   ToolResult,
@@ -36,7 +37,8 @@ export const DEFAULT_SHELL_TIMEOUT_MS = 120_000;
 export interface ExternalTools {
   /** Starts what is needed to list the tools (MCP servers connect); idempotent. */
   prepare(): Promise<void>;
-  specs(): ToolSpec[];
+  /** The tools' specs; `target`: the request's wire API, when known. */
+  specs(target?: SpecsTarget): ToolSpec[];
   has(name: string): boolean;
   isReadOnly(name: string): boolean;
   call(name: string, args: Record<string, unknown>, context: ToolRunContext): Promise<ToolResult>;
@@ -69,7 +71,7 @@ export interface ToolRuntimeOptions {
 export type SandboxPolicy = ToolPermissions['sandboxPolicy'];
 
 export interface CodyToolRuntime extends ToolRuntime {
-  specs(): ToolSpec[];
+  specs(target?: SpecsTarget): ToolSpec[];
   has(name: string): boolean;
   decide(call: FunctionCallItem): Promise<ToolDecision>;
   rememberApproval(call: FunctionCallItem): void;
@@ -214,7 +216,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
     prepare: async () => {
       await external?.prepare();
     },
-    specs: () => [...BUILTIN_TOOL_SPECS, ...(external?.specs() ?? [])],
+    specs: (target) => [...BUILTIN_TOOL_SPECS, ...(external?.specs(target) ?? [])],
     has: (name) => builtinNames.has(name) || external?.has(name) === true,
     isReadOnly: (call) =>
       READ_ONLY_TOOLS.has(call.name) ||

@@ -1,5 +1,11 @@
 import type { ApprovalPolicy } from './policy.js';
-import type { ContentPart, FunctionCallItem, GhostSnapshotItem, ToolSpec } from '../../protocol/index.js';
+import type {
+  ContentPart,
+  FunctionCallItem,
+  GhostSnapshotItem,
+  ToolSpec,
+  WireApi,
+} from '../../protocol/index.js';
 import type { TurnChangesPayload } from '../undo/turn-changes.js';
 
 /**
@@ -20,6 +26,11 @@ export type ToolDecision =
 export interface AlwaysScope {
   kind: 'command' | 'file' | 'call';
   label: string;
+}
+
+/** What a request's tool specs are for: its wire API (MCP schemas Gemini takes only part of are said once). */
+export interface SpecsTarget {
+  api: WireApi;
 }
 
 /** What running a call produced. Failures are reported in `output` (the model reads it), never thrown. */
@@ -44,8 +55,8 @@ export interface ToolRunContext {
  * and runs allowed calls.
  */
 export interface ToolRuntime {
-  /** Specs sent with every request. */
-  specs(): ToolSpec[];
+  /** Specs sent with every request; `target` is the request's wire API, when known. */
+  specs(target?: SpecsTarget): ToolSpec[];
   has(name: string): boolean;
   /** Pure policy: whether this call may run, needs asking, or is refused. Never prompts. */
   decide(call: FunctionCallItem): Promise<ToolDecision>;
