@@ -8,6 +8,7 @@ import type { ToolSpec } from '../../protocol/index.js';
 import { sanitizeGeminiSchema } from '../../providers/gemini/sanitize-schema.js';
 import type { ExternalTools } from '../tools/runtime.js';
 import type { ToolResult, ToolRunContext } from '../tools/tool-decision.js';
+import type { SpecsTarget } from '../tools/tool-runtime.js';
 import {
   connectMcpServer,
   type McpConnection,
@@ -39,6 +40,10 @@ interface ServerEntry {
   error?: string;
   connection?: McpConnection;
   tools: McpToolInfo[];
+  /** Per exposed tool name, the schema keywords Gemini does not take (cut when the Gemini API is used). */
+  geminiDrops: Map<string, string[]>;
+  /** Whether the person was told about `geminiDrops` (once per server, when Gemini is first used). */
+  geminiWarned: boolean;
 }
 
 export interface McpManagerOptions {
@@ -62,6 +67,8 @@ export class McpManager implements ExternalTools {
       config,
       state: 'not started',
       tools: [],
+      geminiDrops: new Map(),
+      geminiWarned: false,
     }));
   }
 
@@ -70,7 +77,9 @@ export class McpManager implements ExternalTools {
     return this.started;
   }
 
-  specs(): ToolSpec[] {
+  /** The tools' specs; for the Gemini API, first says (once per server) what its schemas lose there. */
+  specs(target?: SpecsTarget): ToolSpec[] {
+    if (target?.api === 'gemini') this.warnGeminiDrops();
     return [...this.byExposedName.entries()].map(([name, { entry, tool }]) => ({
       name,
       description: `${tool.description ?? ''} (MCP server ${entry.name})`.trim(),
@@ -168,10 +177,18 @@ export class McpManager implements ExternalTools {
     const name = exposedName(entry.name, tool.name, (candidate) => this.byExposedName.has(candidate));
     this.byExposedName.set(name, { entry, tool });
     const { dropped } = sanitizeGeminiSchema(tool.inputSchema);
-    if (dropped.length > 0)
+    if (dropped.length > 0) entry.geminiDrops.set(name, dropped);
+  }
+
+  private warnGeminiDrops(): void {
+    for (const entry of this.entries) {
+      if (entry.geminiWarned || entry.geminiDrops.size === 0) continue;
+      entry.geminiWarned = true;
+      const tools = [...entry.geminiDrops].map(([name, dropped]) => `${dropped.join(', ')} from ${name}`);
       this.options.onWarning?.(
-        `MCP tool ${name}: Gemini accepts only part of JSON Schema; dropped ${dropped.join(', ')} from its schema for the Gemini API.`,
+        `MCP server '${entry.name}': Gemini accepts only part of JSON Schema; for the Gemini API dropped ${tools.join('; ')}.`,
       );
+    }
   }
 }
 

@@ -81,14 +81,23 @@ describe('MCP manager', () => {
     const after = await manager.call('test__fail', {}, {});
     expect(after.output).toMatch(/^Error: MCP server 'test' is not running/);
     expect(warnings.some((warning) => warning.includes("MCP server 'test'"))).toBe(true);
-    // Gemini's schema subset: what would be dropped is said once, at registration.
-    expect(
-      warnings.some((warning) =>
-        /^MCP tool test__fancy: Gemini accepts only part of JSON Schema; dropped .*exclusiveMinimum/.test(
-          warning,
-        ),
-      ),
-    ).toBe(true);
+  });
+
+  it('says what Gemini drops from a server’s schemas once, and only when the Gemini API is used', async () => {
+    const warnings: string[] = [];
+    const manager = open({ test: { command: process.execPath, args: [TEST_SERVER] } }, warnings);
+    await manager.prepare();
+    const gemini = (): string[] => warnings.filter((warning) => warning.includes('Gemini'));
+    manager.specs();
+    manager.specs({ api: 'openai-responses' });
+    manager.specs({ api: 'anthropic-messages' });
+    expect(gemini()).toEqual([]);
+    manager.specs({ api: 'gemini' });
+    manager.specs({ api: 'gemini' });
+    expect(gemini()).toHaveLength(1);
+    expect(gemini()[0]).toMatch(
+      /^MCP server 'test': Gemini accepts only part of JSON Schema; for the Gemini API dropped .*exclusiveMinimum.* from test__fancy/,
+    );
   });
 
   describe('streamable HTTP', () => {
