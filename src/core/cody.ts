@@ -16,6 +16,7 @@ import { LiveConversations } from './live-conversations.js';
 import type { ApprovalDecision } from './session-events.js';
 import { ConversationManager } from './conversation-manager.js';
 import { applyTitle } from './conversation-list.js';
+import { newConversationId } from './conversation-id.js';
 import { readTitles } from './conversation-titles.js';
 import type { ConversationSummary } from './rollout/summary-reader.js';
 import { checkSelection } from './selection-check.js';
@@ -28,6 +29,7 @@ import type { ForkOptions } from './store/fork-options.js';
 import type { TranscriptPage, TranscriptPageOptions } from './store/transcript-page.js';
 import type { ApprovalPolicy } from './tools/policy.js';
 import type { ToolRuntime } from './tools/tool-runtime.js';
+import type { SessionOptions } from './session.js';
 
 export interface CreateCodyOptions {
   /** Cody's home (conversations, config); default `$CODY_HOME`, else `~/.cody`. */
@@ -122,8 +124,8 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
   const live = new LiveConversations(
     options.idleCloseMs !== undefined ? { idleCloseMs: options.idleCloseMs } : {},
   );
-  let store: Promise<Store> | undefined;
-  const load = (): Promise<Store> =>
+  let store: Promise<Omit<Store, 'draft'>> | undefined;
+  const load = (): Promise<Omit<Store, 'draft'>> =>
     (store ??= openStore(options, homePaths, env, cwd).then((opened) => {
       paths = opened.store.paths;
       scratch = opened.scratch;
@@ -131,46 +133,67 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     }));
 
   const canAsk = options.canAsk;
+  /** The live conversation of a resolved id, its session opened the first time (a draft's from memory). */
+  const openSession = (resolved: string, draft?: SessionOptions['draft']): Promise<Conversation> =>
+    live.open(resolved, async (hooks) => {
+      const { manager, config, runtime } = await load();
+      const { Session } = await import('./session.js');
+      const tools = await runtime.createTools();
+      const onLockWait = options.onLockWait;
+      const session = await Session.open({
+        manager,
+        conversationId: resolved,
+        config,
+        env,
+        cwd,
+        canAsk: typeof canAsk === 'function' ? () => canAsk(resolved) : canAsk !== false,
+        followConversationPolicy: runtime.followConversationPolicy,
+        approvalTimeoutMs: runtime.approvalTimeoutMs,
+        ...(options.secrets ? { secrets: options.secrets } : {}),
+        ...(onLockWait ? { onLockWait: () => onLockWait(resolved) } : {}),
+        ...(tools ? { tools } : {}),
+        ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),
+        ...(draft ? { draft } : {}),
+      });
+      return new Conversation(session, {
+        ...hooks,
+        onClose: () => {
+          hooks.onClose();
+          // close() waits for the tools (MCP servers) to shut down.
+          const closed = (async () => tools?.close?.())().catch(() => undefined);
+          closing.add(closed);
+          void closed.then(() => closing.delete(closed));
+        },
+      });
+    });
   const openLive = async (id: string, selection?: SelectionChoice): Promise<Conversation> => {
     // An open conversation answers without a look at the store (a server asks on every request).
     const known = live.get(id);
     if (known) live.touch(id);
     const conversation = await (known ??
-      (async () => {
-        const { manager, config, runtime } = await load();
-        const resolved = await manager.resolveId(id);
-        return live.open(resolved, async (hooks) => {
-          const { Session } = await import('./session.js');
-          const tools = await runtime.createTools();
-          const onLockWait = options.onLockWait;
-          const session = await Session.open({
-            manager,
-            conversationId: resolved,
-            config,
-            env,
-            cwd,
-            canAsk: typeof canAsk === 'function' ? () => canAsk(resolved) : canAsk !== false,
-            followConversationPolicy: runtime.followConversationPolicy,
-            approvalTimeoutMs: runtime.approvalTimeoutMs,
-            ...(options.secrets ? { secrets: options.secrets } : {}),
-            ...(onLockWait ? { onLockWait: () => onLockWait(resolved) } : {}),
-            ...(tools ? { tools } : {}),
-            ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),
-          });
-          return new Conversation(session, {
-            ...hooks,
-            onClose: () => {
-              hooks.onClose();
-              // close() waits for the tools (MCP servers) to shut down.
-              const closed = (async () => tools?.close?.())().catch(() => undefined);
-              closing.add(closed);
-              void closed.then(() => closing.delete(closed));
-            },
-          });
-        });
-      })());
+      (async () => openSession(await (await load()).manager.resolveId(id)))());
     if (selection) conversation.setSelection(selection);
     return conversation;
+  };
+  /** A new conversation whose rollout is written at its first turn (see Store.draft). */
+  const draft: Store['draft'] = (start = {}) => {
+    const id = newConversationId();
+    const open = async (): Promise<Conversation> => {
+      const known = live.get(id);
+      if (known) return known;
+      const { manager, runtime } = await load();
+      const { conversationDraft } = await import('./start-conversation.js');
+      const { initialItems, create } = conversationDraft(manager, {
+        id,
+        cwd,
+        tools: await runtime.toolNames(),
+        ...(start.activate !== undefined ? { activate: start.activate } : {}),
+      });
+      const conversation = await openSession(id, { initialItems, create });
+      if (start.choice) conversation.setSelection(start.choice);
+      return conversation;
+    };
+    return { id, open };
   };
 
   const get = async (id: string): Promise<ConversationSummary> => {
@@ -222,7 +245,7 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
       if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
     },
   };
-  registerStore(cody, load);
+  registerStore(cody, () => load().then((store) => ({ ...store, draft })));
   return cody;
 }
 
@@ -232,7 +255,7 @@ async function openStore(
   homePaths: CodyPaths,
   env: Readonly<Record<string, string | undefined>>,
   cwd: string,
-): Promise<{ store: Store; scratch?: string }> {
+): Promise<{ store: Omit<Store, 'draft'>; scratch?: string }> {
   let paths = homePaths;
   let scratch: string | undefined;
   const config = await loadConfig(homePaths.configFile);
@@ -256,7 +279,7 @@ async function openStore(
     await copyFile(home.rolloutPath(from), manager.rolloutPath(from));
     await manager.setActive(from);
   }
-  const store: Store = {
+  const store: Omit<Store, 'draft'> = {
     paths,
     config,
     manager,

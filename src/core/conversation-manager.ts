@@ -50,6 +50,8 @@ export interface NewConversationOptions {
   forkedFrom?: { id: string; message?: string };
   /** Make it the CLI's active conversation (default true; the library and `cody serve` pass false). */
   activate?: boolean;
+  /** The id, chosen earlier (a conversation shown before its first message); default a new one. */
+  id?: string;
 }
 
 function modelProviderField(modelProvider: string | undefined): { model_provider?: string } {
@@ -78,7 +80,7 @@ export class ConversationManager {
     await ensureCodyHome(this.paths);
     const { RolloutRecorder } = await import('./rollout/recorder.js');
     const now = this.now();
-    const id = newConversationId(now.getTime());
+    const id = options.id ?? newConversationId(now.getTime());
     const filePath = this.rolloutPath(id);
     const recorder = await RolloutRecorder.create(
       filePath,

@@ -5,6 +5,7 @@
  */
 import type { Cody } from './cody.js';
 import type { CodyConfig } from './config.js';
+import type { Conversation } from './conversation.js';
 import type { SelectionChoice } from './conversation-engine.js';
 import type { ConversationManager } from './conversation-manager.js';
 import type { EngineRuntime } from './engine-runtime.js';
@@ -22,6 +23,15 @@ export interface Store {
    * the store's config; made the CLI's active conversation unless `activate: false`.
    */
   start(options?: { choice?: SelectionChoice; config?: CodyConfig; activate?: boolean }): Promise<string>;
+  /**
+   * A new conversation shown before it exists: its id now, the live conversation from `open()`; its
+   * rollout is written (and made the CLI's active conversation unless `activate: false`) when its first
+   * turn starts, so one nobody speaks in leaves nothing behind.
+   */
+  draft(options?: { choice?: SelectionChoice; activate?: boolean }): {
+    id: string;
+    open(): Promise<Conversation>;
+  };
   /** Imports a Codex rollout as a new conversation (made active unless `activate: false`). */
   importRollout(path: string, where?: { activate?: boolean }): Promise<{ id: string; itemCount: number }>;
 }

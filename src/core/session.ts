@@ -16,7 +16,7 @@ import { createModelClient } from '../providers/index.js';
 import { ApprovalDesk } from './agent/approvals.js';
 import { type CompactionReport, runCompaction } from './agent/compaction-step.js';
 import { ContextBudget } from './agent/context-budget.js';
-import { ConversationHandle } from './agent/conversation-handle.js';
+import { ConversationHandle, type ConversationHandleOptions } from './agent/conversation-handle.js';
 import { runTurn } from './agent/turn-loop.js';
 import type { TurnContext } from './agent/turn-context.js';
 import { TurnStateMachine } from './agent/turn-state.js';
@@ -72,6 +72,11 @@ export interface SessionOptions {
   onLockWait?: () => void;
   /** File-system wrapping for the recorder (tests inject write failures through it). */
   recorderOptions?: Omit<RecorderOptions, 'redact'>;
+  /**
+   * A conversation not written yet: it starts from `initialItems`, and `create` writes its rollout with
+   * the selection in force when its first turn (or compaction) starts.
+   */
+  draft?: { initialItems: readonly ResponseItem[]; create: (selection: ResolvedSelection) => Promise<void> };
   /**
    * Exact values to redact besides the keys Cody reads (`cody serve` passes its token). Events and the
    * rollout are redacted of these, of the known key shapes and of config.json's `redact` patterns.
@@ -143,6 +148,7 @@ export class Session implements ConversationEngine {
       config: options.config,
       ...(options.onLockWait ? { onLockWait: options.onLockWait } : {}),
       recorderOptions: { ...options.recorderOptions, redact: (text) => redactText(text, matchers) },
+      ...(options.draft ? { draft: draftOf(options.draft, () => this.selection()) } : {}),
     });
     this.budget = new ContextBudget(this.handle, () => this.config, options.tools);
   }
@@ -463,6 +469,14 @@ function reasoningStatus(
     ...(level !== undefined ? { reasoning: level } : {}),
     ...(tokens !== undefined ? { reasoningTokens: tokens } : {}),
   };
+}
+
+/** The handle's draft: created with the selection of the moment it is written. */
+function draftOf(
+  draft: NonNullable<SessionOptions['draft']>,
+  selection: () => ResolvedSelection,
+): NonNullable<ConversationHandleOptions['draft']> {
+  return { initialItems: draft.initialItems, create: () => draft.create(selection()) };
 }
 
 function isInterrupted(error: unknown): boolean {

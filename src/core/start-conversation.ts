@@ -1,3 +1,4 @@
+import type { ResponseItem, WireApi } from '../protocol/index.js';
 import type { CodyConfig } from './config.js';
 import type { ConversationManager } from './conversation-manager.js';
 import type { SelectionChoice } from './conversation-engine.js';
@@ -61,4 +62,36 @@ export async function importConversation(
     activate: options.activate !== false,
   });
   return { id, itemCount };
+}
+
+/**
+ * A new conversation held in memory until its first turn: the items it starts with, and `create`, which
+ * writes its rollout (with the selection in force then) under the id chosen now.
+ */
+export function conversationDraft(
+  manager: ConversationManager,
+  options: { id: string; cwd: string; tools?: readonly string[]; now?: Date; activate?: boolean },
+): {
+  initialItems: ResponseItem[];
+  create: (selection: { provider: string; api: WireApi; model: string }) => Promise<void>;
+} {
+  const system = buildSystemMessage({
+    cwd: options.cwd,
+    date: options.now ?? new Date(),
+    tools: options.tools ?? [],
+  });
+  return {
+    initialItems: [system],
+    create: async (selection) => {
+      await manager.newConversation({
+        id: options.id,
+        provider: selection.provider,
+        api: selection.api,
+        model: selection.model,
+        cwd: options.cwd,
+        initialItems: [system],
+        activate: options.activate !== false,
+      });
+    },
+  };
 }

@@ -30,6 +30,11 @@ export interface ConversationHandleOptions {
   onLockWait?: () => void;
   /** File-system wrapping for the recorder (tests inject write failures through it). */
   recorderOptions?: RecorderOptions;
+  /**
+   * A conversation not written yet: its history starts as `initialItems`, and `create` writes its rollout
+   * when the first turn (or compaction) takes the lock, so one nobody speaks in leaves no file.
+   */
+  draft?: { initialItems: readonly ResponseItem[]; create: () => Promise<void> };
 }
 
 export class ConversationHandle {
@@ -66,11 +71,19 @@ export class ConversationHandle {
   private openTurnId: string | undefined;
   /** This process started a turn (its context is recorded) that has not been closed yet. */
   private turnOpen = false;
+  /** Set while the conversation is a draft (no rollout yet). */
+  private draft: ConversationHandleOptions['draft'];
 
   constructor(options: ConversationHandleOptions) {
     this.options = options;
     this.id = options.conversationId;
     this.filePath = options.manager.rolloutPath(options.conversationId);
+    this.draft = options.draft;
+  }
+
+  /** Whether the conversation exists only here, its rollout not written yet. */
+  get isDraft(): boolean {
+    return this.draft !== undefined;
   }
 
   /** The live history (what the next prompt is built from). */
@@ -95,6 +108,10 @@ export class ConversationHandle {
    */
   async lock(): Promise<() => Promise<void>> {
     this.writeFailure = undefined;
+    if (this.draft) {
+      await this.draft.create();
+      this.draft = undefined;
+    }
     const release = await acquireConversationLock(this.filePath, {
       timeoutMs: this.options.config.lockTimeoutMs ?? DEFAULT_LOCK_TIMEOUT_MS,
       ...(this.options.onLockWait ? { onWaiting: this.options.onLockWait } : {}),
@@ -215,6 +232,10 @@ export class ConversationHandle {
   }
 
   async reload(): Promise<void> {
+    if (this.draft) {
+      this.items = [...this.draft.initialItems];
+      return;
+    }
     const resumed = await this.options.manager.resumeConversation(this.id);
     this.items = [...resumed.history];
     // After a compaction the call may be summarised away: the plan this process knew stays.
