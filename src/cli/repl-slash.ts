@@ -22,6 +22,8 @@ export interface ReplState {
   context: CommandContext;
   session: Conversation;
   open: (context: CommandContext, id: string) => Promise<Conversation>;
+  /** A new conversation, written at its first message. */
+  openNew: (context: CommandContext) => Promise<Conversation>;
   lastToolOutput: string | undefined;
   /** /approval chose a policy: conversations opened later in this session keep it. */
   policyChosen: (policy: ApprovalPolicy) => void;
@@ -87,8 +89,8 @@ export async function runSlashCommand(
       return undefined;
     case '/new':
     case '/clear': {
-      const id = await state.context.store.start({ config: state.context.config });
-      state.session = await state.open(state.context, id);
+      state.session = await state.openNew(state.context);
+      const id = state.session.id;
       if (name === '/clear') say('\u001b[2J\u001b[3J\u001b[H');
       say(ui.color.dim(`Started conversation ${id}\n`));
       return undefined;

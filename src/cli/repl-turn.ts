@@ -119,24 +119,27 @@ export async function runTurn(
   const interrupt = (): void => {
     if (!abort.signal.aborted) abort.abort(new Error('interrupted'));
   };
-  terminal.listen((key) => {
-    if (approval) return approval(key);
-    if (key.name === 'escape' || key.name === 'ctrl-c') return interrupt();
-    const result = typeAhead.handle(key);
-    echo.show();
-    if (result?.kind === 'submit' && result.text.trim() !== '') {
-      queued.push(result.text);
-      typeAhead.buffer = '';
-      typeAhead.cursor = 0;
-      echo.hide();
-      if (atLineStart && ui.oneShot !== true) {
-        announced.add(result.text);
-        // Over the spinner's line, if it is drawing; it draws again on the next one.
-        err(`\r\u001b[2K${color.dim('⏎ queued:')}`);
-        err(color.dim(` ${sanitizeForTerminal(result.text.split('\n')[0] ?? '')}\n`));
+  terminal.listen(
+    (key) => {
+      if (approval) return approval(key);
+      if (key.name === 'escape' || key.name === 'ctrl-c') return interrupt();
+      const result = typeAhead.handle(key);
+      echo.show();
+      if (result?.kind === 'submit' && result.text.trim() !== '') {
+        queued.push(result.text);
+        typeAhead.buffer = '';
+        typeAhead.cursor = 0;
+        echo.hide();
+        if (atLineStart && ui.oneShot !== true) {
+          announced.add(result.text);
+          // Over the spinner's line, if it is drawing; it draws again on the next one.
+          err(`\r\u001b[2K${color.dim('⏎ queued:')}`);
+          err(color.dim(` ${sanitizeForTerminal(result.text.split('\n')[0] ?? '')}\n`));
+        }
       }
-    }
-  });
+    },
+    { typedAhead: true },
+  );
 
   /** Calls whose approval question (with its diff) was shown. */
   const asked = new Set<string>();

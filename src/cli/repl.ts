@@ -3,7 +3,6 @@
  * conversation, slash commands, and turns rendered by `repl-turn`. Opens the conversation before touching
  * the terminal, so a start-up error is one line and an exit, never a hang; every exit restores the terminal.
  */
-import { resolveSelection } from '../core/config.js';
 import { ExitCode } from './exit-codes.js';
 import { createRedactor } from '../core/redact.js';
 import type { Conversation } from '../core/index.js';
@@ -11,13 +10,13 @@ import type { ApprovalPolicy } from '../core/tools/policy.js';
 import { approvalFromFlags } from './approval-flag.js';
 import { canAskOn } from './approval.js';
 import { createChangeReporter } from './turn-changes.js';
-import { conversationChoice, hasChoice } from './conversation-choice.js';
 import { chooseConversation, type ChatOptions } from './commands/chat.js';
 import { createContext, ephemeralContext, type CommandContext, type EngineOptions } from './context.js';
 import { appendHistory, readHistory } from './history.js';
 import { type Io, readAll, useColor } from './io.js';
 import { stderrChalk } from './render.js';
 import { printRecap } from './repl-recap.js';
+import { firstConversation, showBanner } from './repl-start.js';
 import type { ReplState } from './repl-slash.js';
 import type { TurnUi } from './repl-turn.js';
 import { completeInput, parseSlash, withAttachments } from './repl-input.js';
@@ -93,32 +92,26 @@ async function interactive(
   let policy: ApprovalPolicy | undefined;
   // --reasoning, then /reasoning: the level conversations opened in this session start with.
   let reasoning = options.reasoning;
-  const open = async (context: CommandContext, id: string): Promise<Conversation> => {
-    const conversation = await context.cody.open(id);
+  const configure = (conversation: Conversation): Conversation => {
     if (policy !== undefined) conversation.setApprovalPolicy(policy);
     if (reasoning !== undefined) conversation.setReasoning(reasoning);
     return conversation;
   };
-  const id = chosen ?? (await initialContext.store.start());
-  // The conversation opens (session module, rollout reader) while the prompt is already on screen; a
-  // failure (a corrupt rollout) ends the prompt at once with the error, never a hang.
-  const opening = open(initialContext, id).then((conversation) => {
-    // --provider, --api, --model: for this first conversation only.
-    if (hasChoice(options))
-      conversation.setSelection(conversationChoice(initialContext.config, conversation.status(), options));
-    return conversation;
-  });
+  const open = async (context: CommandContext, id: string): Promise<Conversation> =>
+    configure(await context.cody.open(id));
+  // A new conversation is written at its first message: quitting before one leaves nothing behind.
+  const openNew = async (context: CommandContext): Promise<Conversation> =>
+    configure(await context.store.draft().open());
+  const first = firstConversation(initialContext, options, chosen, configure);
+  const { id, open: startOpening, failed: openFailed } = first;
   const userCommands = new UserCommands(initialContext.paths.home, io.cwd);
-  const openFailed = opening.then(
-    () => new Promise<never>(() => undefined),
-    (error: unknown) => error,
-  );
   let state: ReplState | undefined;
   const ready = async (): Promise<ReplState> => {
     state ??= {
       context: initialContext,
-      session: await opening,
+      session: await startOpening(),
       open,
+      openNew,
       lastToolOutput: undefined,
       policyChosen: (chosen) => (policy = chosen),
       reasoningChosen: (level) => (reasoning = level),
@@ -129,7 +122,7 @@ async function interactive(
   const history = options.ephemeral ? [] : readHistory(initialContext.paths.home);
   const terminal = new RawTerminal(process.stdin, process.stderr);
   const stdout = io.stdout;
-  const bannerPolicy = await showBanner(initialContext, options, io, chosen, id, opening);
+  const bannerPolicy = await showBanner(initialContext, options, io, chosen, id, startOpening);
   /** The policy in force: the open conversation's, else the one shown in the banner. */
   const policyInForce = (): string | undefined =>
     state !== undefined ? state.session.status().approvalPolicy : bannerPolicy;
@@ -152,7 +145,16 @@ async function interactive(
         await userCommands.refresh();
         const complete = (buffer: string, cursor: number): Completion | undefined =>
           completeInput(buffer, cursor, io.cwd, userCommands.entries());
-        const result = await prompt(terminal, color, history, complete, draft, openFailed, policyInForce());
+        const result = await prompt(
+          terminal,
+          color,
+          history,
+          complete,
+          draft,
+          openFailed,
+          policyInForce(),
+          () => setImmediate(() => void startOpening().catch(() => undefined)),
+        );
         draft = '';
         if (result.kind === 'cancelled') throw await openFailed;
         if (result.kind === 'exit') {
@@ -232,62 +234,6 @@ async function interactive(
   return exitCode;
 }
 
-/**
- * The banner of the conversation the REPL starts on; returns the approval policy it shows. A resumed
- * conversation (its own policy) or one given --model/--provider/--api is known once it is open.
- */
-async function showBanner(
-  initialContext: CommandContext,
-  options: ChatOptions,
-  io: Io,
-  chosen: string | undefined,
-  id: string,
-  opening: Promise<Conversation>,
-): Promise<string | undefined> {
-  const flagged = approvalFromFlags(options) !== undefined;
-  const runtime = initialContext.store.runtime;
-  const opened =
-    chosen !== undefined || hasChoice(options)
-      ? await opening.then(
-          (conversation) => conversation.status(),
-          () => undefined,
-        )
-      : undefined;
-  const policy =
-    chosen !== undefined && !flagged
-      ? (opened?.approvalPolicy ?? runtime.startingPolicy)
-      : runtime.startingPolicy;
-  const unconfined = policy === 'full-auto' ? await runtime.unconfinedWarning() : undefined;
-  const selection = opened ?? resolveSelection(initialContext.config);
-  printBanner(io, stderrChalk(io), selection, id, policy, flagged, unconfined);
-  return policy;
-}
-
-/**
- * The first lines: provider, model, conversation and the approval policy in force (a flag's full-auto
- * is for this run only); without a sandbox, full-auto says so for as long as it holds, not once.
- */
-function printBanner(
-  io: Io,
-  color: ReturnType<typeof stderrChalk>,
-  selection: { provider: string; model: string },
-  id: string,
-  policy: string | undefined,
-  flagged: boolean,
-  unconfined: string | undefined,
-): void {
-  const approval =
-    policy === undefined
-      ? 'no tools'
-      : `approval ${policy}${flagged && policy === 'full-auto' ? ' (--approval: this run only)' : ''}`;
-  io.stderr.write(
-    color.dim(
-      `Cody · ${selection.provider}/${selection.model} · conversation ${id} · ${approval} · /help for commands\n`,
-    ),
-  );
-  if (unconfined !== undefined) io.stderr.write(color.yellow(`⚠ ${unconfined}\n`));
-}
-
 type PromptResult = { kind: 'line'; text: string } | { kind: 'exit'; code: number } | { kind: 'cancelled' };
 
 /** One prompt: resolves with the submitted text, or an exit (Ctrl-D, or Ctrl-C twice on an empty prompt). */
@@ -299,6 +245,7 @@ function prompt(
   initial: string,
   cancel: Promise<unknown>,
   policy: string | undefined,
+  drawn: () => void,
 ): Promise<PromptResult> {
   // The approval policy in force is shown beside the prompt when it is not the default, ask.
   const label = policy === undefined || policy === 'ask' ? '' : `${policy} `;
@@ -315,36 +262,41 @@ function prompt(
       initial,
     );
     let armedUntil = 0;
-    editor.render();
-    terminal.onResizeEvent(() => editor.render());
-    terminal.listen((key) => {
-      const result = editor.handle(key);
-      if (!result) return;
-      if (result.kind === 'ctrl-c-empty') {
-        if (Date.now() < armedUntil) {
-          editor.setHint(undefined);
-          editor.finish();
-          return done({ kind: 'exit', code: ExitCode.interrupted });
-        }
-        armedUntil = Date.now() + DOUBLE_PRESS_MS;
-        editor.setHint('Press Ctrl-C again to exit (or Ctrl-D)');
-        return;
-      }
-      editor.finish();
-      if (result.kind === 'eof') return done({ kind: 'exit', code: ExitCode.ok });
-      done({ kind: 'line', text: result.text });
-    });
-    void cancel.then(() => {
-      if (settled) return;
-      editor.clear();
-      done({ kind: 'cancelled' });
-    });
     const done = (value: PromptResult): void => {
       settled = true;
       terminal.listen(undefined);
       terminal.onResizeEvent(undefined);
       resolve(value);
     };
+    editor.render();
+    drawn();
+    terminal.onResizeEvent(() => editor.render());
+    // Keys typed before it was drawn (between turns, during start-up) are its first keys.
+    terminal.listen(
+      (key) => {
+        const result = editor.handle(key);
+        if (!result) return;
+        if (result.kind === 'ctrl-c-empty') {
+          if (Date.now() < armedUntil) {
+            editor.setHint(undefined);
+            editor.finish();
+            return done({ kind: 'exit', code: ExitCode.interrupted });
+          }
+          armedUntil = Date.now() + DOUBLE_PRESS_MS;
+          editor.setHint('Press Ctrl-C again to exit (or Ctrl-D)');
+          return;
+        }
+        editor.finish();
+        if (result.kind === 'eof') return done({ kind: 'exit', code: ExitCode.ok });
+        done({ kind: 'line', text: result.text });
+      },
+      { typedAhead: true },
+    );
+    void cancel.then(() => {
+      if (settled) return;
+      editor.clear();
+      done({ kind: 'cancelled' });
+    });
   });
 }
 

@@ -3,6 +3,8 @@
  * in (the request log shows which API and model each turn used), and bare `cody` starts a new
  * conversation while `-c` and `--resume` continue one.
  */
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../e2e/harness.js';
 import { startTmux, type TmuxSession } from './tmux.js';
@@ -136,5 +138,43 @@ describe('conversation selection and start-up in the REPL (tmux)', () => {
     expect(ID.exec(await term.waitFor(ID))?.[1]).toBe(bareId);
     await term.send('C-d');
     expect(await term.waitForExit()).toBe(0);
+  }, 120_000);
+
+  it('bare cody writes nothing until the first message: /status, /new then /exit leave no conversation', async () => {
+    const first = await harness.cody(['chat', 'about zebras']);
+    const firstId = /conversation ([0-9a-f-]{36})/.exec(first.stderr)?.[1] ?? '';
+    const conversations = join(harness.home, '.cody', 'conversations');
+    const listed = (await harness.cody(['list'])).stdout;
+    const files = await readdir(conversations);
+
+    let term = await start();
+    const bareId = ID.exec(await term.waitFor(ID))?.[1] ?? '';
+    await say(term, '/status', new RegExp(`compactions · conversation ${bareId}`));
+    await say(term, '/new', /Started conversation \S+\n›/);
+    await term.send('/exit', { literal: true });
+    await term.send('Enter');
+    expect(await term.waitForExit()).toBe(0);
+    expect(await readdir(conversations)).toEqual(files);
+    expect((await harness.cody(['list'])).stdout).toBe(listed);
+    // -c still continues the one that was spoken in.
+    term = await start(['-c']);
+    expect(ID.exec(await term.waitFor(ID))?.[1]).toBe(firstId);
+    await term.send('C-d');
+    await term.waitForExit();
+
+    // The first message writes it, with the model of its first turn, and makes it the active one.
+    term = await start();
+    const spokenId = ID.exec(await term.waitFor(ID))?.[1] ?? '';
+    await say(term, '/model gpt-4.1-mini', '✓ Now');
+    await say(term, 'lions', 'echo: lions');
+    await term.send('C-d');
+    await term.waitForExit();
+    const meta = JSON.parse((await harness.rollout(spokenId))[0] ?? '{}') as {
+      payload?: { id?: string; model?: string };
+    };
+    expect(meta.payload?.id).toBe(spokenId);
+    expect(meta.payload?.model).toBe('gpt-4.1-mini');
+    expect((await harness.cody(['list'])).stdout).toContain(spokenId.slice(0, 8));
+    expect(await readFile(join(harness.home, '.cody', 'active'), 'utf8')).toBe(`${spokenId}\n`);
   }, 120_000);
 });

@@ -33,12 +33,15 @@ export const LEAVE_MODES = '\u001b[>4;0m\u001b[<u\u001b[?2004l\u001b[?25h';
 export class RawTerminal {
   private readonly parser = new KeyParser();
   private listener: ((key: Key) => void) | undefined;
+  /** Keys typed while nobody listened (between turns, before the prompt): kept for the next prompt. */
+  private readonly typedAhead: Key[] = [];
   private resizeListener: (() => void) | undefined;
   private started = false;
   private readonly onData = (chunk: Buffer | string): void => {
     for (const key of this.parser.parse(typeof chunk === 'string' ? chunk : chunk.toString('utf8'))) {
       if (key.name === 'ctrl-z') this.suspend();
-      else this.listener?.(key);
+      else if (this.listener) this.listener(key);
+      else this.typedAhead.push(key);
     }
   };
   private readonly onResize = (): void => this.resizeListener?.();
@@ -109,9 +112,19 @@ export class RawTerminal {
     this.input.setRawMode?.(false);
   }
 
-  /** Keys go to `listener` until another one is set. */
-  listen(listener: ((key: Key) => void) | undefined): void {
+  /**
+   * Keys go to `listener` until another one is set. With `typedAhead` (a prompt, a turn's type-ahead) it
+   * first gets the keys typed while nobody listened, in order, until it stops listening; a listener
+   * without it (an approval or yes/no question) never does, so nothing typed before a question answers it.
+   */
+  listen(listener: ((key: Key) => void) | undefined, options: { typedAhead?: boolean } = {}): void {
     this.listener = listener;
+    if (listener === undefined || options.typedAhead !== true) return;
+    // One at a time: a key may end the prompt (Enter), and the rest then wait for the next one.
+    while (this.listener === listener && this.typedAhead.length > 0) {
+      const key = this.typedAhead.shift();
+      if (key) listener(key);
+    }
   }
 
   onResizeEvent(listener: (() => void) | undefined): void {
