@@ -323,7 +323,10 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     .addOption(
       new Option('--format <format>', 'md, json or html').choices(['md', 'json', 'html']).default('md'),
     )
-    .option('--redact', 'replace API keys and the config redact patterns with [REDACTED]')
+    .option(
+      '--redact',
+      'replace the keys and sign-in tokens Cody knows, key shapes and the config redact patterns with [REDACTED]',
+    )
     .action((id: string | undefined, options: { format: 'md' | 'json' | 'html'; redact?: boolean }) =>
       run(async (commandIo) =>
         (await import('./commands/export.js')).runExport({ ...options, id }, commandIo),

@@ -7,7 +7,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
 import { readTitles } from '../core/conversation-titles.js';
 import { UsageError } from '../core/errors.js';
-import { createRedactor, redactDeep } from '../core/redact.js';
+import { redactDeep } from '../core/redact.js';
+import { knownSecretsRedactor } from '../core/known-secrets.js';
 import { readTranscript } from '../core/transcript.js';
 import { toHtml, toMarkdown } from './commands/export.js';
 import type { CommandContext } from './context.js';
@@ -20,7 +21,7 @@ const MAX_SUFFIX = 999;
 
 /** Writes the export and returns its path; a bad format or an existing FILE is a usage error (one line). */
 export async function exportConversation(
-  context: Pick<CommandContext, 'manager' | 'paths' | 'config'>,
+  context: Pick<CommandContext, 'io' | 'manager' | 'paths' | 'config'>,
   id: string,
   argument: string,
   cwd: string,
@@ -29,7 +30,7 @@ export async function exportConversation(
   if (!isFormat(format)) throw new UsageError('Usage: /export [md|json|html] [FILE]');
   const transcript = redactDeep(
     await readTranscript(context.manager.rolloutPath(id)),
-    createRedactor(context.config.redact ?? []),
+    await knownSecretsRedactor(context.config.redact ?? [], context.io.env, context.paths.home),
   );
   const title = readTitles(context.paths.home).get(id);
   const text =

@@ -1,7 +1,8 @@
 /**
  * Secrets in streamed text, through the library (in-process `createCody`) against the fake provider on
  * all four wire APIs: the key Cody reads, split at every position across two and three deltas, never
- * comes out of the joined `text-delta` events; config.json's `redact` patterns reach the rollout.
+ * comes out of the joined `text-delta` events; nor do sign-in tokens read from Codex's and Claude Code's
+ * files; config.json's `redact` patterns reach the rollout.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -21,6 +22,10 @@ const KEYS = {
   GEMINI_API_KEY: 'gem-test-192837465',
 } as const;
 const SERVE_TOKEN = 'tok-0123456789abcdefXYZ';
+/** Sign-in tokens in Codex's auth.json and Claude Code's credentials file: no key shape matches them. */
+const CHATGPT_ACCESS = 'chatgpt-access-0a1b2c3d4e';
+const CHATGPT_REFRESH = 'chatgpt-refresh-5f6a7b8c9d';
+const CLAUDE_ACCESS = 'claude-oauth-access-9z8y7x';
 
 const APIS: Array<{ api: FakeApi; provider: Provider; apiName?: string; key: string }> = [
   { api: 'openai-responses', provider: 'openai', apiName: 'responses', key: KEYS.OPENAI_API_KEY },
@@ -76,12 +81,26 @@ describe('secrets in streamed text, over the library', () => {
     await mkdir(home, { recursive: true });
     await writeFile(join(home, 'config.json'), JSON.stringify({ redact: ['corp-[0-9]{6}'] }));
     await writeFile(join(home, 'serve-token'), `${SERVE_TOKEN}\n`, { mode: 0o600 });
+    await mkdir(join(home, 'codex'));
+    await writeFile(
+      join(home, 'codex', 'auth.json'),
+      JSON.stringify({ tokens: { access_token: CHATGPT_ACCESS, refresh_token: CHATGPT_REFRESH } }),
+    );
+    await mkdir(join(home, '.claude'));
+    await writeFile(
+      join(home, '.claude', '.credentials.json'),
+      JSON.stringify({
+        claudeAiOauth: { accessToken: CLAUDE_ACCESS, refreshToken: 'claude-refresh-1q2w3e' },
+      }),
+    );
     cody = createCody({
       home,
       cwd: home,
       tools: false,
       env: {
         ...KEYS,
+        HOME: home,
+        CODEX_HOME: join(home, 'codex'),
         // Not a key Cody reads: its value is no secret, and no JSON key named like it is renamed.
         SORT_KEY: 'createdAt',
         OPENAI_BASE_URL: `${url}/v1`,
@@ -123,6 +142,23 @@ describe('secrets in streamed text, over the library', () => {
     const { deltas, copies } = everySplit('token ', SERVE_TOKEN, '. ');
     server.enqueue({ type: 'reply', textDeltas: deltas });
     expect((await turn(cody, conversation.id, 'token?')).text).toBe(`token ${REDACTED}. `.repeat(copies));
+  });
+
+  it('redacts the sign-in tokens read from Codex and Claude Code files in events and the rollout', async () => {
+    const conversation = await cody.create({ provider: 'openai', api: 'chat' });
+    const access = everySplit('it is ', CHATGPT_ACCESS, '. ');
+    const claude = everySplit('and ', CLAUDE_ACCESS, '. ');
+    server.enqueue({ type: 'reply', textDeltas: [...access.deltas, ...claude.deltas] });
+    const { text, events } = await turn(cody, conversation.id, `my refresh token is ${CHATGPT_REFRESH}`);
+    expect(text).toBe(
+      `it is ${REDACTED}. `.repeat(access.copies) + `and ${REDACTED}. `.repeat(claude.copies),
+    );
+    const rollout = await readFile(join(home, 'conversations', `${conversation.id}.jsonl`), 'utf8');
+    for (const token of [CHATGPT_ACCESS, CHATGPT_REFRESH, CLAUDE_ACCESS]) {
+      expect(JSON.stringify(events)).not.toContain(token);
+      expect(rollout).not.toContain(token);
+    }
+    expect(rollout).toContain(`my refresh token is ${REDACTED}`);
   });
 
   it('writes no match of a config redact pattern to the rollout, nor to the events', async () => {

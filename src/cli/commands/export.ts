@@ -2,7 +2,8 @@ import type { ResponseItem } from '../../protocol/index.js';
 import { readTitles } from '../../core/conversation-titles.js';
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { createRedactor, redactDeep } from '../../core/redact.js';
+import { redactDeep } from '../../core/redact.js';
+import { knownSecretsRedactor } from '../../core/known-secrets.js';
 import { readTranscript, type Transcript, type TranscriptEntry } from '../../core/transcript.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
@@ -21,7 +22,11 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
   if (id === undefined)
     throw new UsageError('No active conversation: give an id (see cody list) or start one with cody new.');
   let transcript = await readTranscript(context.manager.rolloutPath(id));
-  if (options.redact) transcript = redactDeep(transcript, createRedactor(context.config.redact ?? []));
+  if (options.redact)
+    transcript = redactDeep(
+      transcript,
+      await knownSecretsRedactor(context.config.redact ?? [], io.env, context.paths.home),
+    );
   const title = readTitles(context.paths.home).get(id);
   // Exported text keeps control characters for files and pipes; a terminal shows them escaped.
   const write = (text: string): void => {
