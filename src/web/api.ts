@@ -124,7 +124,12 @@ export interface StreamHandlers {
  * Listens to a server-sent event stream; `lastEventId` asks the server to replay what came after it.
  * Returns the function that closes the stream.
  */
-export function listen(path: string, handlers: StreamHandlers, lastEventId?: string): () => void {
+export function listen(
+  path: string,
+  handlers: StreamHandlers,
+  lastEventId?: string,
+  types: readonly string[] = EVENT_TYPES,
+): () => void {
   const url = lastEventId ? `${path}?lastEventId=${encodeURIComponent(lastEventId)}` : path;
   const source = new EventSource(url, { withCredentials: false });
   const deliver = (message: MessageEvent<string>): void => {
@@ -137,11 +142,21 @@ export function listen(path: string, handlers: StreamHandlers, lastEventId?: str
     handlers.onEvent(event, message.lastEventId === '' ? undefined : message.lastEventId);
   };
   source.addEventListener('message', deliver);
-  for (const type of EVENT_TYPES) source.addEventListener(type, deliver);
+  for (const type of types) source.addEventListener(type, deliver);
   source.addEventListener('open', () => handlers.onOpen?.());
   source.addEventListener('error', () => handlers.onError?.());
   return () => source.close();
 }
+
+/** The signals of `GET /events` (the whole server's conversations), by the names its frames carry. */
+export const GLOBAL_EVENT_TYPES = [
+  'conversation-created',
+  'conversation-deleted',
+  'conversation-renamed',
+  'conversation-state',
+  'approval-pending',
+  'replay-gap',
+];
 
 export function conversationEvents(id: string, handlers: StreamHandlers, lastEventId?: string): () => void {
   return listen(`/conversations/${encodeURIComponent(id)}/events`, handlers, lastEventId);

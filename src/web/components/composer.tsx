@@ -1,0 +1,63 @@
+/**
+ * The message box: Enter sends, Shift+Enter starts a new line, Esc stops the running turn, ↑ in an empty
+ * box brings back the last message to edit. While a turn runs, the button is Stop.
+ */
+import { useRef, useState } from 'preact/hooks';
+
+export interface ComposerProps {
+  running: boolean;
+  lastMessage: string | undefined;
+  onSend(text: string): void;
+  onStop(): void;
+}
+
+export function Composer({ running, lastMessage, onSend, onStop }: ComposerProps) {
+  const [text, setText] = useState('');
+  const box = useRef<HTMLTextAreaElement>(null);
+  const send = () => {
+    if (running || text.trim() === '') return;
+    onSend(text);
+    setText('');
+  };
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      send();
+    } else if (event.key === 'Escape' && running) {
+      event.preventDefault();
+      onStop();
+    } else if (event.key === 'ArrowUp' && text === '' && lastMessage !== undefined) {
+      event.preventDefault();
+      setText(lastMessage);
+      requestAnimationFrame(() => box.current?.setSelectionRange(lastMessage.length, lastMessage.length));
+    }
+  };
+  return (
+    <form
+      class="composer"
+      onSubmit={(event) => {
+        event.preventDefault();
+        send();
+      }}
+    >
+      <textarea
+        ref={box}
+        aria-label="Message"
+        placeholder="Message Cody (Enter sends, Shift+Enter new line, Esc stops)"
+        rows={3}
+        value={text}
+        onInput={(event) => setText(event.currentTarget.value)}
+        onKeyDown={onKeyDown}
+      />
+      {running ? (
+        <button type="button" class="stop" onClick={onStop}>
+          Stop
+        </button>
+      ) : (
+        <button type="submit" class="send" disabled={text.trim() === ''}>
+          Send
+        </button>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * An open conversation: its header (title, provider and model, the extension's actions), the transcript
+ * with the watched turn below it, the extension's panel (approvals, plan) and the composer.
+ */
+import { useEffect, useRef } from 'preact/hooks';
+import { extension } from '../extension.js';
+import { userText } from '../transcript-read.js';
+import { useConversation } from '../use-conversation.js';
+import { Composer } from './composer.js';
+import { LiveTurnView } from './live-turn.js';
+import { Transcript } from './transcript.js';
+
+export interface ConversationViewProps {
+  id: string;
+  /** Sent once the conversation's event stream is open (a conversation just made here). */
+  firstMessage?: string;
+  onOpen(id: string | undefined): void;
+  /** The list should be read again (a turn ended, a title changed). */
+  onActivity(): void;
+}
+
+export function ConversationView({ id, firstMessage, onOpen, onActivity }: ConversationViewProps) {
+  const open = useConversation(id, () => onOpen(undefined), firstMessage);
+  const { summary, entries, turn, extras, running, problem } = open;
+  const scroller = useRef<HTMLDivElement>(null);
+  const stuckToBottom = useRef(true);
+
+  useEffect(() => {
+    const element = scroller.current;
+    if (element && stuckToBottom.current) element.scrollTop = element.scrollHeight;
+  });
+  useEffect(() => {
+    if (!running) onActivity();
+  }, [running]);
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && running) void open.stop();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [running, open.stop]);
+
+  const lastMessage =
+    turn?.userText ??
+    [...entries]
+      .reverse()
+      .map(userText)
+      .find((text) => text !== undefined);
+
+  return (
+    <section class="conversation" aria-label="Conversation">
+      <header class="conversation-header">
+        <div class="conversation-title">
+          <h1>{summary?.title ?? summary?.preview ?? 'New conversation'}</h1>
+          {summary ? (
+            <span class="conversation-model">
+              {summary.provider} · {summary.api} · {summary.model}
+            </span>
+          ) : null}
+        </div>
+        {summary ? (
+          <extension.Header
+            extras={extras}
+            conversation={summary}
+            busy={running}
+            onChanged={() => {
+              void open.reload();
+              onActivity();
+            }}
+            onOpen={onOpen}
+          />
+        ) : null}
+      </header>
+      <div
+        class="transcript"
+        ref={scroller}
+        onScroll={(event) => {
+          const element = event.currentTarget;
+          stuckToBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
+        }}
+      >
+        <Transcript entries={entries} extras={extras} />
+        {turn ? <LiveTurnView turn={turn} extras={extras} running={running} /> : null}
+        {problem !== undefined ? (
+          <div class="notice error" role="alert">
+            {problem}
+          </div>
+        ) : null}
+      </div>
+      <extension.Panel extras={extras} conversationId={id} respond={open.respond} />
+      <Composer
+        running={running}
+        lastMessage={lastMessage}
+        onSend={(text) => void open.send(text)}
+        onStop={() => void open.stop()}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,63 @@
+/** The turn being watched: the person's message, then the reply streaming in, tool calls in their place. */
+import { extension, type Extras } from '../extension.js';
+import type { LiveTurn } from '../turn-model.js';
+import { Message, Reasoning } from './message.js';
+
+export function LiveTurnView({
+  turn,
+  extras,
+  running,
+}: {
+  turn: LiveTurn;
+  extras: Extras;
+  running: boolean;
+}) {
+  const last = turn.blocks[turn.blocks.length - 1];
+  return (
+    <div class="live-turn" data-turn-id={turn.turnId}>
+      {turn.userText !== undefined ? <Message role="user" text={turn.userText} /> : null}
+      {turn.blocks.map((block, index) => {
+        switch (block.kind) {
+          case 'text':
+            return (
+              <Message key={index} role="assistant" text={block.text} streaming={running && block === last} />
+            );
+          case 'reasoning':
+            return <Reasoning key={index} text={block.text} />;
+          case 'tool':
+            return (
+              <extension.ToolCall
+                key={block.callId}
+                extras={extras}
+                live={true}
+                call={{
+                  type: 'function_call',
+                  name: block.name,
+                  arguments: block.arguments,
+                  call_id: block.callId,
+                }}
+              />
+            );
+          case 'notice':
+            return (
+              <div
+                key={index}
+                class={`notice ${block.level}`}
+                role={block.level === 'error' ? 'alert' : undefined}
+              >
+                {block.text}
+              </div>
+            );
+          case 'compaction':
+            return (
+              <div key={index} class="marker">
+                {block.running ? 'Compacting the conversation…' : 'Conversation compacted'}
+              </div>
+            );
+        }
+      })}
+      {running && (last === undefined || last.kind !== 'text') ? <div class="working">Working…</div> : null}
+      {turn.ended === 'interrupted' ? <div class="marker">Turn interrupted</div> : null}
+    </div>
+  );
+}

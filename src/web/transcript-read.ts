@@ -1,0 +1,30 @@
+/** Reading a conversation's transcript in full (page after page) and cutting it where a replayed turn starts. */
+import { api } from './api.js';
+import { isContextualUserText } from './turn-model.js';
+import type { TranscriptEntry } from './types.js';
+
+export async function readTranscript(id: string): Promise<TranscriptEntry[]> {
+  const entries: TranscriptEntry[] = [];
+  let after: string | undefined;
+  for (;;) {
+    const page = await api.messages(id, after);
+    entries.push(...page.entries);
+    if (!page.next) return entries;
+    after = page.next;
+  }
+}
+
+export function userText(entry: TranscriptEntry): string | undefined {
+  if (entry.kind !== 'item' || entry.item.type !== 'message' || entry.item.role !== 'user') return undefined;
+  const text = (entry.item.content ?? []).map((part) => part.text ?? '').join('');
+  return isContextualUserText(text) ? undefined : text;
+}
+
+/** The entries before the last message the person wrote (a replayed turn shows it and what followed). */
+export function beforeLastUserMessage(entries: TranscriptEntry[]): TranscriptEntry[] {
+  for (let index = entries.length - 1; index >= 0; index -= 1) {
+    const entry = entries[index];
+    if (entry && userText(entry) !== undefined) return entries.slice(0, index);
+  }
+  return entries;
+}

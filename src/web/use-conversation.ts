@@ -1,0 +1,147 @@
+/**
+ * An open conversation: its summary and transcript over REST, and its event stream live — the turn being
+ * watched (turn-model.ts) and the extension's state (extension.ts). A reload mid-turn replays the turn
+ * from its start (resume.ts); two tabs see the same events. At a turn's end the transcript is read again,
+ * so what is shown is what was recorded.
+ */
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { api, ApiError, conversationEvents } from './api.js';
+import { extension, type Extras } from './extension.js';
+import { forgetTurn, rememberTurn, resumePoint } from './resume.js';
+import { beforeLastUserMessage, readTranscript } from './transcript-read.js';
+import { applyTurnEvent, startTurn, type LiveTurn } from './turn-model.js';
+import type { ConversationSummary, ServerEvent, TranscriptEntry } from './types.js';
+
+export interface OpenConversation {
+  summary: ConversationSummary | undefined;
+  entries: TranscriptEntry[];
+  turn: LiveTurn | undefined;
+  extras: Extras;
+  running: boolean;
+  problem: string | undefined;
+  send(text: string): Promise<void>;
+  stop(): Promise<void>;
+  respond(approvalId: string, decision: string, reason?: string): Promise<void>;
+  reload(): Promise<void>;
+}
+
+function message(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `firstMessage`: sent once the event stream is open (a conversation just made from the page). */
+export function useConversation(id: string, onDeleted: () => void, firstMessage?: string): OpenConversation {
+  const [summary, setSummary] = useState<ConversationSummary | undefined>(undefined);
+  const [entries, setEntries] = useState<TranscriptEntry[]>([]);
+  const [turn, setTurn] = useState<LiveTurn | undefined>(undefined);
+  const [extras, setExtras] = useState<Extras>(() => extension.fromState(undefined));
+  const [running, setRunning] = useState(false);
+  const [problem, setProblem] = useState<string | undefined>(undefined);
+  const deleted = useRef(onDeleted);
+  deleted.current = onDeleted;
+  const first = useRef(firstMessage);
+
+  /** Reads the summary and transcript again; the watched turn goes once it is recorded. */
+  const refresh = useCallback(
+    async (keepFailed: boolean) => {
+      const [next, recorded] = await Promise.all([api.conversation(id), readTranscript(id)]);
+      setSummary(next);
+      setEntries(recorded);
+      setTurn((current) =>
+        keepFailed && current?.ended === 'failed' ? { ...current, userText: undefined } : undefined,
+      );
+    },
+    [id],
+  );
+
+  useEffect(() => {
+    let closed = false;
+    let close: (() => void) | undefined;
+    const onEvent = (event: ServerEvent, eventId: string | undefined): void => {
+      if (closed) return;
+      setTurn((current) => applyTurnEvent(current, event));
+      setExtras((current) => extension.apply(current, event));
+      switch (event.type) {
+        case 'turn-started':
+          setRunning(true);
+          rememberTurn(id, event.turnId, eventId);
+          break;
+        case 'turn-complete':
+        case 'turn-failed':
+          setRunning(false);
+          forgetTurn(id);
+          void refresh(event.type === 'turn-failed').catch((error: unknown) => setProblem(message(error)));
+          break;
+        case 'replay-gap':
+          void refresh(false).catch((error: unknown) => setProblem(message(error)));
+          break;
+        case 'conversation-deleted':
+          deleted.current();
+          break;
+        default:
+          break;
+      }
+    };
+    setProblem(undefined);
+    setTurn(undefined);
+    setEntries([]);
+    setRunning(false);
+    void (async () => {
+      try {
+        const [next, recorded, state] = await Promise.all([
+          api.conversation(id),
+          readTranscript(id),
+          api.state(id),
+        ]);
+        if (closed) return;
+        const resumeAfter = state.turnId !== null ? resumePoint(id, state.turnId) : undefined;
+        setSummary(next);
+        // A turn replayed from its start shows its own message again.
+        setEntries(resumeAfter !== undefined ? beforeLastUserMessage(recorded) : recorded);
+        setExtras(extension.fromState(state));
+        setRunning(state.turnId !== null);
+        if (state.turnId !== null && resumeAfter === undefined) setTurn({ turnId: state.turnId, blocks: [] });
+        const onOpen = (): void => {
+          const text = first.current;
+          first.current = undefined;
+          if (text !== undefined) void sendRef.current(text);
+        };
+        close = conversationEvents(id, { onEvent, onOpen }, resumeAfter);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) deleted.current();
+        else setProblem(message(error));
+      }
+    })();
+    return () => {
+      closed = true;
+      close?.();
+    };
+  }, [id, refresh]);
+
+  const send = useCallback(
+    async (text: string) => {
+      setProblem(undefined);
+      setTurn(startTurn(text));
+      setRunning(true);
+      try {
+        await api.send(id, text);
+      } catch (error) {
+        setTurn(undefined);
+        setRunning(false);
+        setProblem(message(error));
+      }
+    },
+    [id],
+  );
+  const sendRef = useRef(send);
+  sendRef.current = send;
+  const stop = useCallback(async () => {
+    await api.abort(id).catch((error: unknown) => setProblem(message(error)));
+  }, [id]);
+  const respond = useCallback(async (approvalId: string, decision: string, reason?: string) => {
+    await api.respond(approvalId, decision, reason);
+  }, []);
+  const reload = useCallback(() => refresh(false), [refresh]);
+
+  return { summary, entries, turn, extras, running, problem, send, stop, respond, reload };
+}
