@@ -82,10 +82,11 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
           break;
       }
     };
+    // A first message to send shows at once, as running, until its turn's events come.
     setProblem(undefined);
-    setTurn(undefined);
+    setTurn(first.current !== undefined ? startTurn(first.current) : undefined);
     setEntries([]);
-    setRunning(false);
+    setRunning(first.current !== undefined);
     void (async () => {
       try {
         const [next, recorded, state] = await Promise.all([
@@ -99,7 +100,7 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
         // A turn replayed from its start shows its own message again.
         setEntries(resumeAfter !== undefined ? beforeLastUserMessage(recorded) : recorded);
         setExtras(extension.fromState(state));
-        setRunning(state.turnId !== null);
+        setRunning(state.turnId !== null || first.current !== undefined);
         if (state.turnId !== null && resumeAfter === undefined) setTurn({ turnId: state.turnId, blocks: [] });
         const onOpen = (): void => {
           const text = first.current;

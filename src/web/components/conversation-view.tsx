@@ -48,7 +48,7 @@ export function ConversationView({ id, firstMessage, onOpen, onActivity }: Conve
       .find((text) => text !== undefined);
 
   return (
-    <section class="conversation" aria-label="Conversation">
+    <section class="conversation" aria-label="Conversation" data-state={running ? 'running' : 'idle'}>
       <header class="conversation-header">
         <div class="conversation-title">
           <h1>{summary?.title ?? summary?.preview ?? 'New conversation'}</h1>
