@@ -1,12 +1,59 @@
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * Test files that spawn processes (the built `cody`, tmux, `cody serve`), change the process (umask)
+ * or run long: each in its own forked worker. Everything else is in-process unit work and shares
+ * threads without isolation (see DECISIONS.md, "The test command under 4 minutes").
+ */
+const PROCESS_FILES = ['tests/e2e/**/*.test.ts', 'tests/pty/**/*.test.ts', 'tests/torture/**/*.test.ts'];
+/** In-process files that still need a process of their own: `process.umask()` is refused in threads. */
+const NEEDS_FORK = ['tests/mocked-service/lock-mode.test.ts'];
+
+/** Longest first: the torture files, then the e2e and pty files, then the rest, so no long file starts last. */
+const FIRST = ['tests/torture/', 'tests/e2e/', 'tests/pty/'];
+
+class LongestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const rank = (file: TestSpecification): number => {
+      const index = FIRST.findIndex((folder) => file.moduleId.includes(`/${folder}`));
+      return index === -1 ? FIRST.length : index;
+    };
+    return sorted
+      .map((file, index) => ({ file, index }))
+      .sort((a, b) => rank(a.file) - rank(b.file) || a.index - b.index)
+      .map(({ file }) => file);
+  }
+}
 
 export default defineConfig({
   test: {
-    include: ['tests/**/*.test.ts', 'src/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Two cores: e2e files spawn many node processes, so keep parallelism modest.
     maxWorkers: 2,
     unstubEnvs: true,
+    sequence: { sequencer: LongestFirst },
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: [...PROCESS_FILES, ...NEEDS_FORK],
+          pool: 'forks',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['tests/**/*.test.ts', 'src/**/*.test.ts'],
+          exclude: [...PROCESS_FILES, ...NEEDS_FORK],
+          pool: 'threads',
+          isolate: false,
+        },
+      },
+    ],
   },
 });
