@@ -1,63 +1,11 @@
 /**
- * A bounded run of the torture suite inside `npm test` (the full one is `npm run torture`): 20
- * concurrent writers and a short mixed run, 40 mutated rollouts × 5 commands, every hostile config,
- * every provider fault on the four APIs, the full / read-only CODY_HOME when running as root, and 20
- * `kill -9`s at random moments of slow turns (some during compactions). Every figure that must be 0 is
- * asserted to be 0.
+ * The torture suite's own checks. The bounded run of each part inside `npm test` is one file per part
+ * (torture-*.test.ts), so the parts run side by side; the full run is `npm run torture`.
  */
 import { describe, expect, it } from 'vitest';
-import { runConcurrency } from './concurrency.js';
-import { runHostileConfigs } from './hostile-config.js';
-import { inconsistentRequests, runKills } from './kills.js';
-import { MUTATIONS, mutate, runMutants } from './mutants.js';
-import { runProviderFaults } from './provider-faults.js';
+import { inconsistentRequests } from './kills.js';
+import { MUTATIONS, mutate } from './mutants.js';
 import { random } from './run-cody.js';
-import { runStorage } from './storage.js';
-
-const SEED = Number(process.env.CODY_TORTURE_SEED ?? 11);
-
-describe('torture (bounded)', () => {
-  it('20 kill -9s at random moments: nothing acknowledged lost, every conversation usable, every history consistent', async () => {
-    const figures = await runKills({ kills: 20, seed: SEED });
-    expect(figures.kills).toBe(20);
-    expect(figures.firstFailure).toBeUndefined();
-    expect(figures.firstUnusable).toBeUndefined();
-    expect(figures).toMatchObject({ acknowledgedLost: 0, unusable: 0, inconsistentRequests: 0 });
-  }, 300_000);
-
-  it('20 concurrent writers and a mixed run: no corrupt line, every message exactly once', async () => {
-    const figures = await runConcurrency({ writers: 20, mixed: 18, seed: SEED });
-    expect(figures).toMatchObject({ corruptLines: 0, notExactlyOnce: 0, failedCommands: 0 });
-  }, 240_000);
-
-  it('40 mutated rollouts × 5 commands: no exit 70, stack trace, hang or unexpected change', async () => {
-    const figures = await runMutants({ mutants: 40, seed: SEED, hugeBytes: () => 10_000_000 });
-    expect(figures.runs).toBe(200);
-    expect(figures.firstFailure).toBeUndefined();
-    expect(figures).toMatchObject({ exit70: 0, stackTraces: 0, hangs: 0, unexpectedChanges: 0 });
-  }, 300_000);
-
-  it('hostile config files are refused with exit 2 in one line, never a hang', async () => {
-    const figures = await runHostileConfigs();
-    expect(figures.firstFailure).toBeUndefined();
-    expect(figures).toMatchObject({ hangs: 0, exit70: 0, stackTraces: 0, notRefused: 0 });
-  }, 240_000);
-
-  it('provider faults on the four APIs: right exit code, the reply exactly once, a consistent rollout', async () => {
-    const figures = await runProviderFaults();
-    expect(figures.scenarios).toBe(28);
-    expect(figures.firstFailure).toBeUndefined();
-  }, 240_000);
-
-  it('a full or read-only CODY_HOME never sends an unsaved message (root only)', async () => {
-    const figures = await runStorage();
-    if (figures.skipped) {
-      process.stderr.write(`torture: ${figures.skipped}\n`);
-      return;
-    }
-    expect(figures.firstFailure).toBeUndefined();
-  }, 120_000);
-});
 
 describe('the torture checks themselves', () => {
   it('every mutation changes the rollout', () => {
