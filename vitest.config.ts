@@ -2,16 +2,21 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Test files that spawn processes (the built `cody`, tmux, `cody serve`), change the process (umask)
+ * Test files that spawn processes (the built `cody`, tmux, `cody serve`, Chromium), change the process (umask)
  * or run long: each in its own forked worker. Everything else is in-process unit work and shares
  * threads without isolation (see DECISIONS.md, "The test command under 4 minutes").
  */
-const PROCESS_FILES = ['tests/e2e/**/*.test.ts', 'tests/pty/**/*.test.ts', 'tests/torture/**/*.test.ts'];
+const PROCESS_FILES = [
+  'tests/e2e/**/*.test.ts',
+  'tests/pty/**/*.test.ts',
+  'tests/torture/**/*.test.ts',
+  'tests/web/**/*.test.ts',
+];
 /** In-process files that still need a process of their own: `process.umask()` is refused in threads. */
 const NEEDS_FORK = ['tests/mocked-service/lock-mode.test.ts'];
 
-/** Longest first: the torture files, then the e2e and pty files, then the rest, so no long file starts last. */
-const FIRST = ['tests/torture/', 'tests/e2e/', 'tests/pty/'];
+/** Longest first: the torture files, then the e2e, pty and browser files, then the rest, so no long file starts last. */
+const FIRST = ['tests/torture/', 'tests/e2e/', 'tests/pty/', 'tests/web/'];
 
 class LongestFirst extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
