@@ -1,7 +1,10 @@
 /**
- * Compaction through the real binary: a model with a 4,000-token window driven through 60 turns, exact
- * resume after compaction (a live in-process session and a fresh process send identical requests),
- * manual compaction of an already-overflowing conversation, and the 3-per-turn cap.
+ * Compaction end to end: a model with a 4,000-token window driven through 60 turns, exact resume after
+ * compaction (a live in-process session and a fresh process send identical requests), manual
+ * compaction of an already-overflowing conversation, and the 3-per-turn cap. Long conversations are
+ * built through the library (the engine `cody chat` runs, see library-turns.ts), then read, continued
+ * and compacted by the binary; the CLI's own automatic-compaction line is checked in
+ * turn-defects.test.ts (7.3), whose turns run through the binary.
  */
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,6 +18,7 @@ import { Session } from '../../src/core/session.js';
 import { createToolRuntime } from '../../src/core/tools/runtime.js';
 import type { RecordedRequest } from '../fake-provider/types.js';
 import { createHarness, type Harness, linesOfType } from './harness.js';
+import { libraryTurns } from './library-turns.js';
 
 const WINDOW = 4_000;
 const TINY_CONFIG = {
@@ -64,13 +68,14 @@ describe('compaction end to end', () => {
     await harness.close();
   });
 
-  it('keeps a 60-turn shell loop inside a 4,000-token window', async () => {
+  it('keeps a 60-turn conversation inside a 4,000-token window, then continues it from the binary', async () => {
     const id = (await harness.cody(['new'])).stdout.trim();
-    const result = await harness.shell(
-      `for i in $(seq 1 60); do $CODY chat "turn $i: ${FILLER.repeat(2)}" > /dev/null || exit 1; done`,
-    );
-    expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr).toMatch(/^Compacting conversation \(auto\)… [\d.]+k? → [\d.]+k? tokens$/m);
+    const turns = Array.from({ length: 60 }, (_, index) => `turn ${index + 1}: ${FILLER.repeat(2)}`);
+    const { events } = await libraryTurns(harness, turns, id);
+    expect(events.filter((event) => event.type === 'turn-complete')).toHaveLength(60);
+    const automatic = events.filter((event) => event.type === 'compaction-started');
+    expect(automatic.length).toBeGreaterThan(0);
+    for (const event of automatic) expect(event).toMatchObject({ trigger: 'auto' });
 
     const requests = harness.server.modelRequests('openai-chat');
     const summaries = requests.filter(isSummaryRequest);
@@ -86,6 +91,7 @@ describe('compaction end to end', () => {
     const lines = await harness.rollout(id);
     const compacted = linesOfType(lines, 'compacted');
     expect(compacted.length).toBe(summaries.length);
+    expect(automatic.length).toBe(summaries.length);
     for (const line of compacted) expect(Array.isArray(line.payload.replacement_history)).toBe(true);
 
     const final = await harness.cody(['chat', 'still there?']);
@@ -146,10 +152,8 @@ describe('compaction end to end', () => {
   it('compacts on request even when the window is already overflowing', async () => {
     await harness.writeConfig({ ...TINY_CONFIG, compact: { auto: false } });
     const id = (await harness.cody(['new'])).stdout.trim();
-    const result = await harness.shell(
-      `for i in $(seq 1 30); do $CODY chat "overflow $i: ${FILLER.repeat(3)}" > /dev/null || exit 1; done`,
-    );
-    expect(result.code, result.stderr).toBe(0);
+    const turns = Array.from({ length: 30 }, (_, index) => `overflow ${index + 1}: ${FILLER.repeat(3)}`);
+    await libraryTurns(harness, turns, id);
     const before = JSON.parse((await harness.cody(['status', '--json'])).stdout) as { contextTokens: number };
     expect(before.contextTokens).toBeGreaterThan(WINDOW);
 
@@ -175,8 +179,9 @@ describe('compaction end to end', () => {
   }, 120_000);
 
   it('stops a runaway turn after 3 automatic compactions instead of looping', async () => {
-    await harness.cody(['new']);
-    for (let turn = 1; turn <= 4; turn += 1) await harness.cody(['chat', `warm-up ${turn}: ${FILLER}`]);
+    const id = (await harness.cody(['new'])).stdout.trim();
+    const warmUps = [1, 2, 3, 4].map((turn) => `warm-up ${turn}: ${FILLER}`);
+    await libraryTurns(harness, warmUps, id);
     const overflow = { type: 'error' as const, status: 400, contextOverflow: true };
     const summary = { type: 'reply' as const, text: 'Summary: the user is warming up.' };
     harness.server.enqueue(overflow, summary, overflow, summary, overflow, summary, overflow, summary);

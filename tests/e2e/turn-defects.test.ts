@@ -63,7 +63,11 @@ describe('turn loop and compaction flow (e2e)', () => {
       expect(run.code, run.stderr).toBe(0);
       // The fake answers the last user message: a summary-shaped answer would show the bug.
       expect(run.stdout).toMatch(new RegExp(`^echo: question ${turn}:`));
-      if (harness.server.modelRequests().length - before === 2) compactedAt = turn;
+      if (harness.server.modelRequests().length - before === 2) {
+        compactedAt = turn;
+        // The command line's one line per automatic compaction, with its figures.
+        expect(run.stderr).toMatch(/^Compacting conversation \(auto\)… [\d.]+k? → [\d.]+k? tokens$/m);
+      }
     }
     expect(compactedAt).toBeGreaterThan(0);
     const turnRequest = harness.server.modelRequests().at(-1);
