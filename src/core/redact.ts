@@ -106,15 +106,26 @@ export interface Matchers {
   patternsSpanWords: boolean;
 }
 
-export function compileMatchers(options: RedactionOptions = {}): Matchers {
-  const patterns = compileRedactPatterns(options.patterns ?? []);
-  const secrets = [
+/** Exact values as matchers hold them: trimmed, long enough, once each, longest first. */
+function exactSecrets(values: ReadonlyArray<string | undefined>): string[] {
+  return [
     ...new Set(
-      (options.secrets ?? [])
-        .map((value) => value?.trim() ?? '')
-        .filter((value) => value.length >= MIN_SECRET_LENGTH),
+      values.map((value) => value?.trim() ?? '').filter((value) => value.length >= MIN_SECRET_LENGTH),
     ),
   ].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Replaces the exact values of compiled matchers in place, so every redactor holding them (a recorder,
+ * an event stream) uses the new list from now on: secrets learnt after they were compiled.
+ */
+export function replaceSecrets(matchers: Matchers, secrets: ReadonlyArray<string | undefined>): void {
+  matchers.secrets = exactSecrets(secrets);
+}
+
+export function compileMatchers(options: RedactionOptions = {}): Matchers {
+  const patterns = compileRedactPatterns(options.patterns ?? []);
+  const secrets = exactSecrets(options.secrets ?? []);
   return {
     shapes: KEY_SHAPES,
     secrets,

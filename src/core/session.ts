@@ -42,7 +42,7 @@ import {
 import { levelFromCodexEffort, parseReasoningLevel, unusableReasoningWarning } from './reasoning-setting.js';
 import type { RecorderOptions } from './rollout/index.js';
 import { knownSecrets } from './known-secrets.js';
-import { compileMatchers, type Matchers, redactDeep, redactText } from './redact.js';
+import { compileMatchers, type Matchers, redactDeep, redactText, replaceSecrets } from './redact.js';
 import { redactEvents } from './redact-stream.js';
 import { loadProjectInstructions, type ProjectInstructions } from './project-docs.js';
 import {
@@ -311,6 +311,9 @@ export class Session implements ConversationEngine {
     await this.options.tools?.prepare?.();
     const release = await this.handle.lock();
     try {
+      // Secrets learnt since the conversation opened (a sign-in refreshed, a key stored) count from here.
+      const known = await knownSecrets(this.options.env, this.options.manager.paths.home);
+      replaceSecrets(this.matchers, [...known, ...(this.options.secrets ?? [])]);
       const turn = await this.turnContext(submitOptions.signal);
       const { selection, limits } = turn;
       const content: ContentPart[] =

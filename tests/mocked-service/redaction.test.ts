@@ -161,6 +161,30 @@ describe('secrets in streamed text, over the library', () => {
     expect(rollout).toContain(`my refresh token is ${REDACTED}`);
   });
 
+  it('learns a sign-in token refreshed while the conversation stays open at the next turn', async () => {
+    const conversation = await cody.create({ provider: 'openai', api: 'chat' });
+    const drain = async (message: string): Promise<string> => {
+      let text = '';
+      for await (const event of conversation.submit(message))
+        if (event.type === 'text-delta') text += event.text;
+      return text;
+    };
+    await drain('hello');
+    const refreshed = 'chatgpt-access-REFRESHED-42';
+    await writeFile(
+      join(home, 'codex', 'auth.json'),
+      JSON.stringify({ tokens: { access_token: refreshed, refresh_token: CHATGPT_REFRESH } }),
+    );
+    server.enqueue({ type: 'reply', textDeltas: ['new one: chatgpt-acc', 'ess-REFRESHED-42.'] });
+    expect(await drain('and now?')).toBe(`new one: ${REDACTED}.`);
+    const rollout = await readFile(join(home, 'conversations', `${conversation.id}.jsonl`), 'utf8');
+    expect(rollout).not.toContain(refreshed);
+    await writeFile(
+      join(home, 'codex', 'auth.json'),
+      JSON.stringify({ tokens: { access_token: CHATGPT_ACCESS, refresh_token: CHATGPT_REFRESH } }),
+    );
+  });
+
   it('writes no match of a config redact pattern to the rollout, nor to the events', async () => {
     const conversation = await cody.create({ provider: 'openai', api: 'chat' });
     server.enqueue({ type: 'reply', textDeltas: ['your id corp-65', '4321 is noted'] });
