@@ -2,7 +2,7 @@
  * The CLI a user installs is the bundle: the files `npm pack` publishes, copied without any
  * node_modules beside them, run a chat turn on each kind of SDK against the fake provider.
  */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { cp, mkdir, readFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -31,6 +31,33 @@ describe('the published package (e2e)', () => {
 
   afterAll(async () => {
     await harness.close();
+  });
+
+  it('serves the web page it carries (dist/web) at /', async () => {
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0'], {
+      cwd: harness.home,
+      env: harness.env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let stderr = '';
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+          stderr += chunk;
+          const match = /listening on (http:\/\/\S+)/.exec(stderr);
+          if (match?.[1]) resolve(match[1]);
+        });
+        child.once('exit', (code) => reject(new Error(`cody serve exited ${code}: ${stderr}`)));
+      });
+      const page = await fetch(`${url}/`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('/assets/app.js');
+      const script = await fetch(`${url}/assets/app.js`);
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    } finally {
+      child.kill('SIGTERM');
+    }
   });
 
   it('runs without node_modules: version, a turn on each SDK, list', async () => {
