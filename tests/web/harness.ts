@@ -10,7 +10,15 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { CODY_BIN, createHarness, REPO_ROOT, type Harness } from '../e2e/harness.js';
 
 export const CHROMIUM_PATH = process.env.CODY_TEST_CHROMIUM ?? '/usr/bin/chromium';
-export const SCREENSHOTS = join(REPO_ROOT, 'docs', 'screenshots');
+/**
+ * Where the tests save their screenshots of the main screens: dist/screenshots (not committed) on every
+ * run, so `npm test` leaves the work tree clean; docs/screenshots (committed, the README shows them) when
+ * CODY_UPDATE_SCREENSHOTS=1.
+ */
+export const SCREENSHOTS = join(
+  REPO_ROOT,
+  ...(process.env.CODY_UPDATE_SCREENSHOTS === '1' ? ['docs', 'screenshots'] : ['dist', 'screenshots']),
+);
 
 export interface WebServe {
   url: string;
