@@ -43,6 +43,22 @@ const configSchemaBesideBareList = {
     );
   },
 };
+/**
+ * The unsplit builds (bare `cody list`, its config schema) never build a model client, but they reach the
+ * providers' registry (provider names for the config), whose definitions import their client modules (and
+ * model listing) with `import()`. Unsplit, esbuild would bundle every SDK into them; a definition's
+ * imports stay out instead (one executed by mistake fails with this module name).
+ */
+const noModelClients = {
+  name: 'no-model-clients',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, (args) =>
+      args.kind === 'dynamic-import' && /[\\/]src[\\/]providers[\\/]/.test(args.importer)
+        ? { path: 'cody-unsplit-build-has-no-model-clients', external: true }
+        : undefined,
+    );
+  },
+};
 const results = await Promise.all([
   build({
     ...common,
@@ -65,12 +81,13 @@ const results = await Promise.all([
     outExtension: { '.js': '.cjs' },
     banner: {},
     splitting: false,
-    plugins: [configSchemaBesideBareList],
+    plugins: [configSchemaBesideBareList, noModelClients],
   }),
   build({
     ...common,
     entryPoints: { 'bare-list-config': 'src/core/config-schema.ts' },
     splitting: false,
+    plugins: [noModelClients],
   }),
 ]);
 const inputs = {};

@@ -1,5 +1,5 @@
 /** `cody completion bash|zsh|fish`: a script that completes commands, options and conversation ids. */
-import { PROVIDERS } from '../core/config.js';
+import { allApiNames, providerList, signInModes } from '../core/config.js';
 import { APPROVAL_POLICIES } from '../core/tools/policy.js';
 import { REASONING_LEVELS } from '../protocol/reasoning-levels.js';
 import { ExitCode } from './exit-codes.js';
@@ -29,16 +29,17 @@ const OPTIONS = [
 ];
 
 /** The values an option (or set-provider's argument) takes, completed in place of file names. */
-const VALUES: ReadonlyArray<[string, readonly string[]]> = [
+/** Read when a script is written, so every registered provider and API is in it. */
+const values = (): ReadonlyArray<[string, readonly string[]]> => [
   ['completion', ['bash', 'zsh', 'fish']],
   ['--format', ['md', 'json', 'html']],
   ['--output-format', ['text', 'json', 'stream-json']],
   ['--approval', APPROVAL_POLICIES],
   ['--reasoning', REASONING_LEVELS],
-  ['set-provider', PROVIDERS],
-  ['--provider', PROVIDERS],
-  ['--api', ['chat', 'responses', 'messages', 'gemini']],
-  ['--auth', ['chatgpt', 'claude', 'key']],
+  ['set-provider', providerList()],
+  ['--provider', providerList()],
+  ['--api', allApiNames()],
+  ['--auth', [...signInModes(), 'key']],
 ];
 
 /** Conversation ids come from the shell calling `cody list --json` only when an id is wanted. */
@@ -63,7 +64,12 @@ _cody() {
   case "$prev" in
     ${ID_COMMANDS.join('|')}|--conversation)
       COMPREPLY=( $(compgen -W "$(${ID_LOOKUP})" -- "$cur") ); return ;;
-${VALUES.map(([word, values]) => `    ${word}) COMPREPLY=( $(compgen -W "${values.join(' ')}" -- "$cur") ); return ;;`).join('\n')}
+${values()
+  .map(
+    ([word, choices]) =>
+      `    ${word}) COMPREPLY=( $(compgen -W "${choices.join(' ')}" -- "$cur") ); return ;;`,
+  )
+  .join('\n')}
   esac
   COMPREPLY=( $(compgen -f -- "$cur") )
 }
@@ -79,7 +85,9 @@ _cody() {
   fi
   case "$words[CURRENT-1]" in
     ${ID_COMMANDS.join('|')}|--conversation) compadd -- $(${ID_LOOKUP}); return ;;
-${VALUES.map(([word, values]) => `    ${word}) compadd -- ${values.join(' ')}; return ;;`).join('\n')}
+${values()
+  .map(([word, choices]) => `    ${word}) compadd -- ${choices.join(' ')}; return ;;`)
+  .join('\n')}
   esac
   if [[ "$PREFIX" == -* ]]; then
     compadd -- ${OPTIONS.join(' ')}
@@ -95,10 +103,10 @@ compdef _cody cody
         `complete -c cody -f -n '__fish_use_subcommand' -a '${words}'`,
         `complete -c cody -f -n '__fish_seen_subcommand_from ${ID_COMMANDS.join(' ')}' -a '(${ID_LOOKUP})'`,
         `complete -c cody -f -n '__fish_seen_subcommand_from completion' -a 'bash zsh fish'`,
-        `complete -c cody -f -n '__fish_seen_subcommand_from set-provider' -a '${PROVIDERS.join(' ')}'`,
+        `complete -c cody -f -n '__fish_seen_subcommand_from set-provider' -a '${providerList().join(' ')}'`,
         ...OPTIONS.map((option) => {
-          const values = VALUES.find(([word]) => word === option)?.[1];
-          return `complete -c cody -l '${option.slice(2)}'${values ? ` -x -a '${values.join(' ')}'` : ''}`;
+          const choices = values().find(([word]) => word === option)?.[1];
+          return `complete -c cody -l '${option.slice(2)}'${choices ? ` -x -a '${choices.join(' ')}'` : ''}`;
         }),
         '',
       ].join('\n');

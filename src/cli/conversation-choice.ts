@@ -5,11 +5,17 @@
  * conversation, and its next turn records it in the rollout).
  */
 // Config modules only (no core/index): the REPL's prompt loads this before the engine.
-import { apiNameOf, type CodyConfig, PROVIDERS, toWireApi } from '../core/config.js';
+import {
+  apiNameOf,
+  type CodyConfig,
+  DEFAULT_PROVIDER,
+  isWireApi,
+  providerList,
+  toWireApi,
+} from '../core/config.js';
 import { UsageError } from '../core/errors.js';
 import { applyProviderChoice } from '../core/provider-choice.js';
 import type { SelectionChoice, SessionStatus } from '../core/index.js';
-import { isWireApi } from '../protocol/index.js';
 import { closestMatch } from './suggest.js';
 
 export interface ChoiceWords {
@@ -39,7 +45,7 @@ export function conversationChoice(
     ...(api !== undefined ? { api } : {}),
     ...(model !== undefined ? { model } : {}),
   });
-  const chosen = next.provider ?? 'openai';
+  const chosen = next.provider ?? DEFAULT_PROVIDER;
   return { provider: chosen, ...(next.api !== undefined ? { api: next.api } : {}), model: next.model ?? '' };
 }
 
@@ -48,10 +54,11 @@ export function conversationChoice(
  * a known one (any case) passes.
  */
 export function checkProviderName(text: string): void {
-  if (PROVIDERS.some((provider) => provider === text.toLowerCase())) return;
-  const close = closestMatch(text.toLowerCase(), PROVIDERS);
+  const providers = providerList();
+  if (providers.some((provider) => provider === text.toLowerCase())) return;
+  const close = closestMatch(text.toLowerCase(), providers);
   throw new UsageError(
-    `Unknown provider '${text}'.${close !== undefined ? ` Did you mean '${close}'?` : ''} Choose one of: ${PROVIDERS.join(', ')}.`,
+    `Unknown provider '${text}'.${close !== undefined ? ` Did you mean '${close}'?` : ''} Choose one of: ${providers.join(', ')}.`,
   );
 }
 
@@ -63,6 +70,6 @@ export function hasChoice(words: ChoiceWords): boolean {
 /** The API name (`chat`) of a status's API, which may be a wire id (`openai-chat`) or a name already. */
 function apiNameOfStatus(current: Pick<SessionStatus, 'provider' | 'api'>): string {
   if (isWireApi(current.api)) return apiNameOf(current.api);
-  const provider = PROVIDERS.find((name) => name === current.provider);
+  const provider = providerList().find((name) => name === current.provider);
   return provider === undefined ? current.api : apiNameOf(toWireApi(provider, current.api));
 }

@@ -1,40 +1,20 @@
 /**
- * Model ids the providers publish, for catching typos (`gpt-4o-mni`) when a model is chosen. The context
- * catalogue matches families by prefix, so it cannot tell a typo from a new model; this list can, and
+ * Model ids the providers publish (each definition's `knownModels`), for catching typos (`gpt-4o-mni`)
+ * when a model is chosen. The context catalogue matches families by prefix, so it cannot tell a typo from a new model; this list can, and
  * an id not on it is still used as typed (new models appear all the time), with a warning.
  */
+import { isProvider, providerList, providerSettings } from '../core/config.js';
 import { closestMatch } from './suggest.js';
 
-export const KNOWN_MODEL_IDS: Readonly<Record<string, readonly string[]>> = {
-  openai: [
-    'gpt-5',
-    'gpt-5-mini',
-    'gpt-5-nano',
-    'gpt-5-codex',
-    'gpt-5-chat-latest',
-    'gpt-4.1',
-    'gpt-4.1-mini',
-    'gpt-4.1-nano',
-    'gpt-4o',
-    'gpt-4o-mini',
-    'o1',
-    'o1-mini',
-    'o3',
-    'o3-mini',
-    'o4-mini',
-  ],
-  anthropic: [
-    'claude-opus-4-1',
-    'claude-opus-4-0',
-    'claude-sonnet-4-5',
-    'claude-sonnet-4-6',
-    'claude-sonnet-4-0',
-    'claude-haiku-4-5',
-    'claude-3-7-sonnet-latest',
-    'claude-3-5-haiku-latest',
-  ],
-  google: ['gemini-2.5-pro', 'gemini-2.5-flash', 'gemini-2.5-flash-lite', 'gemini-2.0-flash'],
-};
+/** The model ids the provider is known to publish (its definition's `knownModels`). */
+function knownModelsOf(provider: string): readonly string[] | undefined {
+  return isProvider(provider) ? providerSettings(provider).knownModels : undefined;
+}
+
+/** Every known model id of every provider, once, in registry order. */
+export function knownModelIds(): string[] {
+  return [...new Set(providerList().flatMap((provider) => knownModelsOf(provider) ?? []))];
+}
 
 /**
  * A one-line warning for a model id the provider is not known to publish, with the closest known id;
@@ -45,7 +25,7 @@ export function unknownModelWarning(
   model: string,
   customEndpoint: boolean,
 ): string | undefined {
-  const known = KNOWN_MODEL_IDS[provider];
+  const known = knownModelsOf(provider);
   if (!known || customEndpoint) return undefined;
   const bare = model.replace(/^models\//, '');
   // Dated snapshots (gpt-4o-2024-08-06, claude-sonnet-4-5-20250929) of a known id are fine.

@@ -2,10 +2,10 @@
  * Tab after a slash command: the values its argument takes (`/approval f` → `full-auto`, `/model gpt-4`
  * → the known `gpt-4…` ids, `/export ` → `md json html`). Small lists only: the prompt loads this.
  */
-import { PROVIDERS, PROVIDER_APIS } from '../core/config.js';
+import { apiNamesOf, providerList } from '../core/config.js';
 import { APPROVAL_POLICIES } from '../core/tools/policy.js';
 import { REASONING_LEVELS } from '../protocol/reasoning-levels.js';
-import { KNOWN_MODEL_IDS } from './known-models.js';
+import { knownModelIds } from './known-models.js';
 import type { Completion } from './tty/line-editor.js';
 
 const EXPORT_FORMATS = ['md', 'json', 'html'];
@@ -20,11 +20,11 @@ function valuesOf(command: string, index: number, before: readonly string[]): re
     case '/export':
       return index === 0 ? EXPORT_FORMATS : [];
     case '/model':
-      return index === 0 ? [...new Set(Object.values(KNOWN_MODEL_IDS).flat())] : [];
+      return index === 0 ? knownModelIds() : [];
     case '/provider': {
-      if (index === 0) return PROVIDERS;
-      const provider = PROVIDERS.find((name) => name === before[0]);
-      return index === 1 && provider !== undefined ? PROVIDER_APIS[provider] : [];
+      if (index === 0) return providerList();
+      const provider = providerList().find((name) => name === before[0]);
+      return index === 1 && provider !== undefined ? apiNamesOf(provider) : [];
     }
     default:
       return [];

@@ -6,11 +6,15 @@
  * precise error. What this accepts, the schema accepts unchanged (tests/unit/core/config-quick-check.test.ts).
  */
 import { isRecord } from '../protocol/index.js';
+import { presetOf } from '../providers/lookup.js';
 import { isProvider } from './provider-names.js';
 
 type QuickConfig = Record<string, unknown>;
 
-const AUTH_VALUES: Readonly<Record<string, string>> = { openai: 'chatgpt', anthropic: 'claude' };
+/** Whether `provider` takes the sign-in `choice` (its definition's `signIn.mode`). */
+function isSignInOf(provider: string, choice: unknown): boolean {
+  return isProvider(provider) && presetOf(provider)?.signIn?.mode === choice;
+}
 
 /** An http(s) URL: anything else would be retried as a network error on every turn. */
 export function isHttpUrl(value: unknown): boolean {
@@ -28,11 +32,7 @@ const CHECKS: Readonly<Record<string, (value: unknown) => boolean>> = {
   api: (value) => typeof value === 'string',
   model: (value) => typeof value === 'string' && value.length > 0,
   baseUrls: (value) => isRecord(value) && Object.values(value).every(isHttpUrl),
-  auth: (value) =>
-    isRecord(value) &&
-    Object.entries(value).every(
-      ([key, choice]) => Object.hasOwn(AUTH_VALUES, key) && AUTH_VALUES[key] === choice,
-    ),
+  auth: (value) => isRecord(value) && Object.entries(value).every(([key, choice]) => isSignInOf(key, choice)),
   selectedAt: isTimestamp,
 };
 

@@ -1,7 +1,7 @@
 /** The zod schema of `$CODY_HOME/config.json` (lenient about unknown keys). */
 import { z } from 'zod';
 import { REASONING_LEVELS } from '../protocol/reasoning-levels.js';
-import { PROVIDERS } from './config.js';
+import { isProvider, providerList, providerSettings } from './config.js';
 import { isHttpUrl, isTimestamp } from './config-quick-check.js';
 import { APPROVAL_POLICIES } from './tools/policy.js';
 
@@ -21,6 +21,43 @@ const regexSource = z.string().refine(
 const httpUrl = z
   .string()
   .refine(isHttpUrl, { message: 'not an http(s) URL (e.g. http://localhost:11434/v1)' });
+
+/** One of the registry's providers, checked when the file is read (a provider registered later counts). */
+const providerName = z.string().refine(isProvider, (value) => ({
+  message: `unknown provider '${value}' (choose one of: ${providerList().join(', ')})`,
+}));
+
+/** The sign-in a provider takes (`chatgpt`), when it takes one. */
+function signInModeOf(provider: string): string | undefined {
+  return isProvider(provider) ? providerSettings(provider).signIn?.mode : undefined;
+}
+
+/**
+ * `{"<provider>": "<its sign-in>"}`: a provider that takes a sign-in, with its own mode only; keys of
+ * providers without one are dropped, as unknown keys are everywhere in this file.
+ */
+const signInChoices = z
+  .record(z.string(), z.unknown())
+  .superRefine((choices, context) => {
+    for (const [provider, mode] of Object.entries(choices)) {
+      const offered = signInModeOf(provider);
+      if (offered !== undefined && mode !== undefined && mode !== offered) {
+        context.addIssue({
+          code: z.ZodIssueCode.custom,
+          path: [provider],
+          message: `${provider} signs in with '${offered}'`,
+        });
+      }
+    }
+  })
+  .transform((choices) =>
+    Object.fromEntries(
+      Object.entries(choices).filter(
+        (entry): entry is [string, string] =>
+          signInModeOf(entry[0]) !== undefined && typeof entry[1] === 'string',
+      ),
+    ),
+  );
 
 const mcpServerSchema = z.union([
   z
@@ -56,15 +93,13 @@ const modelOverrideSchema = z
 
 export const configSchema = z
   .object({
-    provider: z.enum(PROVIDERS).optional(),
+    provider: providerName.optional(),
     api: z.string().optional(),
     model: z.string().min(1).optional(),
     /** Base URL per provider, so switching provider never sends a key to another provider's host. */
     baseUrls: z.record(z.string(), httpUrl).optional(),
     /** Subscription sign-in per provider (`cody set-provider openai --auth chatgpt`). */
-    auth: z
-      .object({ openai: z.literal('chatgpt').optional(), anthropic: z.literal('claude').optional() })
-      .optional(),
+    auth: signInChoices.optional(),
     /** When `cody set-provider` made the choice above (it then wins over what a conversation recorded before). */
     selectedAt: z.string().refine(isTimestamp, { message: 'not an ISO-8601 time' }).optional(),
     models: z.record(z.string(), modelOverrideSchema).optional(),

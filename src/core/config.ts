@@ -5,7 +5,16 @@
  */
 import { rename, writeFile } from 'node:fs/promises';
 import type { z } from 'zod';
-import { isWireApi, type WireApi } from '../protocol/index.js';
+import type { WireApi } from '../protocol/index.js';
+import {
+  apisOfProvider,
+  definitionOf,
+  definitions,
+  ownProviderOf,
+  presetOf,
+  type ProviderDefinition,
+  type ProviderPreset,
+} from '../providers/lookup.js';
 import type { configSchema } from './config-schema.js';
 import { CodyError, errorMessage, StorageError, UsageError } from './errors.js';
 
@@ -14,41 +23,68 @@ import { quickCheckedConfig } from './config-quick-check.js';
 import { forbiddenKeyPath, readConfigText } from './read-config-file.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 
-import { PROVIDERS, type Provider } from './provider-names.js';
+import { isProvider, providerList, type Provider } from './provider-names.js';
 
-export { PROVIDERS, type Provider };
+export { isProvider, providerList, type Provider };
+export { isWireApi, modelEntries, priceEntries, wireApis } from '../providers/lookup.js';
 
-/** Presets: OpenAI-compatible servers spoken to with Chat Completions (see core/auth/provider-endpoints). */
-export const PRESET_PROVIDERS = ['openrouter', 'ollama', 'lmstudio', 'vllm'] as const;
+/** A subscription sign-in's `--auth` value (`chatgpt`, `claude`), as the provider's definition names it. */
+export type AuthMode = string;
 
-/** The API names a person types, per provider (the first is the default). */
-export const PROVIDER_APIS: Record<Provider, readonly string[]> = {
-  openai: ['chat', 'responses'],
-  anthropic: ['messages'],
-  google: ['gemini'],
-  openrouter: ['chat'],
-  ollama: ['chat'],
-  lmstudio: ['chat'],
-  vllm: ['chat'],
-};
+/** A provider's settings from the registry; a usage error for a name it does not know. */
+export function providerSettings(provider: string): ProviderPreset {
+  const preset = presetOf(provider);
+  if (!preset) {
+    throw new UsageError(`Unknown provider '${provider}'. Choose one of: ${providerList().join(', ')}.`);
+  }
+  return preset;
+}
 
-/** Model used when a provider is chosen without `--model`. */
-export const DEFAULT_MODELS: Record<Provider, string> = {
-  openai: 'gpt-4.1-mini',
-  anthropic: 'claude-sonnet-4-6',
-  google: 'gemini-2.5-flash',
-  openrouter: 'anthropic/claude-sonnet-4.5',
-  ollama: 'llama3.1:8b',
-  lmstudio: 'qwen2.5-7b-instruct',
-  vllm: 'Qwen/Qwen2.5-7B-Instruct',
-};
+/** Whether the provider is a preset: a server reached over another vendor's API (OpenRouter, Ollama, …). */
+export function isPresetProvider(provider: string): boolean {
+  return presetOf(provider)?.preset === true;
+}
 
-/** Signing in with another program's subscription login, per provider (`--auth`). */
-export const AUTH_MODES = { openai: 'chatgpt', anthropic: 'claude' } as const;
-export type AuthMode = (typeof AUTH_MODES)[keyof typeof AUTH_MODES];
+/** The API names a person types for a provider (`chat`, `responses`), its default first. */
+export function apiNamesOf(provider: string): string[] {
+  return apisOfProvider(provider).map((definition) => definition.apiName);
+}
 
-/** The model a ChatGPT sign-in starts with (Codex's backend serves the GPT-5 Codex family). */
-export const CHATGPT_DEFAULT_MODEL = 'gpt-5.1-codex';
+/** Whether the provider's sign-in can serve `api` (ChatGPT's serves only the Responses API). */
+export function signInServes(provider: string, api: WireApi): boolean {
+  const apis = presetOf(provider)?.signIn?.apis;
+  return apis === undefined || apis.includes(api);
+}
+
+/** How the API lists its server's models (`cody models`); undefined when it has no such list. */
+export function listsModels(api: WireApi): ProviderDefinition['listModels'] {
+  return definitionOf(api)?.listModels;
+}
+
+/** The providers whose API lists its server's models. */
+export function providersListingModels(): string[] {
+  return providerList().filter((provider) =>
+    apisOfProvider(provider).some((definition) => definition.listModels !== undefined),
+  );
+}
+
+/** Every API name a person may type with `--api`, in registry order. */
+export function allApiNames(): string[] {
+  return definitions().map((definition) => definition.apiName);
+}
+
+/** The `--auth` values of the providers' sign-ins. */
+export function signInModes(): string[] {
+  return providerList().flatMap((provider) => presetOf(provider)?.signIn?.mode ?? []);
+}
+
+/** The model used when a provider is chosen without `--model`. */
+export function defaultModelOf(provider: string): string {
+  return providerSettings(provider).defaultModel;
+}
+
+/** The provider when config names none. */
+export const DEFAULT_PROVIDER = 'openai';
 
 /** Default compaction threshold: compact at 80% of the window, leaving room for the reply and summary. */
 export const DEFAULT_COMPACT_THRESHOLD = 0.8;
@@ -69,70 +105,46 @@ export interface Selection {
   auth?: AuthMode;
 }
 
-/** The wire API for an API name a person types (`chat`), or for a wire API id (`openai-chat`) the provider speaks. */
+/** The wire API for an API name a person types (`chat`), or for a wire API id (`openai-chat`) the provider serves. */
 export function toWireApi(provider: Provider, apiName: string): WireApi {
-  if (isWireApi(apiName)) {
-    const preset = (PRESET_PROVIDERS as readonly string[]).includes(provider);
-    if (providerOfApi(apiName) === provider || (preset && apiName === 'openai-chat')) return apiName;
-  }
-  if (provider === 'openai' && apiName === 'chat') return 'openai-chat';
-  if (provider === 'openai' && apiName === 'responses') return 'openai-responses';
-  if (provider === 'anthropic' && apiName === 'messages') return 'anthropic-messages';
-  if (provider === 'google' && apiName === 'gemini') return 'gemini';
-  if (apiName === 'chat' && (PRESET_PROVIDERS as readonly string[]).includes(provider)) return 'openai-chat';
+  providerSettings(provider);
+  const apis = apisOfProvider(provider);
+  const found = apis.find((definition) => definition.api === apiName || definition.apiName === apiName);
+  if (found) return found.api;
   throw new UsageError(
-    `Provider '${provider}' has no API '${apiName}'. Choose one of: ${PROVIDER_APIS[provider].join(', ')}.`,
+    `Provider '${provider}' has no API '${apiName}'. Choose one of: ${apis.map((definition) => definition.apiName).join(', ')}.`,
   );
 }
 
+/** The provider whose own API `api` is (`openai-chat` → `openai`). */
 export function providerOfApi(api: WireApi): Provider {
-  switch (api) {
-    case 'openai-chat':
-    case 'openai-responses':
-      return 'openai';
-    case 'anthropic-messages':
-      return 'anthropic';
-    case 'gemini':
-      return 'google';
-    default: {
-      const exhaustive: never = api;
-      throw new Error(`unknown api ${String(exhaustive)}`);
-    }
-  }
+  const own = ownProviderOf(api);
+  if (!own) throw new Error(`unknown api ${api}`);
+  return own.name;
 }
 
+/** The API name a person types for a wire API id (`openai-chat` → `chat`). */
 export function apiNameOf(api: WireApi): string {
-  switch (api) {
-    case 'openai-chat':
-      return 'chat';
-    case 'openai-responses':
-      return 'responses';
-    case 'anthropic-messages':
-      return 'messages';
-    case 'gemini':
-      return 'gemini';
-    default: {
-      const exhaustive: never = api;
-      throw new Error(`unknown api ${String(exhaustive)}`);
-    }
-  }
+  const definition = definitionOf(api);
+  if (!definition) throw new Error(`unknown api ${api}`);
+  return definition.apiName;
 }
 
 export function resolveSelection(config: CodyConfig): Selection {
-  const provider = config.provider ?? 'openai';
-  const apiName = config.api ?? PROVIDER_APIS[provider][0] ?? 'chat';
+  const provider = config.provider ?? DEFAULT_PROVIDER;
+  const apiName = config.api ?? apiNamesOf(provider)[0] ?? 'chat';
   const api = toWireApi(provider, apiName);
-  const model = config.model ?? DEFAULT_MODELS[provider];
+  const model = config.model ?? defaultModelOf(provider);
   const baseUrl = config.baseUrls?.[provider];
   const auth = authModeOf(config, provider);
   return { provider, apiName, api, model, ...(baseUrl ? { baseUrl } : {}), ...(auth ? { auth } : {}) };
 }
 
-/** The sign-in chosen for a provider with `--auth`, if any. */
+/** The sign-in chosen for a provider with `--auth`, if any (only one its definition offers counts). */
 export function authModeOf(config: CodyConfig, provider: Provider): AuthMode | undefined {
-  if (provider === 'openai') return config.auth?.openai;
-  if (provider === 'anthropic') return config.auth?.anthropic;
-  return undefined;
+  const chosen =
+    config.auth !== undefined && Object.hasOwn(config.auth, provider) ? config.auth[provider] : undefined;
+  return chosen !== undefined && presetOf(provider)?.signIn?.mode === chosen ? chosen : undefined;
 }
 
 export function retryPolicyOf(config: CodyConfig): RetryPolicy {

@@ -10,7 +10,8 @@ import type { Store } from './front-end-store.js';
 import type { McpServerStatus } from './mcp/mcp-manager.js';
 import type { SessionStatus } from './conversation-engine.js';
 import { isProvider } from './provider-names.js';
-import { isWireApi, type WireApi } from '../protocol/index.js';
+import type { WireApi } from '../protocol/index.js';
+import { isWireApi } from '../providers/lookup.js';
 
 export { createCody } from './cody.js';
 export type { Cody, CreateCodyOptions } from './cody.js';

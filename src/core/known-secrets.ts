@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRecord } from '../protocol/index.js';
-import { PROVIDER_ENDPOINTS } from './auth/provider-endpoints.js';
+import { secretVariables } from '../providers/lookup.js';
 import { keyStoreFile, readStoredKeys } from './auth/key-store.js';
 import { codexAuthFile } from './auth/codex-signin.js';
 import { claudeCredentialsFile } from './auth/claude-signin.js';
@@ -18,9 +18,9 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** `cody serve`'s token file (src/server/token.ts writes it). */
 const SERVE_TOKEN_FILE = 'serve-token';
 
-/** Every variable a provider's key is read from. */
+/** Every variable a provider's key (or another of its secrets) is read from. */
 export function keyVariables(): string[] {
-  return [...new Set(Object.values(PROVIDER_ENDPOINTS).flatMap((endpoint) => endpoint.keyVariables))];
+  return secretVariables();
 }
 
 /** The values of the provider key variables that are set. */

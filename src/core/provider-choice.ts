@@ -1,15 +1,16 @@
 /** Validating a person's choice of provider, API, model and base URL, and folding it into the config. */
 import {
-  AUTH_MODES,
   type AuthMode,
+  apiNamesOf,
   authModeOf,
-  CHATGPT_DEFAULT_MODEL,
   type CodyConfig,
-  DEFAULT_MODELS,
-  PRESET_PROVIDERS,
-  PROVIDER_APIS,
-  PROVIDERS,
+  DEFAULT_PROVIDER,
+  defaultModelOf,
+  isPresetProvider,
+  providerList,
+  providerSettings,
   type Provider,
+  signInServes,
   toWireApi,
 } from './config.js';
 import { UsageError } from './errors.js';
@@ -31,10 +32,7 @@ const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$/;
 function ownerOf(model: string): Provider | undefined {
   if (model.includes('/') && !model.startsWith('models/')) return undefined;
   const bare = model.replace(/^models\//, '');
-  if (/^(gpt-|o\d(-|$)|chatgpt-)/.test(bare)) return 'openai';
-  if (/^claude-/.test(bare)) return 'anthropic';
-  if (/^(gemini-|gemma-)/.test(bare)) return 'google';
-  return undefined;
+  return providerList().find((provider) => providerSettings(provider).ownsModels?.test(bare) === true);
 }
 
 /**
@@ -43,20 +41,20 @@ function ownerOf(model: string): Provider | undefined {
  * (see resolve-selection.ts).
  */
 export function applyProviderChoice(config: CodyConfig, choice: ProviderChoice, chosenAt?: Date): CodyConfig {
-  const provider = parseProvider(choice.provider ?? config.provider ?? 'openai');
-  const switching = provider !== (config.provider ?? 'openai');
+  const provider = parseProvider(choice.provider ?? config.provider ?? DEFAULT_PROVIDER);
+  const switching = provider !== (config.provider ?? DEFAULT_PROVIDER);
   let auth = choice.auth === undefined ? authModeOf(config, provider) : parseAuth(provider, choice.auth);
   // A sign-in this command did not ask for, and that cannot serve the API it asks for: back to the key.
-  if (auth === 'chatgpt' && choice.auth === undefined && !servedBySignIn(choice.api)) auth = undefined;
+  if (auth !== undefined && choice.auth === undefined && !servedBySignIn(provider, choice.api))
+    auth = undefined;
   const authChanged = auth !== authModeOf(config, provider);
-  let apiName = choice.api ?? (switching ? undefined : config.api) ?? PROVIDER_APIS[provider][0] ?? '';
-  if (auth === 'chatgpt') {
-    if (!servedBySignIn(choice.api)) {
-      throw new UsageError(
-        "The ChatGPT sign-in works only with the Responses API (--api responses); use '--auth key' for another API.",
-      );
+  let apiName = choice.api ?? (switching ? undefined : config.api) ?? apiNamesOf(provider)[0] ?? '';
+  const signInApi = auth !== undefined ? signInApiName(provider) : undefined;
+  if (signInApi !== undefined) {
+    if (!servedBySignIn(provider, choice.api)) {
+      throw new UsageError(`${signInLimits(provider, signInApi)}; use '--auth key' for another API.`);
     }
-    apiName = 'responses';
+    apiName = signInApi;
   }
   toWireApi(provider, apiName);
 
@@ -69,18 +67,19 @@ export function applyProviderChoice(config: CodyConfig, choice: ProviderChoice, 
     }
     const owner = ownerOf(choice.model);
     const baseUrl = choice.baseUrl ?? config.baseUrls?.[provider];
-    const preset = (PRESET_PROVIDERS as readonly string[]).includes(provider);
-    if (owner && owner !== provider && !preset && !(provider === 'openai' && baseUrl)) {
+    const preset = isPresetProvider(provider);
+    // A base URL on a vendor's own provider may point at any server speaking its API.
+    if (owner && owner !== provider && !preset && !baseUrl) {
       throw new UsageError(`Model '${choice.model}' belongs to ${owner}, not ${provider}.`, {
         hint: 'choose-provider',
         hintSubject: owner,
         hintModel: choice.model,
       });
     }
-  } else if (auth === 'chatgpt' && authChanged) {
-    model = CHATGPT_DEFAULT_MODEL;
+  } else if (auth !== undefined && authChanged && providerSettings(provider).signIn?.defaultModel) {
+    model = providerSettings(provider).signIn?.defaultModel;
   } else if (model === undefined || (switching && ownerOf(model) !== provider)) {
-    model = DEFAULT_MODELS[provider];
+    model = defaultModelOf(provider);
   }
 
   const baseUrls = { ...(config.baseUrls ?? {}) };
@@ -90,12 +89,12 @@ export function applyProviderChoice(config: CodyConfig, choice: ProviderChoice, 
     if (choice.baseUrl === '') delete baseUrls[provider];
     else baseUrls[provider] = parseBaseUrl(choice.baseUrl);
   }
-  const next: CodyConfig = { ...config, provider, api: apiName, model: model ?? DEFAULT_MODELS[provider] };
+  const next: CodyConfig = { ...config, provider, api: apiName, model: model ?? defaultModelOf(provider) };
   if (chosenAt) next.selectedAt = chosenAt.toISOString();
   if (Object.keys(baseUrls).length > 0) next.baseUrls = baseUrls;
   else delete next.baseUrls;
   const authModes = { ...(config.auth ?? {}) };
-  if (provider === 'openai' || provider === 'anthropic') {
+  if (providerSettings(provider).signIn !== undefined) {
     if (auth === undefined) delete authModes[provider];
     else Object.assign(authModes, { [provider]: auth });
   }
@@ -104,9 +103,29 @@ export function applyProviderChoice(config: CodyConfig, choice: ProviderChoice, 
   return next;
 }
 
-/** Whether the ChatGPT sign-in can serve this `--api` (absent: it picks the Responses API itself). */
-function servedBySignIn(api: string | undefined): boolean {
-  return api === undefined || api === 'responses' || api === 'openai-responses';
+/** Whether the provider's sign-in can serve this `--api` (absent: it picks its API itself). */
+function servedBySignIn(provider: Provider, api: string | undefined): boolean {
+  if (api === undefined) return true;
+  try {
+    return signInServes(provider, toWireApi(provider, api));
+  } catch {
+    return true; // an API the provider lacks: toWireApi says so below
+  }
+}
+
+/** The one API name a sign-in limited to one API serves (`responses`); undefined when it serves all. */
+function signInApiName(provider: Provider): string | undefined {
+  const apis = providerSettings(provider).signIn?.apis;
+  return apis?.length === 1
+    ? apiNamesOf(provider).find((name) => apis[0] === toWireApi(provider, name))
+    : undefined;
+}
+
+/** `The ChatGPT sign-in works only with the Responses API (--api responses)`. */
+function signInLimits(provider: Provider, apiName: string): string {
+  const signIn = providerSettings(provider).signIn;
+  const name = (signIn?.label ?? signIn?.mode ?? '').replace(/ \(.*\)$/, '');
+  return `The ${name} sign-in works only with the ${apiName[0]?.toUpperCase() ?? ''}${apiName.slice(1)} API (--api ${apiName})`;
 }
 
 /**
@@ -119,7 +138,7 @@ export function droppedSignIn(
   choice: ProviderChoice,
 ): AuthMode | undefined {
   if (choice.auth !== undefined) return undefined;
-  const provider = after.provider ?? 'openai';
+  const provider = after.provider ?? DEFAULT_PROVIDER;
   const was = authModeOf(before, provider);
   return was !== undefined && authModeOf(after, provider) === undefined ? was : undefined;
 }
@@ -127,21 +146,27 @@ export function droppedSignIn(
 function parseAuth(provider: Provider, text: string): AuthMode | undefined {
   const mode = text.toLowerCase();
   if (mode === 'key' || mode === '') return undefined;
-  if (mode === AUTH_MODES.openai && provider === 'openai') return AUTH_MODES.openai;
-  if (mode === AUTH_MODES.anthropic && provider === 'anthropic') return AUTH_MODES.anthropic;
-  if (mode === AUTH_MODES.openai || mode === AUTH_MODES.anthropic) {
-    const owner = mode === AUTH_MODES.openai ? 'openai' : 'anthropic';
+  if (providerSettings(provider).signIn?.mode === mode) return mode;
+  const owner = providerList().find((name) => providerSettings(name).signIn?.mode === mode);
+  if (owner !== undefined) {
     throw new UsageError(`--auth ${mode} signs in to ${owner}, not ${provider}.`, {
       hint: 'choose-provider',
       hintSubject: owner,
     });
   }
-  throw new UsageError(`Unknown --auth '${text}'. Choose chatgpt (openai), claude (anthropic) or key.`);
+  const choices = providerList().flatMap((name) => {
+    const signIn = providerSettings(name).signIn;
+    return signIn ? [`${signIn.mode} (${name})`] : [];
+  });
+  throw new UsageError(
+    `Unknown --auth '${text}'. Choose ${[...choices, 'key'].join(', ').replace(/, key$/, ' or key')}.`,
+  );
 }
 
 function parseProvider(text: string): Provider {
-  const found = PROVIDERS.find((provider) => provider === text.toLowerCase());
-  if (!found) throw new UsageError(`Unknown provider '${text}'. Choose one of: ${PROVIDERS.join(', ')}.`);
+  const found = providerList().find((provider) => provider === text.toLowerCase());
+  if (!found)
+    throw new UsageError(`Unknown provider '${text}'. Choose one of: ${providerList().join(', ')}.`);
   return found;
 }
 

@@ -14,16 +14,18 @@
  * turn uses the provider's key, and the endpoint saved with the sign-in is not used either (a key must
  * not reach a server chosen for a token).
  */
-import { isWireApi } from '../protocol/index.js';
 import {
   type AuthMode,
   apiNameOf,
+  apiNamesOf,
   authModeOf,
   type CodyConfig,
-  DEFAULT_MODELS,
-  PROVIDER_APIS,
+  DEFAULT_PROVIDER,
+  defaultModelOf,
+  isWireApi,
   type Provider,
   type Selection,
+  signInServes,
   toWireApi,
 } from './config.js';
 import type { SelectionChoice } from './conversation-engine.js';
@@ -81,7 +83,7 @@ export function resolveConversationSelection(sources: SelectionSources): Resolve
   let auth = authModeOf(config, picked.provider);
   let baseUrl = config.baseUrls?.[picked.provider];
   let unusableSignIn: AuthMode | undefined;
-  if (auth === 'chatgpt' && api !== 'openai-responses') {
+  if (auth !== undefined && !signInServes(picked.provider, api)) {
     unusableSignIn = auth;
     auth = undefined;
     baseUrl = undefined;
@@ -102,22 +104,22 @@ function pick({ recorded, choice, config }: SelectionSources): Picked {
   if (choice) {
     // What the choice leaves out comes from the config when it names the same provider, else the defaults.
     const provider = choice.provider;
-    const same = (config.provider ?? 'openai') === provider;
+    const same = (config.provider ?? DEFAULT_PROVIDER) === provider;
     return {
       provider,
-      apiName: choice.api ?? (same ? config.api : undefined) ?? PROVIDER_APIS[provider][0] ?? '',
-      model: choice.model ?? (same ? config.model : undefined) ?? DEFAULT_MODELS[provider],
+      apiName: choice.api ?? (same ? config.api : undefined) ?? apiNamesOf(provider)[0] ?? '',
+      model: choice.model ?? (same ? config.model : undefined) ?? defaultModelOf(provider),
       source: 'choice',
     };
   }
   const ownRecord = recorded ? usable(recorded) : undefined;
   if (ownRecord && !choseSince(config, recorded?.at)) return ownRecord;
-  const provider = config.provider ?? 'openai';
+  const provider = config.provider ?? DEFAULT_PROVIDER;
   const chosen = config.provider !== undefined || config.api !== undefined || config.model !== undefined;
   return {
     provider,
-    apiName: config.api ?? PROVIDER_APIS[provider][0] ?? '',
-    model: config.model ?? DEFAULT_MODELS[provider],
+    apiName: config.api ?? apiNamesOf(provider)[0] ?? '',
+    model: config.model ?? defaultModelOf(provider),
     source: config.selectedAt !== undefined ? 'set-provider' : chosen ? 'config' : 'defaults',
   };
 }

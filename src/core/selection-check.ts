@@ -1,6 +1,5 @@
 /** A provider/API/model choice from a library caller, checked before it is used or written. */
-import { PROVIDERS, toWireApi } from './config.js';
-import { isProvider } from './provider-names.js';
+import { isProvider, providerList, toWireApi } from './config.js';
 import type { SelectionChoice } from './conversation-engine.js';
 import { UsageError } from './errors.js';
 
@@ -11,7 +10,9 @@ import { UsageError } from './errors.js';
 export function checkSelection(selection: SelectionChoice): void {
   const provider: unknown = selection.provider;
   if (!isProvider(provider)) {
-    throw new UsageError(`Unknown provider '${String(provider)}'. Choose one of: ${PROVIDERS.join(', ')}.`);
+    throw new UsageError(
+      `Unknown provider '${String(provider)}'. Choose one of: ${providerList().join(', ')}.`,
+    );
   }
   const api: unknown = selection.api;
   if (api !== undefined) {

@@ -69,22 +69,17 @@ function refused(cause: unknown): boolean {
   return false;
 }
 
-/** Raised by a client when no API key is configured; names the environment variable to set. */
+/**
+ * Raised by a client when no API key is configured; names the environment variable to set and, when the
+ * provider's key can be stored, the `cody auth login` to run.
+ */
 export class MissingApiKeyError extends Error {
   readonly variable: string;
-  constructor(variable: string, api: WireApi) {
+  constructor(variable: string, api: WireApi, loginProvider?: string) {
     super(
-      `Missing API key for ${api}: run cody auth login ${providerOfVariable(variable)} or set the ${variable} environment variable.`,
+      `Missing API key for ${api}: ${loginProvider !== undefined ? `run cody auth login ${loginProvider} or ` : ''}set the ${variable} environment variable.`,
     );
     this.name = 'MissingApiKeyError';
     this.variable = variable;
   }
-}
-
-/** The provider name `cody auth login` takes for a key's environment variable. */
-function providerOfVariable(variable: string): string {
-  if (variable.startsWith('ANTHROPIC')) return 'anthropic';
-  if (variable.startsWith('GEMINI') || variable.startsWith('GOOGLE')) return 'google';
-  if (variable.startsWith('OPENROUTER')) return 'openrouter';
-  return 'openai';
 }

@@ -4,16 +4,12 @@
  * This module is logic-free and imports nothing else of Cody.
  */
 
-/** The four wire APIs Cody speaks. */
-export const WIRE_APIS = ['openai-responses', 'openai-chat', 'anthropic-messages', 'gemini'] as const;
-export type WireApi = (typeof WIRE_APIS)[number];
-
-const KNOWN_WIRE_APIS: ReadonlySet<unknown> = new Set(WIRE_APIS);
-
-/** One of the four wire API names (as read from a rollout or a config, before it is trusted). */
-export function isWireApi(value: unknown): value is WireApi {
-  return KNOWN_WIRE_APIS.has(value);
-}
+/**
+ * A wire API id (`openai-chat`, `anthropic-messages`, …) as recorded in rollouts and configs. Plain text
+ * here: which APIs exist is the providers' registry's business (src/providers/registry.ts), and protocol
+ * imports nothing of the providers; readers check an id read from disk with providers' `isWireApi`.
+ */
+export type WireApi = string;
 
 /** Who produced opaque provider data (encrypted reasoning, thinking signatures, thought signatures). */
 export interface ProviderOrigin {

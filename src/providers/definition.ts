@@ -29,8 +29,13 @@ export interface CredentialCheckRequest {
 
 /** A subscription sign-in a provider takes with `--auth` (read from another program's login). */
 export interface SignInSupport {
-  /** The `--auth` value and the `config.json` `auth.<provider>` value (`chatgpt`, `claude`). */
+  /**
+   * The `--auth` value and the `config.json` `auth.<provider>` value (`chatgpt`, `claude`). Core reads
+   * the sign-in from the program that owns it by this mode (src/core/auth/).
+   */
   mode: string;
+  /** How messages name it (`ChatGPT (from Codex)`); absent: the mode. */
+  label?: string;
   /** The wire APIs the sign-in can serve (ChatGPT's: `openai-responses` only); absent: all the provider's. */
   apis?: readonly string[];
   /** The model a new sign-in starts with; absent: the provider's `defaultModel`. */
@@ -114,6 +119,24 @@ export interface PriceEntry {
   output: number;
 }
 
+/** What an API takes in images, counted in base64 characters as the request carries them. */
+export interface ImageLimits {
+  /** Largest image (Anthropic refuses one over 5 MB). */
+  perImage?: number;
+  /** Largest total of a request's images (Gemini: 20 MB of inline data). */
+  perRequest?: number;
+  /** How messages name the API (`Anthropic`). */
+  label: string;
+}
+
+/** What listing a server's models is given. */
+export interface ModelListRequest {
+  baseUrl: string;
+  apiKey?: string;
+  headers?: Readonly<Record<string, string>>;
+  timeoutMs?: number;
+}
+
 /** One wire API. */
 export interface ProviderDefinition {
   /**
@@ -137,8 +160,12 @@ export interface ProviderDefinition {
    * produced may be replayed to another model of this API: data goes back only to the same family.
    */
   modelFamily(model: string): string;
-  /** Catalogue entries for the model families this API's providers serve (an array may be shared). */
+  /** Catalogue entries for the model families this API's providers serve (APIs may share entries). */
   models: readonly ModelEntry[];
-  /** Price entries for those families (an array may be shared); unknown models show no cost. */
+  /** Price entries for those families (APIs may share entries); unknown models show no cost. */
   prices: readonly PriceEntry[];
+  /** What the API takes in images; absent: nothing beyond Cody's own limit (20 MB an image). */
+  imageLimits?: ImageLimits;
+  /** The model ids the server offers (`cody models`); absent: the API has no list Cody reads. */
+  listModels?: (request: ModelListRequest) => Promise<string[]>;
 }

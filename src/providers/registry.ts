@@ -3,9 +3,13 @@
  * a provider reads this list through `src/providers/index.ts`; nothing else keeps its own table.
  * Order matters once: a provider served by several APIs defaults to the first of them here.
  */
+import { definition as anthropicMessages } from './anthropic-messages/definition.js';
 import type { ProviderDefinition } from './definition.js';
+import { definition as gemini } from './gemini/definition.js';
+import { definition as openaiChat } from './openai-chat/definition.js';
+import { definition as openaiResponses } from './openai-responses/definition.js';
 
-const DEFINITIONS: ProviderDefinition[] = [];
+const DEFINITIONS: ProviderDefinition[] = [openaiChat, openaiResponses, anthropicMessages, gemini];
 
 /** The registered definitions, in registry order. */
 export function definitions(): readonly ProviderDefinition[] {

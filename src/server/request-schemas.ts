@@ -1,6 +1,6 @@
 /** What the API accepts, validated at the boundary: unknown fields are refused so typos do not pass silently. */
 import { z } from 'zod';
-import { PRESET_PROVIDERS, PROVIDERS } from '../core/config.js';
+import { isProvider, providerList } from '../core/config.js';
 import { isRecord } from '../protocol/json.js';
 import { REASONING_LEVELS } from '../protocol/client-options.js';
 import { ApiError } from './api-error.js';
@@ -8,7 +8,11 @@ import { APPROVAL_POLICIES, type ApprovalPolicy } from '../core/tools/policy.js'
 import { APPROVAL_DECISIONS, type ApprovalDecision } from './engine-port.js';
 
 const selectionFields = {
-  provider: z.enum([...PROVIDERS, ...PRESET_PROVIDERS] as [string, ...string[]]),
+  provider: z.string().refine(isProvider, (value) => ({
+    message: `Invalid enum value. Expected ${providerList()
+      .map((name) => `'${name}'`)
+      .join(' | ')}, received '${value}'`,
+  })),
   api: z.string().min(1).max(100).optional(),
   model: z.string().min(1).max(200).optional(),
 };

@@ -1,23 +1,17 @@
 /** `cody auth login|logout|status`: keys saved in $CODY_HOME/auth.json, and where each provider's comes from. */
 import { authStatus, type ProviderAuthStatus } from '../../core/auth/auth-status.js';
-import {
-  keyStoreFile,
-  lastFour,
-  LOGIN_PROVIDERS,
-  type LoginProvider,
-  updateStoredKey,
-} from '../../core/auth/key-store.js';
-import { keyFromEnvironment, PROVIDER_ENDPOINTS } from '../../core/auth/provider-endpoints.js';
+import { keyStoreFile, lastFour, loginProviders, updateStoredKey } from '../../core/auth/key-store.js';
+import { endpointSettings, keyFromEnvironment } from '../../core/auth/provider-endpoints.js';
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 import { readSecret } from '../read-secret.js';
 
-function parseLoginProvider(text: string): LoginProvider {
-  const found = LOGIN_PROVIDERS.find((provider) => provider === text.toLowerCase());
+function parseLoginProvider(text: string): string {
+  const found = loginProviders().find((provider) => provider === text.toLowerCase());
   if (!found)
-    throw new UsageError(`Unknown provider '${text}'. Choose one of: ${LOGIN_PROVIDERS.join(', ')}.`);
+    throw new UsageError(`Unknown provider '${text}'. Choose one of: ${loginProviders().join(', ')}.`);
   return found;
 }
 
@@ -75,7 +69,7 @@ function describe(row: ProviderAuthStatus): string {
     case 'error':
       return `error: ${source.message}`;
     case 'none': {
-      const variables = PROVIDER_ENDPOINTS[row.provider].keyVariables.join(' or ');
+      const variables = endpointSettings(row.provider).keyVariables.join(' or ');
       return `none — set ${variables} or run cody auth login ${row.provider}`;
     }
   }

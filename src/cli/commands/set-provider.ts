@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { resolveSelection, saveConfig } from '../../core/config.js';
+import { providerSettings, resolveSelection, saveConfig } from '../../core/config.js';
 import { ExitCode } from '../exit-codes.js';
 import { isKnownModel, lookupModelLimits } from '../../core/model-catalog.js';
 import { applyProviderChoice, droppedSignIn } from '../../core/provider-choice.js';
@@ -18,7 +18,11 @@ export interface SetProviderOptions {
   auth?: string;
 }
 
-const SIGN_IN_NAMES = { chatgpt: 'ChatGPT (from Codex)', claude: 'Claude (from Claude Code)' } as const;
+/** How messages name a provider's sign-in (its definition's label). */
+function signInName(provider: string): string {
+  const signIn = providerSettings(provider).signIn;
+  return signIn?.label ?? signIn?.mode ?? 'sign-in';
+}
 
 /** `cody set-provider`: validated, saved to config.json; takes effect on the next turn. */
 export async function runSetProvider(options: SetProviderOptions, io: Io): Promise<number> {
@@ -31,12 +35,12 @@ export async function runSetProvider(options: SetProviderOptions, io: Io): Promi
   io.stdout.write(
     `✓ Provider set: ${selection.provider} (${selection.apiName}) · model: ${selection.model}${
       selection.baseUrl ? ` · base URL: ${selection.baseUrl}` : ''
-    }${selection.auth ? ` · sign-in: ${SIGN_IN_NAMES[selection.auth]}` : ''}\n`,
+    }${selection.auth ? ` · sign-in: ${signInName(selection.provider)}` : ''}\n`,
   );
   const dropped = droppedSignIn(context.config, config, options);
   if (dropped !== undefined) {
     io.stdout.write(
-      `  The ${SIGN_IN_NAMES[dropped]} sign-in works only with the Responses API: switched back to ${selection.provider}'s API key.\n`,
+      `  The ${signInName(selection.provider)} sign-in works only with the Responses API: switched back to ${selection.provider}'s API key.\n`,
     );
   }
   if (selection.auth) {

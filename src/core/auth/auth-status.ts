@@ -3,10 +3,10 @@
  * Claude Code), its last four characters, and whether it works — one cheap request, or "not checked"
  * offline. The secret itself never leaves this module.
  */
-import { checkCredential, type CredentialCheck } from '../../providers/shared/check-credential.js';
+import { type CredentialCheck, requirePreset } from '../../providers/lookup.js';
 import { authModeOf, type CodyConfig, type Provider, resolveSelection } from '../config.js';
 import { errorMessage } from '../errors.js';
-import { LOGIN_PROVIDERS, lastFour } from './key-store.js';
+import { lastFour, loginProviders } from './key-store.js';
 import { endpointOf } from './provider-endpoints.js';
 import { type CredentialSource, resolveCredentials } from './resolve-credentials.js';
 
@@ -21,13 +21,6 @@ export interface ProviderAuthStatus {
   check: CredentialCheck | { state: 'missing' };
 }
 
-const FLAVOURS: Partial<Record<Provider, 'openai-compatible' | 'openrouter' | 'anthropic' | 'google'>> = {
-  openai: 'openai-compatible',
-  anthropic: 'anthropic',
-  google: 'google',
-  openrouter: 'openrouter',
-};
-
 export async function authStatus(
   config: CodyConfig,
   env: Env,
@@ -35,7 +28,7 @@ export async function authStatus(
   options: { offline: boolean },
 ): Promise<ProviderAuthStatus[]> {
   return Promise.all(
-    LOGIN_PROVIDERS.map((provider) => statusOf(provider, config, env, codyHome, options.offline)),
+    loginProviders().map((provider) => statusOf(provider, config, env, codyHome, options.offline)),
   );
 }
 
@@ -71,12 +64,13 @@ async function statusOf(
   if (source.kind === 'codex' && source.mode === 'chatgpt') {
     return { ...base, check: { state: 'not-checked', reason: 'ChatGPT sign-ins are checked by using them' } };
   }
-  const flavour = FLAVOURS[provider];
-  if (!flavour) return { ...base, check: { state: 'not-checked', reason: 'no cheap request' } };
+  const checkCredential = requirePreset(provider).checkCredential;
+  const baseUrl = resolved.client.baseUrl ?? endpointOf(provider, config.baseUrls?.[provider], env);
+  if (!checkCredential || baseUrl === undefined)
+    return { ...base, check: { state: 'not-checked', reason: 'no cheap request' } };
   const bearer = source.kind === 'claude-code';
   const check = await checkCredential({
-    flavour,
-    baseUrl: resolved.client.baseUrl ?? endpointOf(provider, config.baseUrls?.[provider], env),
+    baseUrl,
     ...(bearer ? { bearerToken: await resolved.client.bearer?.token() } : { apiKey: secret }),
     ...(resolved.client.headers ? { headers: resolved.client.headers } : {}),
   });

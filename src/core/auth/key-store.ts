@@ -4,11 +4,20 @@
  */
 import { join } from 'node:path';
 import { isRecord } from '../../protocol/index.js';
+import { presetOf, providerPresets } from '../../providers/lookup.js';
 import { type CredentialFix, readJsonObject, withFileLock, writeJsonAtomically } from './credential-file.js';
 
-/** Providers whose key `cody auth login` stores. */
-export const LOGIN_PROVIDERS = ['openai', 'anthropic', 'google', 'openrouter'] as const;
-export type LoginProvider = (typeof LOGIN_PROVIDERS)[number];
+/** Providers whose key `cody auth login` stores (their definitions say `storesKey`), in registry order. */
+export function loginProviders(): string[] {
+  return providerPresets()
+    .filter((preset) => preset.storesKey === true)
+    .map((preset) => preset.name);
+}
+
+/** Whether `cody auth login` stores this provider's key. */
+export function storesKey(provider: string): boolean {
+  return presetOf(provider)?.storesKey === true;
+}
 
 export function keyStoreFile(codyHome: string): string {
   return join(codyHome, 'auth.json');

@@ -6,12 +6,12 @@
  * headers, endpoint) plus where it came from; nothing is copied anywhere.
  */
 import type { ClientOptions } from '../../protocol/index.js';
-import { PRESET_PROVIDERS, type Provider, type Selection } from '../config.js';
+import { isPresetProvider, type Provider, type Selection } from '../config.js';
 import { CodyError } from '../errors.js';
 import { CLAUDE_OAUTH_BETA, readClaudeCredential } from './claude-signin.js';
 import { CHATGPT_CODEX_BASE_URL, readCodexCredential } from './codex-signin.js';
-import { keyStoreFile, LOGIN_PROVIDERS, readStoredKeys } from './key-store.js';
-import { endpointOf, keyFromEnvironment, PROVIDER_ENDPOINTS } from './provider-endpoints.js';
+import { keyStoreFile, readStoredKeys, storesKey } from './key-store.js';
+import { endpointOf, endpointSettings, keyFromEnvironment } from './provider-endpoints.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -44,7 +44,7 @@ export const CHATGPT_HEADERS = {
 } as const;
 
 export function isPreset(provider: Provider): boolean {
-  return (PRESET_PROVIDERS as readonly string[]).includes(provider);
+  return isPresetProvider(provider);
 }
 
 /** `codyHome` is `$CODY_HOME`, where `cody auth login` keeps keys. */
@@ -54,9 +54,10 @@ export async function resolveCredentials(
   codyHome: string,
 ): Promise<ResolvedCredentials> {
   const { provider } = selection;
-  const endpoint = PROVIDER_ENDPOINTS[provider];
+  const endpoint = endpointSettings(provider);
+  const presetUrl = isPreset(provider) ? endpointOf(provider, selection.baseUrl, env) : undefined;
   const base: ClientCredentials = {
-    ...(isPreset(provider) ? { baseUrl: endpointOf(provider, selection.baseUrl, env) } : {}),
+    ...(presetUrl !== undefined ? { baseUrl: presetUrl } : {}),
     ...(selection.baseUrl && !isPreset(provider) ? { baseUrl: selection.baseUrl } : {}),
     ...(endpoint.headers ? { headers: endpoint.headers } : {}),
   };
@@ -73,7 +74,7 @@ export async function resolveCredentials(
     };
   }
 
-  if ((LOGIN_PROVIDERS as readonly string[]).includes(provider)) {
+  if (storesKey(provider)) {
     const file = keyStoreFile(codyHome);
     const stored = (await readStoredKeys(file))[provider];
     if (stored !== undefined && stored !== '') {
@@ -136,7 +137,7 @@ export async function clientCredentials(
   codyHome: string,
 ): Promise<ClientCredentials> {
   const resolved = await resolveCredentials(selection, env, codyHome);
-  const endpoint = PROVIDER_ENDPOINTS[selection.provider];
+  const endpoint = endpointSettings(selection.provider);
   if (resolved.source.kind === 'none' && isPreset(selection.provider) && endpoint.needsKey) {
     throw new CodyError(
       `Missing API key for ${selection.provider}: set ${endpoint.keyVariables.join(' or ')}.`,

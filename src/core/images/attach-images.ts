@@ -6,6 +6,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { ContentPart, WireApi } from '../../protocol/index.js';
+import { definitionOf } from '../../providers/lookup.js';
 import { UsageError } from '../errors.js';
 import { sniffImageType } from './image-bytes.js';
 import { imageParts, imagesIn, type LoadedImage } from './image-parts.js';
@@ -19,17 +20,6 @@ export type ImageInput =
 
 /** The largest image Cody attaches, whatever the API (OpenAI's own per-image limit). */
 export const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
-
-/**
- * What each API takes, in base64 characters: Anthropic refuses an image over 5 MB and Gemini a request
- * whose inline data passes 20 MB; OpenAI takes 50 MB a request, more than {@link MAX_IMAGE_BYTES} allows.
- */
-const API_LIMITS: Record<WireApi, { perImage?: number; perRequest?: number; label: string }> = {
-  'openai-responses': { perRequest: 50 * 1024 * 1024, label: 'OpenAI' },
-  'openai-chat': { perRequest: 50 * 1024 * 1024, label: 'Chat Completions' },
-  'anthropic-messages': { perImage: 5 * 1024 * 1024, label: 'Anthropic' },
-  gemini: { perRequest: 20 * 1024 * 1024, label: 'Gemini' },
-};
 
 const TYPES = 'PNG, JPEG, GIF or WebP';
 
@@ -94,7 +84,8 @@ export function checkImagesFor(
     throw new UsageError(
       `Model '${target.model}' does not accept images; choose a model with vision or send the message without them.`,
     );
-  const limits = API_LIMITS[target.api];
+  // What the API takes (its definition's `imageLimits`): Anthropic 5 MB an image, Gemini 20 MB a request.
+  const limits = definitionOf(target.api)?.imageLimits ?? { label: target.api };
   let total = 0;
   for (const { bytes } of images) {
     const encoded = Math.ceil(bytes.length / 3) * 4;

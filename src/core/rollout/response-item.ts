@@ -6,7 +6,8 @@
  */
 import { z } from 'zod';
 import { CODEX_HARNESS_FIELD, CODY_REASONING_TYPE, isForeignToCodex } from './codex-lines.js';
-import { isRecord, isWireApi, WIRE_APIS } from '../../protocol/index.js';
+import { isRecord } from '../../protocol/index.js';
+import { isWireApi } from '../../providers/lookup.js';
 import type {
   ContentPart,
   FunctionCallItem,
@@ -17,7 +18,7 @@ import type {
 
 type Json = Record<string, unknown>;
 
-const wireApiSchema = z.enum(WIRE_APIS);
+const wireApiSchema = z.string().refine(isWireApi, { message: 'not a registered wire API' });
 
 /** A field that is dropped, rather than failing the item, when it is malformed. */
 const originField = z

@@ -4,7 +4,7 @@
  * wildcard patterns, case-insensitive) and what is set; by default every variable whose name contains
  * KEY, SECRET, TOKEN or PASSWORD is removed too (`ignoreDefaultExcludes: true` keeps them).
  */
-import { PROVIDER_ENDPOINTS } from '../auth/provider-endpoints.js';
+import { secretVariables } from '../../providers/lookup.js';
 
 export interface ShellEnvironmentPolicy {
   inherit?: 'all' | 'core' | 'none';
@@ -36,9 +36,9 @@ export const CORE_VARIABLES: readonly string[] = [
 
 export const DEFAULT_EXCLUDES: readonly string[] = ['*KEY*', '*SECRET*', '*TOKEN*', '*PASSWORD*'];
 
-/** Every variable Cody reads a provider key from. */
+/** Every variable Cody reads a provider key (or another provider secret) from. */
 export function credentialVariables(): string[] {
-  return [...new Set(Object.values(PROVIDER_ENDPOINTS).flatMap((endpoint) => endpoint.keyVariables))];
+  return secretVariables();
 }
 
 /** The environment a tool process starts with, from Cody's own. */

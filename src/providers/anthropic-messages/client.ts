@@ -2,13 +2,12 @@
 import Anthropic from '@anthropic-ai/sdk';
 import {
   type ClientOptions,
-  MissingApiKeyError,
   type ModelClient,
   type ModelRequest,
   type StreamEvent,
 } from '../../protocol/index.js';
 import { bearerFetch } from '../shared/bearer-fetch.js';
-import { resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
+import { missingApiKey, resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
 import { explainClaudeRefusal } from './claude-oauth-refusal.js';
 import { nodeHttpFetch } from '../shared/node-http-fetch.js';
 import { INTERLEAVED_THINKING_BETA, needsInterleavedBeta } from './anthropic-thinking.js';
@@ -22,8 +21,7 @@ import { mapAnthropicStream } from './map-anthropic-stream.js';
  */
 export function createAnthropicClient(options: ClientOptions): ModelClient {
   const apiKey = options.bearer ? undefined : (options.apiKey ?? resolveApiKey(options));
-  if (!options.bearer && apiKey === undefined)
-    throw new MissingApiKeyError('ANTHROPIC_API_KEY', 'anthropic-messages');
+  if (!options.bearer && apiKey === undefined) throw missingApiKey('anthropic-messages');
   const sdk = new Anthropic({
     // A key (or token) passed here is the SDK's only credential: it reads no ANTHROPIC_AUTH_TOKEN or profile.
     // A signed-in token is set per request by bearerFetch, which never sends x-api-key.

@@ -2,12 +2,11 @@
 import { GoogleGenAI } from '@google/genai';
 import {
   type ClientOptions,
-  MissingApiKeyError,
   type ModelClient,
   type ModelRequest,
   type StreamEvent,
 } from '../../protocol/index.js';
-import { resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
+import { missingApiKey, resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
 import { nodeHttpFetch } from '../shared/node-http-fetch.js';
 import { convertToGeminiRequest } from './convert-to-gemini-request.js';
 import { failureEvents, mapGeminiError } from './map-gemini-error.js';
@@ -19,7 +18,7 @@ import { mapGeminiStream } from './map-gemini-stream.js';
  */
 export function createGeminiClient(options: ClientOptions): ModelClient {
   const apiKey = options.apiKey ?? resolveApiKey(options);
-  if (apiKey === undefined) throw new MissingApiKeyError('GEMINI_API_KEY', 'gemini');
+  if (apiKey === undefined) throw missingApiKey('gemini');
   const sdk = new GoogleGenAI({
     apiKey,
     // The Gemini API, never Vertex AI, whatever GOOGLE_GENAI_USE_VERTEXAI says.

@@ -1,8 +1,8 @@
 /** The one place both OpenAI adapters configure the official SDK: key, endpoint, retries, timeout. */
 import OpenAI from 'openai';
-import { type ClientOptions, MissingApiKeyError } from '../../protocol/index.js';
+import type { ClientOptions } from '../../protocol/index.js';
 import { bearerFetch } from '../shared/bearer-fetch.js';
-import { resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
+import { missingApiKey, resolveApiKey, resolveBaseUrl } from '../shared/endpoint.js';
 import { nodeHttpFetch } from '../shared/node-http-fetch.js';
 
 /**
@@ -43,7 +43,7 @@ export function createOpenAISdk(options: ClientOptions): OpenAISdkHandle {
   // A signed-in token is set per request by bearerFetch; the SDK only needs a non-empty key to start.
   let apiKey = options.bearer ? 'signed-in' : (options.apiKey ?? resolveApiKey(options) ?? '');
   if (apiKey === '') {
-    if (isOfficialOpenAIEndpoint(baseUrl)) throw new MissingApiKeyError('OPENAI_API_KEY', options.api);
+    if (isOfficialOpenAIEndpoint(baseUrl)) throw missingApiKey(options.api);
     apiKey = LOCAL_SERVER_PLACEHOLDER_KEY;
   }
   const sdk = new OpenAI({

@@ -1,43 +1,29 @@
 /**
- * One cheap, read-only request that tells whether a credential works (`cody auth status`): listing models
- * (OpenRouter: describing the key, since its model list needs none). Never sends anything else.
+ * One cheap, read-only request that tells whether a credential works (`cody auth status`): each
+ * provider's definition says which (listing models; OpenRouter: describing the key, since its model list
+ * needs none). Never sends anything else.
  */
-export type CredentialCheck =
-  { state: 'works' } | { state: 'rejected'; status: number } | { state: 'not-checked'; reason: string };
+import type { CredentialCheck, CredentialCheckRequest } from '../definition.js';
 
-export interface CheckRequest {
-  /** Which request to make. */
-  flavour: 'openai-compatible' | 'openrouter' | 'anthropic' | 'google';
-  baseUrl: string;
-  apiKey?: string;
-  bearerToken?: string;
-  headers?: Readonly<Record<string, string>>;
-  timeoutMs?: number;
-}
+export type { CredentialCheck, CredentialCheckRequest };
 
-export async function checkCredential(request: CheckRequest): Promise<CredentialCheck> {
-  const base = request.baseUrl.replace(/\/+$/, '');
-  const headers: Record<string, string> = { accept: 'application/json', ...(request.headers ?? {}) };
-  let url: string;
-  switch (request.flavour) {
-    case 'openai-compatible':
-    case 'openrouter':
-      url = `${base}/${request.flavour === 'openrouter' ? 'key' : 'models'}`;
-      if (request.apiKey) headers.authorization = `Bearer ${request.apiKey}`;
-      break;
-    case 'anthropic':
-      url = `${base}/v1/models`;
-      headers['anthropic-version'] = '2023-06-01';
-      if (request.apiKey) headers['x-api-key'] = request.apiKey;
-      break;
-    case 'google':
-      url = `${base}/v1beta/models`;
-      if (request.apiKey) headers['x-goog-api-key'] = request.apiKey;
-      break;
-  }
-  if (request.bearerToken) headers.authorization = `Bearer ${request.bearerToken}`;
+/**
+ * `GET {baseUrl}/{path}` with the request's headers plus `headers` (the key in the provider's header);
+ * a signed-in bearer token replaces any key. 401/403 mean refused; anything else unexpected, not checked.
+ */
+export async function checkWithGet(
+  request: CredentialCheckRequest,
+  path: string,
+  headers: Readonly<Record<string, string>>,
+): Promise<CredentialCheck> {
+  const url = `${request.baseUrl.replace(/\/+$/, '')}/${path}`;
+  const all: Record<string, string> = { accept: 'application/json', ...(request.headers ?? {}), ...headers };
+  if (request.bearerToken) all.authorization = `Bearer ${request.bearerToken}`;
   try {
-    const response = await fetch(url, { headers, signal: AbortSignal.timeout(request.timeoutMs ?? 10_000) });
+    const response = await fetch(url, {
+      headers: all,
+      signal: AbortSignal.timeout(request.timeoutMs ?? 10_000),
+    });
     await response.body?.cancel().catch(() => undefined);
     if (response.ok) return { state: 'works' };
     if (response.status === 401 || response.status === 403)
@@ -50,4 +36,9 @@ export async function checkCredential(request: CheckRequest): Promise<Credential
       reason: `offline? ${cause instanceof Error ? cause.message : String(cause)}`,
     };
   }
+}
+
+/** The key as an OpenAI-style bearer (`Authorization: Bearer …`), when there is one. */
+export function bearerKeyHeader(request: CredentialCheckRequest): Record<string, string> {
+  return request.apiKey ? { authorization: `Bearer ${request.apiKey}` } : {};
 }

@@ -1,17 +1,10 @@
 import type { ProviderOrigin, WireApi } from '../../protocol/index.js';
+import { definitionOf } from '../lookup.js';
+import { familyOfModelId } from './model-family.js';
 
-/**
- * A model's family for deciding whether opaque reasoning data can be replayed to it: the model id without
- * date stamps and preview/latest tags. Anthropic accepts thinking signatures from any Claude model, so its
- * family is the API itself.
- */
+/** A model's family on `api`, for deciding whether opaque reasoning data can be replayed to it. */
 export function modelFamily(api: WireApi, model: string): string {
-  if (api === 'anthropic-messages') return 'claude';
-  return model
-    .toLowerCase()
-    .replace(/^models\//, '')
-    .replace(/-(\d{4}-\d{2}-\d{2}|\d{8}|\d{2}-\d{2})$/, '')
-    .replace(/-(preview|latest|exp)(-.*)?$/, '');
+  return (definitionOf(api)?.modelFamily ?? familyOfModelId)(model);
 }
 
 /**

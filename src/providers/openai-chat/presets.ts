@@ -1,0 +1,77 @@
+/**
+ * Servers spoken to with Chat Completions besides OpenAI: a router (OpenRouter) and local servers
+ * (Ollama, LM Studio, vLLM), and the open-weight model families they serve.
+ */
+import type { ModelEntry, ProviderPreset } from '../definition.js';
+import { bearerKeyHeader, checkWithGet } from '../shared/check-credential.js';
+
+/** OpenRouter's optional app attribution (https://openrouter.ai/docs/api-reference/overview#headers). */
+export const OPENROUTER_HEADERS = { 'HTTP-Referer': 'cody', 'X-Title': 'Cody' } as const;
+
+export const OPENROUTER: ProviderPreset = {
+  name: 'openrouter',
+  defaultModel: 'anthropic/claude-sonnet-4.5',
+  keyVariables: ['OPENROUTER_API_KEY'],
+  baseUrlVariable: 'OPENROUTER_BASE_URL',
+  defaultBaseUrl: 'https://openrouter.ai/api/v1',
+  needsKey: true,
+  headers: OPENROUTER_HEADERS,
+  preset: true,
+  storesKey: true,
+  // Its model list needs no key, so the key is checked by describing it.
+  checkCredential: (request) => checkWithGet(request, 'key', bearerKeyHeader(request)),
+};
+
+/** A local OpenAI-compatible server: answers without a key, nothing cheap to check. */
+function localServer(name: string, defaultModel: string, port: number): ProviderPreset {
+  const variable = name.toUpperCase();
+  return {
+    name,
+    defaultModel,
+    keyVariables: [`${variable}_API_KEY`],
+    baseUrlVariable: `${variable}_BASE_URL`,
+    defaultBaseUrl: `http://localhost:${port}/v1`,
+    needsKey: false,
+    preset: true,
+  };
+}
+
+export const OLLAMA = localServer('ollama', 'llama3.1:8b', 11434);
+export const LMSTUDIO = localServer('lmstudio', 'qwen2.5-7b-instruct', 1234);
+export const VLLM = localServer('vllm', 'Qwen/Qwen2.5-7B-Instruct', 8000);
+
+/**
+ * Open-weight models as Ollama, LM Studio, vLLM and OpenRouter name them (`llama3.1:8b`,
+ * `meta-llama-3.1-8b-instruct`, `Qwen/Qwen2.5-7B-Instruct`): the window each model is published with.
+ * A server may run a model with a smaller one (Ollama's num_ctx): then set models.<id>.contextWindow.
+ */
+export const OPEN_WEIGHT_MODELS: readonly ModelEntry[] = [
+  { pattern: /^(meta-)?llama-?3\.[123]([^\d]|$)/i, contextWindow: 131_072, maxOutputTokens: 8_192 },
+  { pattern: /^(meta-)?llama-?3([:-]|$)/i, contextWindow: 8_192, maxOutputTokens: 4_096 },
+  { pattern: /^(meta-)?llama-?4/i, contextWindow: 1_048_576, maxOutputTokens: 8_192 },
+  { pattern: /^qwen3/i, contextWindow: 40_960, maxOutputTokens: 8_192, noImages: true },
+  { pattern: /^qwen2\.5/i, contextWindow: 32_768, maxOutputTokens: 8_192, noImages: true },
+  { pattern: /^gpt-oss/i, contextWindow: 131_072, maxOutputTokens: 32_768, noImages: true },
+  { pattern: /^gemma-?3/i, contextWindow: 131_072, maxOutputTokens: 8_192 },
+  { pattern: /^gemma-?2/i, contextWindow: 8_192, maxOutputTokens: 4_096 },
+  { pattern: /^mistral-nemo/i, contextWindow: 131_072, maxOutputTokens: 8_192 },
+  { pattern: /^(mistral|mixtral)/i, contextWindow: 32_768, maxOutputTokens: 8_192 },
+  // DeepSeek's reasoner (and R1 served elsewhere) always reasons and takes no effort setting.
+  {
+    pattern: /^deepseek-reasoner/i,
+    contextWindow: 131_072,
+    maxOutputTokens: 65_536,
+    reasoning: true,
+    noImages: true,
+  },
+  {
+    pattern: /^deepseek-r1/i,
+    contextWindow: 131_072,
+    maxOutputTokens: 32_768,
+    reasoning: true,
+    noImages: true,
+  },
+  { pattern: /^deepseek-coder-v2/i, contextWindow: 163_840, maxOutputTokens: 8_192, noImages: true },
+  { pattern: /^phi-?4/i, contextWindow: 16_384, maxOutputTokens: 4_096 },
+  { pattern: /^codellama/i, contextWindow: 16_384, maxOutputTokens: 4_096, noImages: true },
+];
