@@ -8,7 +8,8 @@
  */
 import type * as Marked from 'marked';
 import { codeLine, renderBlock } from './markdown-blocks.js';
-import { run, serialize, STYLES } from './markdown-text.js';
+import { isParagraph, lastParagraphLine } from './markdown-paragraph.js';
+import { run, serialize, STYLES, wrapRuns, type Run } from './markdown-text.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 export { highlightCode } from './markdown-blocks.js';
@@ -38,6 +39,8 @@ function markedLexer(): typeof Marked.Lexer {
   lexer ??= (require('marked') as typeof Marked).Lexer;
   return lexer;
 }
+/** Lines of a paragraph lexed together with the line being printed. */
+const PARAGRAPH_CONTEXT = 12;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const FENCE = /^\s*(```+|~~~+)\s*([\w+-]*)/;
 
@@ -47,11 +50,18 @@ function indentOf(line: string): number {
   return [...leading].reduce((sum, character) => sum + (character === '\t' ? 4 : 1), 0);
 }
 
+/** The indent kept before every line of a block: its leading whitespace, at most half the width. */
+function prefixOf(source: string, width: number): Run[] {
+  const indent = Math.min(indentOf(source), Math.floor(width / 2));
+  return indent > 0 ? [run(' '.repeat(indent))] : [];
+}
+
+const unindent = (source: string): string => source.replace(/^[ \t]+/gm, '');
+
 /** The terminal lines (without newlines) for Markdown source that holds no open fence. */
 export function renderMarkdownLines(source: string, width: number): string[] {
-  const indent = Math.min(indentOf(source), Math.floor(width / 2));
-  const prefix = indent > 0 ? [run(' '.repeat(indent))] : [];
-  const tokens = markedLexer().lex(source.replace(/^[ \t]+/gm, ''));
+  const prefix = prefixOf(source, width);
+  const tokens = markedLexer().lex(unindent(source));
   const lines: string[] = [];
   for (const token of tokens) {
     if (token.type === 'space') continue;
@@ -67,6 +77,8 @@ export function createMarkdownStream(
   let pending = '';
   let fence: string | undefined;
   let table: string[] = [];
+  /** The source lines of the paragraph being printed (its lines are styled as one paragraph). */
+  let paragraph: string[] = [];
   const width = (): number => {
     const columns = options.columns ? options.columns() : process.stdout.columns;
     return columns !== undefined && columns > 0 ? columns : DEFAULT_COLUMNS;
@@ -94,20 +106,38 @@ export function createMarkdownStream(
     }
     if (fenceMatch) {
       flushTable();
+      paragraph = [];
       fence = fenceMatch[1];
       write(`${serialize([run(`┌─ ${fenceMatch[2] || 'code'}`, STYLES.dim)])}\n`);
       return;
     }
     if (TABLE_ROW.test(line)) {
+      paragraph = [];
       table.push(line);
       return;
     }
     flushTable();
     if (line.trim() === '') {
+      paragraph = [];
       write('\n');
       return;
     }
-    writeLines(renderMarkdownLines(line, width()));
+    writeLines(paragraphLine(line) ?? renderMarkdownLines(line, width()));
+  };
+  /** A line of a paragraph, styled as the paragraph so far; undefined for any other block (it ends one). */
+  const paragraphLine = (line: string): string[] | undefined => {
+    const source = unindent(line);
+    if (!isParagraph(markedLexer().lex(source))) {
+      paragraph = [];
+      return undefined;
+    }
+    // The last few lines are context enough for emphasis across lines; a paragraph of hundreds of lines
+    // (a log, a poem) is not lexed again whole for each of them.
+    paragraph = [...paragraph.slice(1 - PARAGRAPH_CONTEXT), source];
+    const runs = lastParagraphLine(paragraph, markedLexer());
+    if (runs === undefined) return undefined;
+    const prefix = prefixOf(line, width());
+    return wrapRuns(runs, { width: width(), first: prefix, rest: prefix }).map((row) => serialize(row));
   };
 
   return {

@@ -157,3 +157,48 @@ describe('Markdown rendering', () => {
     ]);
   });
 });
+
+describe('a paragraph over several lines, as it streams', () => {
+  it('styles emphasis opened on one line and closed on the next, on both, printing each line once', () => {
+    let out = '';
+    const stream = createMarkdownStream((text) => (out += text), { columns: () => 60 });
+    stream.push('**bold\n');
+    // The first line is printed when complete, already bold (its closer is taken to come).
+    expect(out).toBe(`${E}1mbold${E}22m\n`);
+    stream.push('continued** after\n');
+    stream.end();
+    expect(out).toBe(`${E}1mbold${E}22m\n${E}1mcontinued${E}22m after\n`);
+    expect(render('**bold\ncontinued** after\n', 60)).toBe(out);
+  });
+
+  it('carries italics, bold italics and code spans across lines; keeps lone asterisks and underscores', () => {
+    expect(render('Some *italic\nstill* and `code\nspan` done\n', 60)).toBe(
+      `Some ${E}3mitalic${E}23m\n${E}3mstill${E}23m and ${E}36mcode${E}39m\n${E}36mspan${E}39m done\n`,
+    );
+    expect(render('***both\nends***\n', 60)).toBe(
+      `${E}3m${E}1mboth${E}22m${E}23m\n${E}3m${E}1mends${E}22m${E}23m\n`,
+    );
+    expect(render('2 * 3 = 6 and 4*5\nsnake_case_name here\n', 60)).toBe(
+      '2 * 3 = 6 and 4*5\nsnake_case_name here\n',
+    );
+  });
+
+  it('does not carry anything over a blank line, a list item or a heading', () => {
+    expect(plain(render('**a\n\nb**\n', 60))).toBe('a\n\nb**\n');
+    expect(plain(render('- item **a\n- b**\n', 60))).toBe('• item **a\n• b**\n');
+    expect(plain(render('text *a\n# Title*\n', 60))).toBe('text a\nTitle*\n');
+  });
+
+  it('wraps each line of the paragraph on its own and keeps its indent', () => {
+    const out = plain(render(`  ${'word '.repeat(14)}**bold\n  tail** end\n`, 40));
+    expect(out.split('\n').every((line) => displayWidth(line) <= 40)).toBe(true);
+    expect(out).toContain('  tail end');
+    expect(out).not.toContain('**');
+  });
+
+  it('renders a paragraph of hundreds of lines line by line', () => {
+    const lines = Array.from({ length: 400 }, (_, index) => `line ${index} with *some* text`);
+    const out = plain(render(`${lines.join('\n')}\n`, 80, 64));
+    expect(out).toBe(`${lines.map((line) => line.replace(/\*/g, '')).join('\n')}\n`);
+  });
+});
