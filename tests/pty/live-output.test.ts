@@ -75,6 +75,23 @@ describe('live output in the REPL (tmux)', () => {
     expect(done).not.toMatch(/Thinking…|Working…/);
   });
 
+  it('styles bold across a soft line break on both lines, each shown as its words arrive', async () => {
+    const term = await start({ delay: 150, color: true });
+    harness?.server.enqueue({
+      type: 'reply',
+      textDeltas: ['Intro **bold', ' start\n', 'continued', ' here** plain', ' tail\n'],
+    });
+    await say(term, 'go');
+    // The second line's first word is on screen (plain, as it arrives) before the line is complete.
+    const mid = await term.waitFor('continued');
+    expect(mid).not.toContain('tail');
+    expect(mid).toMatch(/^Intro bold start$/m);
+    await term.waitFor(/^gpt-4o-mini · /m, 15_000);
+    // Bold from "bold" through "here" (tmux writes the run over the line end as one attribute).
+    expect(await term.styledScreen()).toContain('Intro \u001b[1mbold start\ncontinued here\u001b[0m');
+    expect(await term.screen()).not.toContain('**');
+  });
+
   it('with NO_COLOR keeps the first chunk and leaves no spinner behind', async () => {
     const term = await start({ delay: 120, color: false });
     harness?.server.enqueue({ type: 'reply', textDeltas: ['ACK 1: ', 'hello ', 'there', '.'] });
