@@ -27,6 +27,9 @@ export class ApiError extends Error {
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** Dispatched on `window` when the server no longer knows the session (it restarted, or signed it out). */
+export const SIGNED_OUT_EVENT = 'cody-signed-out';
+
 export async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET') headers['x-cody-request'] = '1';
@@ -41,6 +44,8 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
   const parsed: unknown = text === '' ? undefined : JSON.parse(text);
   if (!response.ok) {
     const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
+    if (response.status === 401 && !path.startsWith('/auth/'))
+      window.dispatchEvent(new Event(SIGNED_OUT_EVENT));
     throw new ApiError(response.status, error?.code ?? 'http-error', error?.message ?? response.statusText);
   }
   return parsed as T;

@@ -3,7 +3,7 @@
  * (or a new one). The open conversation is in the address (`?c=<id>`), so a reload reopens it.
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { api, ApiError, type Selection } from './api.js';
+import { api, ApiError, SIGNED_OUT_EVENT, type Selection } from './api.js';
 import { ConversationList } from './components/conversation-list.js';
 import { ConversationView } from './components/conversation-view.js';
 import { NewConversation } from './components/new-conversation.js';
@@ -24,6 +24,12 @@ function openIdFromAddress(): string | undefined {
 export function App() {
   const [auth, setAuth] = useState<Auth>({ status: 'checking' });
   useEffect(() => {
+    const onSignedOut = () =>
+      setAuth({
+        status: 'signed-out',
+        problem: 'The server no longer knows this browser (it restarted?): sign in again.',
+      });
+    window.addEventListener(SIGNED_OUT_EVENT, onSignedOut);
     void (async () => {
       let problem: string | undefined;
       try {
@@ -39,6 +45,7 @@ export function App() {
         setAuth({ status: 'signed-out', ...(problem !== undefined ? { problem } : {}) });
       }
     })();
+    return () => window.removeEventListener(SIGNED_OUT_EVENT, onSignedOut);
   }, []);
   if (auth.status === 'checking') return <main class="splash">Cody</main>;
   if (auth.status === 'signed-out') {

@@ -142,6 +142,15 @@ describe('a conversation in the browser', () => {
     await box.type('line two');
     expect(await box.inputValue()).toBe('line one\nline two');
     await box.fill('');
+    // Esc stops a running turn.
+    suite.harness.server.enqueue({ type: 'reply', textDeltas: words(300, 'e') });
+    await box.fill('stop me with Esc');
+    await box.press('Enter');
+    await page.locator('.message.assistant').getByText('e2', { exact: false }).waitFor();
+    await box.press('Escape');
+    await page.locator('.conversation[data-state="idle"]').waitFor({ timeout: 10_000 });
+    await page.locator('.marker').getByText('Turn interrupted').last().waitFor();
+    expect(await page.locator('.transcript').innerText()).not.toContain('e300');
   });
 
   it('lists conversations newest first and filters them with the search box', async () => {
@@ -152,5 +161,25 @@ describe('a conversation in the browser', () => {
     await page.locator('input[type=search]').fill('reload');
     await expect.poll(() => page.locator('.conversation-item').count()).toBe(1);
     await page.locator('input[type=search]').fill('');
+  });
+
+  it('shows a conversation another client made, without a reload', async () => {
+    const { page } = suite;
+    const made = (await apiCall(suite.serve, 'POST', '/conversations', {})) as { id: string };
+    await apiCall(suite.serve, 'POST', `/conversations/${made.id}/messages`, { text: 'from a program' });
+    await page
+      .locator(`.conversation-item[data-id="${made.id}"]`)
+      .getByText(/from a program/i)
+      .waitFor({ timeout: 15_000 });
+  });
+
+  it('asks to sign in again once the server no longer knows the session', async () => {
+    const { page } = suite;
+    await page.evaluate(
+      `fetch('/auth/session', { method: 'DELETE', headers: { 'x-cody-request': '1' } }).then((r) => r.status)`,
+    );
+    await page.locator('.new-conversation').click();
+    await page.locator('.sign-in').waitFor({ timeout: 15_000 });
+    expect(await page.locator('.sign-in [role=alert]').innerText()).toMatch(/sign in again/);
   });
 });
