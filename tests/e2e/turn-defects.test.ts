@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatTokens } from '../../src/cli/render.js';
 import { SUMMARY_PREFIX } from '../../src/core/compact/index.js';
 import { CODY_BIN, createHarness, type Harness, linesOfType } from './harness.js';
+import { libraryTurns } from './library-turns.js';
 
 const TINY_CONFIG = {
   provider: 'openai',
@@ -55,11 +56,27 @@ describe('turn loop and compaction flow (e2e)', () => {
 
   it('7.3: after an automatic compaction the new message is the last item sent and recorded; resume sends the same', async () => {
     await harness.writeConfig(TINY_CONFIG);
+    const question = (turn: number): string => `question ${turn}: ${FILLER.repeat(2)}`;
+    // Where the first automatic compaction falls is deterministic: find it on a probe conversation
+    // through the library (the engine cody chat runs), then build the real one there the same way up
+    // to two turns before it, and spawn cody chat for the turns from there on.
+    let probe: string | undefined;
+    let firstCompaction = 0;
+    for (let turn = 1; turn <= 30 && firstCompaction === 0; turn += 1) {
+      const { id, events } = await libraryTurns(harness, [question(turn)], probe);
+      probe = id;
+      if (events.some((event) => event.type === 'compaction-started')) firstCompaction = turn;
+    }
+    expect(firstCompaction).toBeGreaterThan(3);
+    harness.server.reset();
     const id = (await harness.cody(['new'])).stdout.trim();
+    const built = Array.from({ length: firstCompaction - 3 }, (_, index) => question(index + 1));
+    const { events: buildEvents } = await libraryTurns(harness, built, id);
+    expect(buildEvents.some((event) => event.type === 'compaction-started')).toBe(false);
     let compactedAt = -1;
-    for (let turn = 1; turn <= 30 && compactedAt < 0; turn += 1) {
+    for (let turn = firstCompaction - 2; turn <= 30 && compactedAt < 0; turn += 1) {
       const before = harness.server.modelRequests().length;
-      const run = await harness.cody(['chat', `question ${turn}: ${FILLER.repeat(2)}`]);
+      const run = await harness.cody(['chat', question(turn)]);
       expect(run.code, run.stderr).toBe(0);
       // The fake answers the last user message: a summary-shaped answer would show the bug.
       expect(run.stdout).toMatch(new RegExp(`^echo: question ${turn}:`));
