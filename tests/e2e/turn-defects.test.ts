@@ -115,8 +115,8 @@ describe('turn loop and compaction flow (e2e)', () => {
     expect(noop.stderr).not.toMatch(/failed|inflated/);
     expect(linesOfType(await harness.rollout(id), 'compacted')).toHaveLength(0);
 
-    for (let turn = 1; turn <= 6; turn += 1)
-      await harness.cody(['chat', `filler ${turn}: ${FILLER.repeat(2)}`]);
+    const fillers = [1, 2, 3, 4, 5, 6].map((turn) => `filler ${turn}: ${FILLER.repeat(2)}`);
+    await libraryTurns(harness, fillers, id);
     const real = await harness.cody(['compact']);
     expect(real.code, real.stderr).toBe(0);
     const record = linesOfType(await harness.rollout(id), 'response_item')
@@ -147,7 +147,11 @@ describe('turn loop and compaction flow (e2e)', () => {
   it('7.10: a manual compaction refused with 401 keeps the history and exits 4, like chat', async () => {
     await harness.writeConfig(TINY_CONFIG);
     const id = (await harness.cody(['new'])).stdout.trim();
-    for (let turn = 1; turn <= 3; turn += 1) await harness.cody(['chat', `filler ${turn}: ${FILLER}`]);
+    await libraryTurns(
+      harness,
+      [1, 2, 3].map((turn) => `filler ${turn}: ${FILLER}`),
+      id,
+    );
     const before = await harness.rollout(id);
     harness.server.enqueue({ type: 'error', status: 401 });
     const refused = await harness.cody(['compact']);
