@@ -10,6 +10,7 @@ import type { ChatOptions, OutputFormat } from './commands/chat.js';
 import { REASONING_LEVELS, type ReasoningLevel } from '../protocol/reasoning-levels.js';
 import { processIo, type Io } from './io.js';
 import { reportError } from './report-error.js';
+import { apisHelp, loginProvidersHelp, providersHelp, signInsHelp } from './provider-help.js';
 import { closestMatch } from './suggest.js';
 import { CLI_VERSION } from './version.js';
 
@@ -67,7 +68,7 @@ function chatOptions(flags: ChatFlags): Omit<ChatOptions, 'words'> {
 function addChoiceOptions(command: Command): Command {
   return command
     .option('--provider <provider>', 'provider for this conversation (config.json keeps its own)')
-    .option('--api <api>', 'wire API for this conversation: responses|chat (openai), messages, gemini')
+    .option('--api <api>', `wire API for this conversation: ${apisHelp()}`)
     .option('--model <model>', 'model id for this conversation');
 }
 
@@ -144,10 +145,8 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   program
     .command('new')
     .description('start a new conversation, make it active and print its id')
-    .addOption(
-      new Option('--provider <provider>', 'openai, anthropic, google, openrouter, ollama, lmstudio or vllm'),
-    )
-    .option('--api <api>', 'wire API: responses|chat (openai), messages (anthropic), gemini (google)')
+    .addOption(new Option('--provider <provider>', providersHelp()))
+    .option('--api <api>', `wire API: ${apisHelp()}`)
     .option('--model <model>', 'model id')
     .action((options: { provider?: string; api?: string; model?: string }) =>
       run(async (commandIo) => (await import('./commands/new.js')).runNew(options, commandIo))(),
@@ -209,11 +208,11 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   program
     .command('set-provider')
     .description('choose the provider, API and model for the next turns')
-    .argument('<provider>', 'openai, anthropic, google, openrouter, ollama, lmstudio or vllm')
-    .option('--api <api>', 'responses|chat (openai), messages (anthropic), gemini (google), chat (presets)')
+    .argument('<provider>', providersHelp())
+    .option('--api <api>', apisHelp())
     .option('--model <model>', 'model id')
     .option('--base-url <url>', "endpoint for this provider (e.g. an OpenAI-compatible server); '' clears it")
-    .option('--auth <mode>', 'chatgpt (openai, from Codex), claude (anthropic, from Claude Code) or key')
+    .option('--auth <mode>', signInsHelp())
     .action((provider: string, options: { api?: string; model?: string; baseUrl?: string; auth?: string }) =>
       run(async (commandIo) =>
         (await import('./commands/set-provider.js')).runSetProvider({ ...options, provider }, commandIo),
@@ -226,14 +225,14 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   auth
     .command('login')
     .description('save an API key in $CODY_HOME/auth.json (prompted without echo, or read from stdin)')
-    .argument('<provider>', 'openai, anthropic, google or openrouter')
+    .argument('<provider>', loginProvidersHelp())
     .action((provider: string) =>
       run(async (commandIo) => (await import('./commands/auth.js')).runAuthLogin({ provider }, commandIo))(),
     );
   auth
     .command('logout')
     .description('remove a saved API key')
-    .argument('<provider>', 'openai, anthropic, google or openrouter')
+    .argument('<provider>', loginProvidersHelp())
     .action((provider: string) =>
       run(async (commandIo) => (await import('./commands/auth.js')).runAuthLogout({ provider }, commandIo))(),
     );

@@ -14,7 +14,7 @@ export const SLASH_COMMANDS: ReadonlyArray<[string, string]> = [
   ['/help', 'this list'],
   ['/status', 'provider, model, context used, compactions'],
   ['/model', '/model NAME: switch the model for this conversation'],
-  ['/provider', '/provider NAME [API]: switch provider (openai, anthropic, google) for this conversation'],
+  ['/provider', '/provider NAME [API]: switch provider (Tab lists them) for this conversation'],
   ['/resume', 'pick a recent conversation (type to search)'],
   ['/new', 'start a new conversation'],
   ['/fork', '/fork [N]: continue in a copy of this conversation (up to user turn N)'],

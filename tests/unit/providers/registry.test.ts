@@ -178,3 +178,43 @@ describe('a fifth wire API, registered alone', () => {
     ).toThrow(/provider acme is already registered/);
   });
 });
+
+describe('the registry and the contracts that name wire APIs', () => {
+  it('every registered id fits the stream-json schema, which names no fixed list', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const schema = JSON.parse(await readFile('schema/stream-json.schema.json', 'utf8')) as {
+      definitions: { api: { pattern: string; enum?: unknown } };
+    };
+    expect(schema.definitions.api.enum).toBeUndefined();
+    const pattern = new RegExp(schema.definitions.api.pattern);
+    for (const api of wireApis()) expect(api).toMatch(pattern);
+    expect('acme-wire').toMatch(pattern);
+    expect('Not An Id').not.toMatch(pattern);
+  });
+
+  // The fifth definition above is still registered here; this one is added beside it.
+  it('help names every provider, API and sign-in from the registry', async () => {
+    const { apisHelp, loginProvidersHelp, providersHelp, signInsHelp } =
+      await import('../../../src/cli/provider-help.js');
+    const remove = registerDefinition({
+      ...fifth,
+      api: 'acme-help',
+      apiName: 'helpwire',
+      providers: [{ ...fifth.providers[0]!, name: 'acmehelp', signIn: { mode: 'acmesso' } }],
+    });
+    try {
+      expect(providersHelp()).toBe(
+        'openai, anthropic, google, acme, acmehelp, openrouter, ollama, lmstudio or vllm',
+      );
+      expect(loginProvidersHelp()).toBe('openai, anthropic, google, acme, acmehelp or openrouter');
+      expect(apisHelp()).toBe(
+        'chat|responses (openai), messages (anthropic), gemini (google), wire (acme), helpwire (acmehelp), chat (presets)',
+      );
+      expect(signInsHelp()).toBe(
+        'chatgpt (openai sign-in), claude (anthropic sign-in), acmesso (acmehelp sign-in) or key',
+      );
+    } finally {
+      remove();
+    }
+  });
+});
