@@ -78,6 +78,7 @@ mode 0600); the first run also prints it once. For example:
   TOKEN=$(cat "\${CODY_HOME:-$HOME/.cody}/serve-token")
   curl -s -H "Authorization: Bearer $TOKEN" -X POST localhost:8080/conversations -d '{}'
   curl -s -N -H "Authorization: Bearer $TOKEN" -X POST localhost:8080/conversations/ID/messages -d '{"text":"hello"}'
+The web page is at / on the same address: open the one-time sign-in link it prints (or run cody web).
 `;
 
 const HELP_AFTER = `

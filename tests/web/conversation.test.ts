@@ -129,6 +129,7 @@ describe('a conversation in the browser', () => {
     const link = transcript.locator('a[href="https://example.com/docs"]');
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
+    expect(await page.evaluate('window.__cspViolations')).toBeUndefined();
   });
 
   it('keys: Shift+Enter is a new line, ↑ in an empty box brings back the last message', async () => {

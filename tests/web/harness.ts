@@ -89,6 +89,10 @@ export async function startWebSuite(options: { chunkDelayMs?: number } = {}): Pr
   const serve = await startWebServe(harness);
   const browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1200, height: 760 } });
+  // Anything the Content-Security-Policy blocks is a page bug (or an attack that got as far as the DOM).
+  await context.addInitScript(
+    "document.addEventListener('securitypolicyviolation', (event) => ((window.__cspViolations ??= []).push(event.violatedDirective + ' ' + event.blockedURI)));",
+  );
   const page = await context.newPage();
   await page.goto(serve.signInUrl);
   await page.locator('.layout').waitFor();
