@@ -2,7 +2,7 @@
 import type { SessionEvent } from '../core/session-events.js';
 import type { ApprovalAnswer } from './approval-question.js';
 import type { Io } from './io.js';
-import { stderrChalk } from './render.js';
+import { stderrChalk } from './color.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 /** Whether this terminal session can answer approval requests. */

@@ -2,9 +2,9 @@
  * Renders session events: the reply text to stdout as it streams, everything else (spinner, retries,
  * compaction notices, warnings) to stderr. With --json, every event is one JSON line on stdout.
  */
-import { Chalk, type ChalkInstance } from 'chalk';
 import type { SessionEvent } from '../core/session-events.js';
 import { type Io, useColor } from './io.js';
+import { stderrChalk } from './color.js';
 import { UPDATE_PLAN_TOOL } from '../core/plan.js';
 import { planLines } from './plan-view.js';
 import { createReplyOutput } from './reply-output.js';
@@ -14,6 +14,8 @@ import { startSpinner as startLineSpinner } from './spinner.js';
 import { sanitizeForTerminal, terminalSafeJson } from './sanitize.js';
 import { callOutcome, diffPreview, summarizeToolCall } from './tool-summary.js';
 import type { FunctionCallItem } from '../protocol/index.js';
+
+export { stderrChalk };
 
 export interface TurnRenderer {
   handle(event: SessionEvent): void;
@@ -30,10 +32,6 @@ export function formatTokens(tokens: number): string {
   if (tokens >= 10_000) return `${Math.round(tokens / 1000)}k`;
   if (tokens >= 1_000) return `${(tokens / 1000).toFixed(1)}k`;
   return String(tokens);
-}
-
-export function stderrChalk(io: Io): ChalkInstance {
-  return new Chalk({ level: useColor(io.stderr, io.env) ? 1 : 0 });
 }
 
 export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: Spinner }): TurnRenderer {

@@ -9,7 +9,7 @@ import type { ChatOptions } from './commands/chat.js';
 import type { CommandContext } from './context.js';
 import { conversationChoice, hasChoice } from './conversation-choice.js';
 import type { Io } from './io.js';
-import { stderrChalk } from './render.js';
+import { stderrChalk } from './color.js';
 
 /**
  * The conversation the REPL starts on: `chosen`, else a new one (a draft: written at its first message,

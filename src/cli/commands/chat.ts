@@ -13,7 +13,10 @@ import {
 import { approvalFromFlags } from '../approval-flag.js';
 import { askApproval, canAskOn, declinedNotice } from '../approval.js';
 import { conversationChoice, hasChoice } from '../conversation-choice.js';
+import { chooseConversation } from '../choose-conversation.js';
 import { createContext, ephemeralContext, type CommandContext, type EngineOptions } from '../context.js';
+
+export { chooseConversation };
 import { errorKindOf } from '../error-kind.js';
 import { type Io, readAll, useColor } from '../io.js';
 import { createJsonWriter } from '../json-output.js';
@@ -73,23 +76,6 @@ function turnOptions(
   images: readonly ImageInput[],
 ): SubmitOptions {
   return { signal, ...reasoningFlag(options), ...(images.length > 0 ? { images } : {}) };
-}
-
-/** The conversation a command works on: --conversation, --continue, or the active one. */
-export async function chooseConversation(
-  context: CommandContext,
-  options: Pick<ChatOptions, 'conversation' | 'continueLast' | 'fresh'>,
-): Promise<string | undefined> {
-  if (options.conversation !== undefined && options.continueLast === true)
-    throw new UsageError('Give either --conversation or --continue, not both.');
-  if (options.conversation !== undefined) return context.manager.resolveId(options.conversation);
-  if (options.continueLast === true) {
-    const [latest] = await context.manager.listConversations({ limit: 1 });
-    if (latest === undefined)
-      throw new UsageError('Nothing to continue: there are no saved conversations yet.');
-    return latest.id;
-  }
-  return options.fresh === true ? undefined : context.manager.getActiveId();
 }
 
 /**
