@@ -174,6 +174,10 @@ describe('a conversation in the browser', () => {
       .waitFor({ timeout: 15_000 });
   });
 
+  it('loaded nothing from another origin', () => {
+    expect(suite.foreignRequests).toEqual([]);
+  });
+
   it('asks to sign in again once the server no longer knows the session', async () => {
     const { page } = suite;
     await page.evaluate(

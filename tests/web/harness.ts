@@ -77,6 +77,8 @@ export interface WebSuite {
   context: BrowserContext;
   /** A page of the signed-in context. */
   page: Page;
+  /** Every request the context's pages made to anywhere but the server (the page must work offline). */
+  foreignRequests: string[];
   close(): Promise<void>;
 }
 
@@ -93,6 +95,10 @@ export async function startWebSuite(options: { chunkDelayMs?: number } = {}): Pr
   await context.addInitScript(
     "document.addEventListener('securitypolicyviolation', (event) => ((window.__cspViolations ??= []).push(event.violatedDirective + ' ' + event.blockedURI)));",
   );
+  const foreignRequests: string[] = [];
+  context.on('request', (request) => {
+    if (!request.url().startsWith(`${serve.url}/`)) foreignRequests.push(request.url());
+  });
   const page = await context.newPage();
   await page.goto(serve.signInUrl);
   await page.locator('.layout').waitFor();
@@ -102,6 +108,7 @@ export async function startWebSuite(options: { chunkDelayMs?: number } = {}): Pr
     browser,
     context,
     page,
+    foreignRequests,
     close: async () => {
       await browser.close();
       await serve.stop();
