@@ -137,6 +137,15 @@ export interface ModelListRequest {
   timeoutMs?: number;
 }
 
+/** An image whose input tokens are estimated: its pixel size when known, and OpenAI's detail hint. */
+export interface ImageEstimateRequest {
+  size?: { width: number; height: number };
+  detail?: 'auto' | 'low' | 'high';
+}
+
+/** An exact tokenizer Cody ships (gpt-tokenizer's encodings). */
+export type ExactEncoding = 'o200k' | 'cl100k';
+
 /** One wire API. */
 export interface ProviderDefinition {
   /**
@@ -168,4 +177,11 @@ export interface ProviderDefinition {
   imageLimits?: ImageLimits;
   /** The model ids the server offers (`cody models`); absent: the API has no list Cody reads. */
   listModels?: (request: ModelListRequest) => Promise<string[]>;
+  /**
+   * Input tokens an image costs by the API's documented rule; undefined when it cannot tell (unknown
+   * size). Absent: core takes the largest estimate of the registered APIs.
+   */
+  imageTokens?: (image: ImageEstimateRequest) => number | undefined;
+  /** The exact encoding that counts a model's tokens, when Cody has it; absent or undefined: estimated. */
+  exactEncoding?: (model: string) => ExactEncoding | undefined;
 }

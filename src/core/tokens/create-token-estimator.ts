@@ -4,28 +4,21 @@
  * ~0.2 s and tens of MiB — so a process that stays far below the limit never loads it.
  */
 import type { WireApi } from '../../protocol/index.js';
+import { definitionOf, type ExactEncoding } from '../../providers/lookup.js';
 import { boundedExactCount } from './bounded-count.js';
 import { heuristicCountText, heuristicEstimator } from './heuristic-estimator.js';
 import { countItemTokens, type TokenEstimator } from './token-estimator.js';
 
 /** The exact encodings Cody can count with. */
-export type ExactEncoding = 'o200k' | 'cl100k';
+export type { ExactEncoding };
 
 /**
- * The encoding an OpenAI model uses: o200k for the GPT-4o, 4.1, 4.5, 5.x, o-series, codex and
- * gpt-oss families; cl100k for GPT-4 and GPT-3.5. `undefined` for other APIs and unknown models (a
- * local model behind an OpenAI-compatible server has its own tokenizer). Accepts `vendor/` and `ft:`
- * prefixes.
+ * The exact encoding of a model on `api` (its definition's `exactEncoding`: OpenAI's o200k/cl100k), or
+ * undefined for other APIs and unknown models (a local model behind an OpenAI-compatible server has its
+ * own tokenizer).
  */
 export function encodingFor(api: WireApi, model: string): ExactEncoding | undefined {
-  if (api !== 'openai-chat' && api !== 'openai-responses') return undefined;
-  const bare = model
-    .toLowerCase()
-    .replace(/^ft:/, '')
-    .replace(/^[\w.-]+\//, '');
-  if (/^(gpt-4o|gpt-4\.1|gpt-4\.5|gpt-5|chatgpt-|o\d|codex|gpt-oss)/.test(bare)) return 'o200k';
-  if (/^(gpt-4|gpt-3\.5)/.test(bare)) return 'cl100k';
-  return undefined;
+  return definitionOf(api)?.exactEncoding?.(model);
 }
 
 /** Special-token strings (`<|endoftext|>`) in user text are counted as plain text, never rejected. */

@@ -1,6 +1,7 @@
 /** Anthropic Messages: Claude, with a key or the Claude sign-in (Claude Code's login). */
 import type { ProviderDefinition } from '../definition.js';
 import { checkWithGet } from '../shared/check-credential.js';
+import { anthropicImageEstimate } from './image-tokens.js';
 
 export const definition: ProviderDefinition = {
   api: 'anthropic-messages',
@@ -85,4 +86,5 @@ export const definition: ProviderDefinition = {
     { pattern: /^claude-haiku-4/, input: 1, cachedInput: 0.1, output: 5 },
   ],
   imageLimits: { perImage: 5 * 1024 * 1024, label: 'Anthropic' },
+  imageTokens: anthropicImageEstimate,
 };

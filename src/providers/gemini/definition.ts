@@ -2,6 +2,7 @@
 import type { ProviderDefinition } from '../definition.js';
 import { checkWithGet } from '../shared/check-credential.js';
 import { familyOfModelId } from '../shared/model-family.js';
+import { geminiImageEstimate } from './image-tokens.js';
 
 export const definition: ProviderDefinition = {
   api: 'gemini',
@@ -43,4 +44,5 @@ export const definition: ProviderDefinition = {
     { pattern: /^gemini-2\.5-flash/, input: 0.3, cachedInput: 0.075, output: 2.5 },
   ],
   imageLimits: { perRequest: 20 * 1024 * 1024, label: 'Gemini' },
+  imageTokens: geminiImageEstimate,
 };

@@ -1,6 +1,7 @@
 /** OpenAI Chat Completions: OpenAI's own, and the OpenAI-compatible router and local servers. */
 import type { ProviderDefinition } from '../definition.js';
 import { OPENAI_MODELS, OPENAI_PRICES, OPENAI_PROVIDER } from '../openai-shared/openai-provider.js';
+import { openAIEncoding, openAIImageEstimate } from '../openai-shared/openai-tokens.js';
 import { familyOfModelId } from '../shared/model-family.js';
 import { LMSTUDIO, OLLAMA, OPEN_WEIGHT_MODELS, OPENROUTER, VLLM } from './presets.js';
 
@@ -16,4 +17,6 @@ export const definition: ProviderDefinition = {
   imageLimits: { perRequest: 50 * 1024 * 1024, label: 'Chat Completions' },
   listModels: async (request) =>
     (await import('../shared/list-models.js')).listModels({ ...request, api: 'openai-chat' }),
+  imageTokens: openAIImageEstimate,
+  exactEncoding: openAIEncoding,
 };

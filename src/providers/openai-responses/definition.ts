@@ -1,6 +1,7 @@
 /** OpenAI Responses: the `openai` provider's other API (and the only one a ChatGPT sign-in serves). */
 import type { ProviderDefinition } from '../definition.js';
 import { OPENAI_MODELS, OPENAI_PRICES, OPENAI_PROVIDER } from '../openai-shared/openai-provider.js';
+import { openAIEncoding, openAIImageEstimate } from '../openai-shared/openai-tokens.js';
 import { familyOfModelId } from '../shared/model-family.js';
 
 export const definition: ProviderDefinition = {
@@ -15,4 +16,6 @@ export const definition: ProviderDefinition = {
   imageLimits: { perRequest: 50 * 1024 * 1024, label: 'OpenAI' },
   listModels: async (request) =>
     (await import('../shared/list-models.js')).listModels({ ...request, api: 'openai-responses' }),
+  imageTokens: openAIImageEstimate,
+  exactEncoding: openAIEncoding,
 };

@@ -21,7 +21,10 @@ import {
   resolveSelection,
   toWireApi,
 } from '../../../src/core/config.js';
+import { imageTokens } from '../../../src/core/images/image-tokens.js';
 import { keyVariables } from '../../../src/core/known-secrets.js';
+import { encodingFor } from '../../../src/core/tokens/index.js';
+import { PNG_1X1_BASE64 } from '../../e2e/image-fixtures.js';
 import { acceptsImages, lookupModelLimits, reasoningSupport } from '../../../src/core/model-catalog.js';
 import { applyProviderChoice } from '../../../src/core/provider-choice.js';
 import { credentialVariables } from '../../../src/core/tools/tool-environment.js';
@@ -64,6 +67,8 @@ const fifth: ProviderDefinition = {
   modelFamily: (model) => model.replace(/-\d+$/, ''),
   models: [{ pattern: /^acme-large/, contextWindow: 333_000, maxOutputTokens: 11_000, reasoning: true }],
   prices: [{ pattern: /^acme-large/, input: 7, output: 21 }],
+  imageTokens: (image) => (image.size ? 4242 : undefined),
+  exactEncoding: (model) => (model === 'acme-large-2' ? 'cl100k' : undefined),
 };
 
 let unregister: () => void;
@@ -125,6 +130,16 @@ describe('a fifth wire API, registered alone', () => {
     expect(costOf('acme-large-2', { inputTokens: 1_000_000, cachedInputTokens: 0, outputTokens: 0 })).toBe(7);
     expect(knownModelIds()).toContain('acme-small-2');
     expect(unknownModelWarning('acme', 'acme-lrage-2', false)).toMatch(/did you mean 'acme-large-2'/);
+  });
+
+  it('has its image token rule and tokenizer', () => {
+    const part = { type: 'input_image' as const, image_url: `data:image/png;base64,${PNG_1X1_BASE64}` };
+    expect(imageTokens(part, 'acme-wire')).toBe(4242);
+    // With no API known, the largest of the registered rules.
+    expect(imageTokens(part)).toBe(4242);
+    expect(imageTokens(part, 'gemini')).toBe(258);
+    expect(encodingFor('acme-wire', 'acme-large-2')).toBe('cl100k');
+    expect(encodingFor('acme-wire', 'acme-small-2')).toBeUndefined();
   });
 
   it('has its key and endpoint variables, kept from tools and redacted', () => {
