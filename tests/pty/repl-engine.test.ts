@@ -62,11 +62,12 @@ describe('the REPL on the shared engine (tmux)', () => {
     tmux = await startTmux({ args: [], env, cwd: harness.home });
     const banner = await tmux.waitFor(/conversation ([0-9a-f-]{36})/);
     const replId = /conversation ([0-9a-f-]{36})/.exec(banner)?.[1] ?? '';
-    // The prompt, not only the banner: keys sent before the line editor listens are not read.
     await tmux.waitFor('› ');
     await tmux.send(MESSAGE, { literal: true });
     await tmux.send('Enter');
     await tmux.waitFor('Done.', 20_000);
+    // The status line: the turn no longer reads keys (its type-ahead would take Ctrl-D as text to keep).
+    await tmux.waitFor(/\$0\.\d{4}/, 20_000);
     await tmux.send('C-d');
     await tmux.waitForExit();
     const repl = await collect(harness, replId);

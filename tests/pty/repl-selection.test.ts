@@ -26,7 +26,7 @@ describe('conversation selection and start-up in the REPL (tmux)', () => {
     await term.send(text, { literal: true });
     await term.send('Enter');
     const screen = await term.waitFor(until, 20_000);
-    // Then the prompt again (keys sent before it listens would be lost).
+    // Then the prompt again, so the next keys are not typed ahead into this turn.
     await term.waitFor(/\n› *\n*$/, 20_000);
     return screen;
   };
