@@ -4,12 +4,19 @@
  * Order matters once: a provider served by several APIs defaults to the first of them here.
  */
 import { definition as anthropicMessages } from './anthropic-messages/definition.js';
+import { definition as bedrockConverse } from './bedrock-converse/definition.js';
 import type { ProviderDefinition } from './definition.js';
 import { definition as gemini } from './gemini/definition.js';
 import { definition as openaiChat } from './openai-chat/definition.js';
 import { definition as openaiResponses } from './openai-responses/definition.js';
 
-const DEFINITIONS: ProviderDefinition[] = [openaiChat, openaiResponses, anthropicMessages, gemini];
+const DEFINITIONS: ProviderDefinition[] = [
+  openaiChat,
+  openaiResponses,
+  anthropicMessages,
+  gemini,
+  bedrockConverse,
+];
 
 /** The registered definitions, in registry order. */
 export function definitions(): readonly ProviderDefinition[] {

@@ -15,6 +15,7 @@ process.stdout.write(`fake provider listening on ${url}\n`);
 process.stdout.write(`  OpenAI:    OPENAI_BASE_URL=${url}/v1\n`);
 process.stdout.write(`  Anthropic: ANTHROPIC_BASE_URL=${url}\n`);
 process.stdout.write(`  Gemini:    GOOGLE_GEMINI_BASE_URL=${url}\n`);
+process.stdout.write(`  Bedrock:   AWS_ENDPOINT_URL_BEDROCK_RUNTIME=${url} (or baseUrls.bedrock)\n`);
 const shutdown = (): void => {
   void server.stop().then(() => process.exit(0));
 };

@@ -1,4 +1,5 @@
 import { anthropicMessagesProtocol } from './anthropic-messages.js';
+import { bedrockConverseProtocol } from './bedrock-converse.js';
 import { geminiProtocol } from './gemini.js';
 import { openaiChatProtocol } from './openai-chat.js';
 import { openaiResponsesProtocol } from './openai-responses.js';
@@ -10,4 +11,5 @@ export const protocolModules: ProtocolModule[] = [
   openaiResponsesProtocol,
   anthropicMessagesProtocol,
   geminiProtocol,
+  bedrockConverseProtocol,
 ];

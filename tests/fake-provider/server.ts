@@ -1,5 +1,5 @@
 /**
- * A loopback HTTP server that speaks the four LLM wire protocols exactly enough for the official SDKs:
+ * A loopback HTTP server that speaks the five LLM wire protocols exactly enough for the official SDKs:
  * scripted per test, recording every request it receives. Protocol specifics live in one module per API.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -177,6 +177,7 @@ export class FakeProviderServer {
           status: step.status ?? 200,
           headers: step.headers ?? { 'content-type': 'text/event-stream; charset=utf-8' },
           chunks: step.chunks,
+          ...(step.binary ? { binary: step.binary } : {}),
         });
         return;
       default: {
@@ -240,7 +241,7 @@ export class FakeProviderServer {
     response.writeHead(rendered.status, rendered.headers);
     response.flushHeaders();
     const delay = this.options.chunkDelayMs ?? 0;
-    for (const [index, chunk] of rendered.chunks.entries()) {
+    for (const [index, chunk] of (rendered.binary ?? rendered.chunks).entries()) {
       if (rendered.disconnectAfter !== undefined && index >= rendered.disconnectAfter) {
         // A dropped connection: the socket closes with the response unfinished.
         response.socket?.destroy();
@@ -256,7 +257,7 @@ export class FakeProviderServer {
 
 function hasCredentials(request: IncomingMessage, url: URL): boolean {
   const authorization = request.headers.authorization;
-  if (typeof authorization === 'string' && /^Bearer \S+/.test(authorization)) return true;
+  if (typeof authorization === 'string' && /^(Bearer|AWS4-HMAC-SHA256) \S+/.test(authorization)) return true;
   if (typeof request.headers['x-api-key'] === 'string' && request.headers['x-api-key'] !== '') return true;
   if (typeof request.headers['x-goog-api-key'] === 'string' && request.headers['x-goog-api-key'] !== '')
     return true;

@@ -5,7 +5,8 @@
  */
 import type { IncomingHttpHeaders } from 'node:http';
 
-export type FakeApi = 'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini';
+export type FakeApi =
+  'openai-chat' | 'openai-responses' | 'anthropic-messages' | 'gemini' | 'bedrock-converse';
 
 /** A tool call the fake model makes. */
 export interface FakeToolCall {
@@ -51,6 +52,8 @@ export interface RawStep {
   headers?: Record<string, string>;
   /** Body chunks, written in order with a flush between each. */
   chunks: string[];
+  /** Binary body chunks (AWS event-stream frames), written instead of `chunks`. */
+  binary?: Uint8Array[];
 }
 
 export type Step = ReplyStep | ErrorStep | RawStep;
@@ -87,6 +90,8 @@ export interface RenderedResponse {
   headers: Record<string, string>;
   /** SSE frames or JSON text, written one after another. */
   chunks: string[];
+  /** Binary frames (AWS event-stream), written instead of `chunks`. */
+  binary?: Uint8Array[];
   /** Drop the connection after writing this many chunks. */
   disconnectAfter?: number;
 }

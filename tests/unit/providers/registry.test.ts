@@ -78,12 +78,13 @@ beforeAll(() => {
 afterAll(() => unregister());
 
 describe('a fifth wire API, registered alone', () => {
-  it('is a wire API id and a provider name, after the four', () => {
+  it('is a wire API id and a provider name, after the built-in five', () => {
     expect(wireApis()).toEqual([
       'openai-chat',
       'openai-responses',
       'anthropic-messages',
       'gemini',
+      'bedrock-converse',
       'acme-wire',
     ]);
     expect(isWireApi('acme-wire')).toBe(true);
@@ -161,8 +162,8 @@ describe('a fifth wire API, registered alone', () => {
   it('is in the shell completions', () => {
     for (const shell of ['bash', 'zsh', 'fish'] as const) {
       const script = completionScript(shell, ['chat', 'set-provider']);
-      expect(script).toMatch(/openai anthropic google acme openrouter/);
-      expect(script).toContain('chat responses messages gemini wire');
+      expect(script).toMatch(/openai anthropic google bedrock acme openrouter/);
+      expect(script).toContain('chat responses messages gemini converse wire');
     }
   });
 
@@ -219,11 +220,11 @@ describe('the registry and the contracts that name wire APIs', () => {
     });
     try {
       expect(providersHelp()).toBe(
-        'openai, anthropic, google, acme, acmehelp, openrouter, ollama, lmstudio or vllm',
+        'openai, anthropic, google, bedrock, acme, acmehelp, openrouter, ollama, lmstudio or vllm',
       );
       expect(loginProvidersHelp()).toBe('openai, anthropic, google, acme, acmehelp or openrouter');
       expect(apisHelp()).toBe(
-        'chat|responses (openai), messages (anthropic), gemini (google), wire (acme), helpwire (acmehelp), chat (presets)',
+        'chat|responses (openai), messages (anthropic), gemini (google), converse (bedrock), wire (acme), helpwire (acmehelp), chat (presets)',
       );
       expect(signInsHelp()).toBe(
         'chatgpt (openai sign-in), claude (anthropic sign-in), acmesso (acmehelp sign-in) or key',
