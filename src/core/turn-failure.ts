@@ -1,6 +1,6 @@
 /** How a turn that cannot complete is reported: one error with a kind, and one line of text. */
 import type { ProviderError } from '../protocol/index.js';
-import { apiKeyVariables, SIGN_IN_FAILED_CODE, SIGN_IN_REFUSED_CODE } from '../providers/index.js';
+import { credentialHint, SIGN_IN_FAILED_CODE, SIGN_IN_REFUSED_CODE } from '../providers/index.js';
 import { providerOfApi } from './config.js';
 import { CodyError, type CodyErrorOptions, type ErrorHint, type ErrorKind } from './errors.js';
 
@@ -44,7 +44,7 @@ export function describeProviderFailure(error: ProviderError, retries: number, w
   const after = retries > 0 ? ` after ${retries} ${retries === 1 ? 'retry' : 'retries'}` : '';
   const hint =
     error.kind === 'auth' && error.code !== SIGN_IN_FAILED_CODE && error.code !== SIGN_IN_REFUSED_CODE
-      ? ` — check the key in ${apiKeyVariables(error.api).join(' or ')}`
+      ? ` — check ${credentialHint(error.api)}`
       : error.kind === 'not-found'
         ? ' — check the model name and the base URL'
         : '';

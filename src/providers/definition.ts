@@ -70,6 +70,11 @@ export interface ProviderPreset {
   defaultBaseUrl?: string;
   /** Whether a request without any key is refused (hosted APIs) rather than answered (local servers). */
   needsKey: boolean;
+  /**
+   * What to check when the provider refuses the credentials, after "check " in a turn's error line;
+   * absent: "the key in <keyVariables>". For a provider whose credentials are not only a key (Bedrock).
+   */
+  credentialHint?: string;
   /** Headers sent with every request (OpenRouter's app attribution). */
   headers?: Readonly<Record<string, string>>;
   /**

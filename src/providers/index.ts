@@ -8,6 +8,7 @@ import { requireDefinition } from './lookup.js';
 
 export {
   apiKeyVariables,
+  credentialHint,
   apisOfProvider,
   definitions,
   registerDefinition,

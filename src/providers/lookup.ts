@@ -98,7 +98,13 @@ export function priceEntries(): PriceEntry[] {
   return [...new Set(definitions().flatMap((definition) => definition.prices))];
 }
 
-/** The variables an API's client reads its key from (for "check the key in …" hints). */
+/** The variables an API's client reads its key from. */
 export function apiKeyVariables(api: string): readonly string[] {
   return ownProviderOf(api)?.keyVariables ?? [];
+}
+
+/** What to check when an API refuses the credentials ("the key in OPENAI_API_KEY"), for error lines. */
+export function credentialHint(api: string): string {
+  const own = ownProviderOf(api);
+  return own?.credentialHint ?? `the key in ${(own?.keyVariables ?? []).join(' or ')}`;
 }

@@ -69,6 +69,8 @@ export const definition: ProviderDefinition = {
       // No default endpoint: it is the region's, which the client derives from AWS_REGION.
       // No key needed: credentials come from the AWS environment or profile at the first request.
       needsKey: false,
+      credentialHint:
+        'AWS_BEARER_TOKEN_BEDROCK, or the AWS credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE) and AWS_REGION',
       ownsModels: BEDROCK_MODEL_ID,
       knownModels: [
         'us.anthropic.claude-sonnet-4-20250514-v1:0',

@@ -32,4 +32,18 @@ describe('failureFromProvider', () => {
     expect(failure.hint).toBeUndefined();
     expect(failure.message).toMatch(/check the key in OPENAI_API_KEY/);
   });
+
+  it('names what the provider’s definition says to check when its credentials are more than a key (Bedrock)', () => {
+    const failure = failureFromProvider(
+      new ProviderError({
+        api: 'bedrock-converse',
+        kind: 'auth',
+        statusCode: 403,
+        message: 'The security token included in the request is invalid.',
+      }),
+      0,
+    );
+    expect(failure.message).toContain('AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE');
+    expect(failure.message).not.toMatch(/check the key in AWS_BEARER_TOKEN_BEDROCK$/);
+  });
 });
