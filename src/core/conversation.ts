@@ -10,7 +10,8 @@
  * (`return()` on its iterator).
  */
 import type { ApprovalPolicy } from './tools/policy.js';
-import type { ContentPart, ReasoningLevel } from '../protocol/index.js';
+import { randomUUID } from 'node:crypto';
+import type { ContentPart, ReasoningLevel, WireApi } from '../protocol/index.js';
 import { CodyError, type ErrorHint, type ErrorKind } from './errors.js';
 import { messageWithImages, type ImageInput } from './images/attach-images.js';
 import { checkSelection } from './selection-check.js';
@@ -268,8 +269,12 @@ export class Conversation {
     focus: string | undefined,
     controller: AbortController,
   ): AsyncGenerator<SessionEvent> {
-    const turnId = `compaction-${Date.now().toString(36)}`;
+    // A compaction is a run like a turn: it starts with `turn-started` and its last event carries the
+    // same id, so a client matches every event of it to the request that began it.
+    const turnId = `compaction-${randomUUID()}`;
     try {
+      const { provider, api, model } = this.session.status();
+      yield { type: 'turn-started', turnId, provider, api: api as WireApi, model };
       const steps = this.session.compact(focus, controller.signal);
       let step = await steps.next();
       for (; step.done !== true; step = await steps.next()) yield step.value;
@@ -297,7 +302,7 @@ function terminalEvent(error: unknown, turnId: string): SessionEvent {
   const event: SessionEvent =
     failure.kind === 'interrupted'
       ? { type: 'turn-complete', turnId, finishReason: 'other', status: 'interrupted' }
-      : { type: 'turn-failed', error: failure };
+      : { type: 'turn-failed', ...(turnId !== '' ? { turnId } : {}), error: failure };
   causes.set(event, error ?? new Error('unknown failure'));
   return event;
 }

@@ -127,8 +127,8 @@ export type SessionEvent =
       usage?: TokenUsage;
       status: TurnCompleteStatus;
     }
-  /** The turn's last event when it could not complete. */
-  | { type: 'turn-failed'; error: { kind: ErrorKind; message: string; hint?: ErrorHint } };
+  /** The turn's last event when it could not complete; `turnId` once its `turn-started` was sent. */
+  | { type: 'turn-failed'; turnId?: string; error: { kind: ErrorKind; message: string; hint?: ErrorHint } };
 
 /**
  * An approval request waiting for an answer, as the conversation's state lists it (`pendingApprovals()`,

@@ -176,12 +176,13 @@ describe('createCody', () => {
     ).toHaveLength(1);
   });
 
-  it('forks at a user turn (parent id and branch message recorded) and pages the transcript', async () => {
+  it('forks through a user turn, like cody fork --at (parent id and branch message recorded), and pages the transcript', async () => {
     client = new ScriptClient((index) => reply(`answer ${index}`));
     const conversation = await cody.create();
     await drain(conversation.submit('first question'));
     await drain(conversation.submit('second question'));
-    const fork = await cody.fork(conversation.id, { atUserTurn: 2 });
+    // atUserTurn: 1 keeps user turn 1 (and its answer), as `cody fork --at 1` does.
+    const fork = await cody.fork(conversation.id, { atUserTurn: 1 });
     expect(fork.id).not.toBe(conversation.id);
     const head = JSON.parse(
       (await readFile(join(home, 'conversations', `${fork.id}.jsonl`), 'utf8')).split('\n')[0] ?? '{}',

@@ -51,7 +51,7 @@ describe('list cache', () => {
       version: number;
       rows: unknown[][];
     };
-    expect(cache.version).toBe(4);
+    expect(cache.version).toBe(5);
     return cache.rows;
   };
 
@@ -72,7 +72,7 @@ describe('list cache', () => {
       'Planted title',
       ...row.slice(13),
     ]);
-    await writeFile(cachePath, JSON.stringify({ version: 4, rows: planted }));
+    await writeFile(cachePath, JSON.stringify({ version: 5, rows: planted }));
     const again = await manager.listConversations();
     expect(again.map((entry) => entry.id)).toEqual([id]); // the cache file is not a conversation
     // The generated title is cached too: a listing makes none for an unchanged file.
@@ -102,7 +102,23 @@ describe('list cache', () => {
     expect((await manager.listConversations())[0]).toMatchObject({ id, messageCount: 2 });
     const { size, mtimeMs } = await stat(manager.rolloutPath(id));
     // A row of the right file with a wrong type, and a short row: both ignored, the file read again.
-    const wrongType = [id, size, mtimeMs, 7, 'openai-chat', 'm', 'c', 'u', 0, 9, 'cached', null, 'T', null];
+    const wrongType = [
+      id,
+      size,
+      mtimeMs,
+      7,
+      'openai-chat',
+      'm',
+      'c',
+      'u',
+      0,
+      9,
+      'cached',
+      null,
+      'T',
+      null,
+      null,
+    ];
     const wrongTitle = [
       id,
       size,
@@ -118,9 +134,10 @@ describe('list cache', () => {
       null,
       5,
       null,
+      null,
     ];
     for (const rows of [[wrongType], [wrongTitle], [[id, size, mtimeMs]]]) {
-      await writeFile(cachePath, JSON.stringify({ version: 4, rows }));
+      await writeFile(cachePath, JSON.stringify({ version: 5, rows }));
       expect((await manager.listConversations())[0]).toMatchObject({
         id,
         messageCount: 2,

@@ -20,9 +20,9 @@ export const LIST_CACHE_FILE = '.list-cache.json';
  * Version 2 keeps each entry as one flat array (`CacheRow`) rather than nested objects: half the bytes,
  * and parsing and checking a thousand rows costs a third of what the objects did (measured cold, which is
  * how `cody list` runs). Version 3 adds the generated title, version 4 the working directory (`cody list`
- * shows the current workspace's conversations). Older versions are simply rebuilt.
+ * shows the current workspace's conversations), version 5 the parent of a fork. Older versions are simply rebuilt.
  */
-const CACHE_VERSION = 4;
+const CACHE_VERSION = 5;
 
 type CachedSummary = Omit<ConversationSummary, 'filePath'>;
 
@@ -32,7 +32,7 @@ interface CacheEntry {
   summary: CachedSummary;
 }
 
-/** [id, size, mtimeMs, provider, api, model, createdAt, updatedAt, compactionCount, messageCount, preview, problem, title, cwd] */
+/** [id, size, mtimeMs, provider, api, model, createdAt, updatedAt, compactionCount, messageCount, preview, problem, title, cwd, parentId] */
 type CacheRow = [
   string,
   number,
@@ -44,6 +44,7 @@ type CacheRow = [
   string,
   number,
   number | null,
+  string | null,
   string | null,
   string | null,
   string | null,
@@ -67,12 +68,13 @@ function toRow(id: string, entry: CacheEntry): CacheRow {
     summary.problem ?? null,
     summary.title ?? null,
     summary.cwd ?? null,
+    summary.parentId ?? null,
   ];
 }
 
 /** Checks a row read from disk field by field (this path stays free of zod for start-up speed). */
 function fromRow(row: unknown): [string, CacheEntry] | undefined {
-  if (!Array.isArray(row) || row.length !== 14) return undefined;
+  if (!Array.isArray(row) || row.length !== 15) return undefined;
   const [
     id,
     size,
@@ -88,6 +90,7 @@ function fromRow(row: unknown): [string, CacheEntry] | undefined {
     problem,
     title,
     cwd,
+    parentId,
   ] = row as unknown[];
   if (
     typeof id !== 'string' ||
@@ -103,7 +106,8 @@ function fromRow(row: unknown): [string, CacheEntry] | undefined {
     (preview !== null && typeof preview !== 'string') ||
     (problem !== null && typeof problem !== 'string') ||
     (title !== null && typeof title !== 'string') ||
-    (cwd !== null && typeof cwd !== 'string')
+    (cwd !== null && typeof cwd !== 'string') ||
+    (parentId !== null && typeof parentId !== 'string')
   ) {
     return undefined;
   }
@@ -121,6 +125,7 @@ function fromRow(row: unknown): [string, CacheEntry] | undefined {
   if (problem !== null) summary.problem = problem;
   if (title !== null) summary.title = title;
   if (cwd !== null) summary.cwd = cwd;
+  if (parentId !== null) summary.parentId = parentId;
   return [id, { size, mtimeMs, summary }];
 }
 

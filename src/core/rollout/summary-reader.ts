@@ -33,6 +33,8 @@ export interface ConversationSummary {
   compactionCount: number;
   /** The working directory the conversation was started in (session_meta `cwd`), when recorded. */
   cwd?: string;
+  /** The conversation this one was forked from (session_meta `forked_from_id`), when it is a fork. */
+  parentId?: string;
   filePath: string;
   /** Why the file could not be read properly (it is listed anyway). */
   problem?: string;
@@ -76,6 +78,11 @@ function payloadOf(line: Json | undefined): Json {
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Where a fork came from: Codex's `forked_from_id` (Cody writes it and `parent_id` alike). */
+function parentOf(meta: Json): string | undefined {
+  return text(meta.forked_from_id) ?? text(meta.parent_id);
 }
 
 function shorten(value: string): string {
@@ -309,6 +316,7 @@ export function readConversationSummary(
       ...(title !== undefined ? { title } : {}),
       compactionCount: tail.compactionCount ?? 0,
       ...(text(meta.cwd) !== undefined ? { cwd: text(meta.cwd) } : {}),
+      ...(parentOf(meta) !== undefined ? { parentId: parentOf(meta) } : {}),
       filePath,
     };
   } catch (error) {

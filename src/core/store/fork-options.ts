@@ -1,8 +1,9 @@
 /** How `fork` branches (a plain type: the library's public declarations reach it). */
 export interface ForkOptions {
   /**
-   * Branch at the person's n-th message (1-based, counted in the live history): the fork holds what came
-   * before it, and records that message's text as where it branched. Default: after the last turn.
+   * Keep the person's messages 1..n (1-based, counted in the live history) and what they led to, as
+   * `cody fork --at n` does; the first message left out is recorded as where it branched. Default: the
+   * whole history.
    */
   atUserTurn?: number;
 }

@@ -31,22 +31,28 @@ export async function forkConversation(
   return id;
 }
 
+/**
+ * What a fork keeps: user turns 1..`throughUserTurn` and everything they led to (the whole history when
+ * undefined or the last turn), and the text of the first user message left out (where it branched).
+ */
 function branchPoint(
   history: readonly ResponseItem[],
-  atUserTurn: number | undefined,
+  throughUserTurn: number | undefined,
 ): { items: ResponseItem[]; message?: string } {
-  if (atUserTurn === undefined) return { items: [...history] };
+  if (throughUserTurn === undefined) return { items: [...history] };
   const userTurns = history
     .map((item, index) => ({ item, index }))
     .filter(
       (entry): entry is { item: MessageItem; index: number } =>
         isRealUserMessage(entry.item) && !isContextualUserText(messageText(entry.item as MessageItem)),
     );
-  const turn = Number.isInteger(atUserTurn) && atUserTurn >= 1 ? userTurns[atUserTurn - 1] : undefined;
-  if (!turn) {
+  if (!Number.isInteger(throughUserTurn) || throughUserTurn < 1 || throughUserTurn > userTurns.length) {
+    const count = userTurns.length;
     throw new UsageError(
-      `Cannot fork at user turn ${atUserTurn}: the conversation has ${userTurns.length} (count from 1).`,
+      `Cannot fork through user turn ${throughUserTurn}: the conversation has ${count} user turn${count === 1 ? '' : 's'} (count from 1).`,
     );
   }
-  return { items: history.slice(0, turn.index), message: messageText(turn.item) };
+  const next = userTurns[throughUserTurn];
+  if (!next) return { items: [...history] };
+  return { items: history.slice(0, next.index), message: messageText(next.item) };
 }
