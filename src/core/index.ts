@@ -25,7 +25,7 @@ export { sniffImageType } from './images/image-bytes.js';
 export type { CodyNotice, SelectionChoice, SessionStatus } from './conversation-engine.js';
 export type { McpServerStatus } from './mcp/mcp-manager.js';
 export type { ForkOptions } from './store/fork-options.js';
-export type { TranscriptPage, TranscriptPageOptions } from './store/transcript-page.js';
+export type { TranscriptPage, TranscriptPageMeta, TranscriptPageOptions } from './store/transcript-page.js';
 export type { ConversationSummary } from './rollout/summary-reader.js';
 export type { ProjectDocFile, ProjectInstructions } from './project-docs.js';
 export type { PromptCommand, SlashMessage } from './prompt-commands.js';

@@ -63,7 +63,8 @@ describe('the CLI’s active conversation and a conversation’s own selection',
     const schemas = (
       openapi.json.components as { schemas: Record<string, { properties: Record<string, unknown> }> }
     ).schemas;
-    expect(schemas.ConversationStatus?.properties.api).toMatchObject({
+    expect(schemas.ConversationStatus?.properties.api).toEqual({ $ref: '#/components/schemas/WireApi' });
+    expect(schemas.WireApi).toMatchObject({
       enum: ['openai-responses', 'openai-chat', 'anthropic-messages', 'gemini'],
     });
     await served.stop('SIGTERM');

@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { validateAnswer, validateEvent } from '../server/openapi-validator.js';
 import { apiClient, type ApiClient } from '../server/sse-client.js';
 import { CODY_BIN, type Harness } from './harness.js';
 
@@ -37,7 +38,8 @@ export async function startServe(harness: Harness, args: string[] = []): Promise
   return {
     url,
     token,
-    api: apiClient(url, token),
+    // Every answer and event any serve test receives is checked against openapi.json.
+    api: apiClient(url, token, { answer: validateAnswer, event: validateEvent }),
     child,
     stderr: () => stderr,
     stop: async (signal = 'SIGTERM') => {

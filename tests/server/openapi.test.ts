@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildRoutes } from '../../src/server/http-server.js';
+import { GlobalEvents } from '../../src/server/global-events.js';
 import { LiveConversations } from '../../src/server/live-conversations.js';
 import type { ServerContext } from '../../src/server/server-context.js';
 import { FakeEngine } from './fake-engine.js';
@@ -23,6 +24,8 @@ function routeKeys(): string[] {
     engine,
     live: new LiveConversations({ engine }),
     streams: new Set(),
+    conversationStreams: new Map(),
+    signals: new GlobalEvents(),
     heartbeatMs: 15_000,
     extraHeaders: {},
   };
@@ -56,6 +59,36 @@ describe('openapi.json', () => {
       if (operation.requestBody !== undefined) {
         expect(Object.keys(operation.responses), key).toEqual(expect.arrayContaining(['400', '413']));
       }
+    }
+  });
+
+  it('declares every object exactly (additionalProperties: false) and no server path (filePath)', () => {
+    const loose: string[] = [];
+    const walk = (value: unknown, where: string): void => {
+      if (Array.isArray(value)) value.forEach((item, index) => walk(item, `${where}/${index}`));
+      if (typeof value !== 'object' || value === null) return;
+      const node = value as Record<string, unknown>;
+      // An open object is allowed only where the data is free-form by nature (a ghost commit, an opaque item).
+      const freeForm = ['ghost_commit', 'raw'].some((name) => where.endsWith(`/properties/${name}`));
+      if (node.type === 'object' && node.properties !== undefined && node.additionalProperties !== false)
+        loose.push(where);
+      if (
+        node.type === 'object' &&
+        node.properties === undefined &&
+        node.additionalProperties === undefined &&
+        !freeForm
+      )
+        loose.push(where);
+      for (const [key, child] of Object.entries(node)) walk(child, `${where}/${key}`);
+    };
+    walk(document.components, '#/components');
+    expect(loose).toEqual([]);
+    expect(JSON.stringify(document)).not.toContain('filePath');
+  });
+
+  it('declares 405 (with Allow) for every operation', () => {
+    for (const [key, operation] of documentedOperations()) {
+      expect(operation.responses['405'], key).toEqual({ $ref: '#/components/responses/MethodNotAllowed' });
     }
   });
 

@@ -3,8 +3,16 @@
  * written to the WHATWG rules (fields per line, a blank line dispatches, comments ignored).
  */
 export interface SseMessage {
+  /** The frame's `event:` name (undefined: a plain message). */
+  event?: string | undefined;
   id: string | undefined;
   data: string;
+}
+
+/** Told of each answer and event (the serve harness checks them against openapi.json). */
+export interface ApiChecks {
+  answer(method: string, path: string, status: number, headers: Headers, text: string): void;
+  event(path: string, event: string | undefined, data: string): void;
 }
 
 export interface ApiClient {
@@ -30,7 +38,7 @@ export interface EventStream {
   close(): void;
 }
 
-export function apiClient(baseUrl: string, token: string): ApiClient {
+export function apiClient(baseUrl: string, token: string, checks?: ApiChecks): ApiClient {
   return {
     async request(method, path, body, headers = {}) {
       const response = await fetch(`${baseUrl}${path}`, {
@@ -43,6 +51,7 @@ export function apiClient(baseUrl: string, token: string): ApiClient {
         ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
       });
       const text = await response.text();
+      checks?.answer(method, path, response.status, response.headers, text);
       let json: Record<string, unknown> = {};
       try {
         json = JSON.parse(text) as Record<string, unknown>;
@@ -64,12 +73,21 @@ export function apiClient(baseUrl: string, token: string): ApiClient {
       if (response.status !== 200 || !response.body) {
         throw new Error(`event stream answered ${response.status}: ${await response.text()}`);
       }
-      return parseEventStream(response.body, () => controller.abort());
+      checks?.answer('GET', path, response.status, response.headers, '');
+      return parseEventStream(
+        response.body,
+        () => controller.abort(),
+        (message) => checks?.event(path, message.event, message.data),
+      );
     },
   };
 }
 
-export function parseEventStream(body: ReadableStream<Uint8Array>, abort: () => void): EventStream {
+export function parseEventStream(
+  body: ReadableStream<Uint8Array>,
+  abort: () => void,
+  check: (message: SseMessage) => void = () => undefined,
+): EventStream {
   const queue: SseMessage[] = [];
   const comments: string[] = [];
   const waiters: Array<() => void> = [];
@@ -77,6 +95,8 @@ export function parseEventStream(body: ReadableStream<Uint8Array>, abort: () => 
   let ended = false;
   let buffer = '';
   let data: string[] = [];
+  let event: string | undefined;
+  let failure: Error | undefined;
   let id: string | undefined;
   let lastId: string | undefined;
 
@@ -85,8 +105,17 @@ export function parseEventStream(body: ReadableStream<Uint8Array>, abort: () => 
   };
   const line = (text: string): void => {
     if (text === '') {
-      if (data.length > 0) queue.push({ id, data: data.join('\n') });
+      if (data.length > 0) {
+        const message = { event, id, data: data.join('\n') };
+        try {
+          check(message);
+        } catch (error) {
+          failure ??= error as Error;
+        }
+        queue.push(message);
+      }
       data = [];
+      event = undefined;
       id = lastId;
       return;
     }
@@ -98,6 +127,7 @@ export function parseEventStream(body: ReadableStream<Uint8Array>, abort: () => 
     const field = colon === -1 ? text : text.slice(0, colon);
     const value = colon === -1 ? '' : text.slice(colon + 1).replace(/^ /, '');
     if (field === 'data') data.push(value);
+    if (field === 'event') event = value;
     if (field === 'id') {
       id = value;
       lastId = value;
@@ -129,6 +159,8 @@ export function parseEventStream(body: ReadableStream<Uint8Array>, abort: () => 
   const next = async (timeoutMs = 10_000): Promise<SseMessage> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
+      // An event that broke the schema fails the test that reads the stream.
+      if (failure) throw failure;
       const message = queue.shift();
       if (message) return message;
       if (ended) throw new Error('event stream ended');

@@ -9,8 +9,16 @@ export interface TranscriptPageOptions {
   limit?: number;
 }
 
+/** What a page says of the conversation: the declared fields only, never the rest of its session_meta. */
+export interface TranscriptPageMeta extends TranscriptMeta {
+  /** The working directory it was started in, when recorded. */
+  cwd?: string;
+  /** The conversation it was forked from, when it is a fork. */
+  parentId?: string;
+}
+
 export interface TranscriptPage {
-  meta: TranscriptMeta;
+  meta: TranscriptPageMeta;
   /** Each entry with its cursor (its position in the transcript, from 1). */
   entries: Array<TranscriptEntry & { cursor: string }>;
   /** Pass as `after` for the next page; absent on the last page. */
@@ -37,8 +45,26 @@ export async function readTranscriptPage(
     .map((entry, offset) => ({ ...entry, cursor: String(start + offset + 1) }));
   const end = start + entries.length;
   return {
-    meta: transcript.meta,
+    meta: pageMeta(transcript.meta),
     entries,
     ...(end < transcript.entries.length ? { next: String(end) } : {}),
+  };
+}
+
+function pageMeta(meta: TranscriptMeta): TranscriptPageMeta {
+  // The session_meta as read keeps every field the file has (Codex's instructions, git details…).
+  const raw = meta as TranscriptMeta & Record<string, unknown>;
+  const text = (value: unknown): string | undefined =>
+    typeof value === 'string' && value !== '' ? value : undefined;
+  const cwd = text(raw.cwd);
+  const parentId = text(raw.forked_from_id) ?? text(raw.parent_id);
+  return {
+    id: raw.id,
+    timestamp: raw.timestamp,
+    provider: text(raw.provider) ?? text(raw.model_provider) ?? '?',
+    api: text(raw.api) ?? '?',
+    model: text(raw.model) ?? '?',
+    ...(cwd !== undefined ? { cwd } : {}),
+    ...(parentId !== undefined ? { parentId } : {}),
   };
 }
