@@ -31,6 +31,8 @@ const corePublicModules = [
   'provider-choice',
   'resolve-selection',
   'model-catalog',
+  'provider-catalogue',
+  'infer-provider',
   'tools/policy',
   'tools/workspace',
   'auth/auth-status',

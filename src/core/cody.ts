@@ -17,7 +17,8 @@ import type { ApprovalDecision } from './session-events.js';
 import { ConversationManager } from './conversation-manager.js';
 import { applyTitle } from './conversation-list.js';
 import { newConversationId } from './conversation-id.js';
-import { readTitles } from './conversation-titles.js';
+import { readTitles, writeTitle } from './conversation-titles.js';
+import { UsageError } from './errors.js';
 import type { ConversationSummary } from './rollout/summary-reader.js';
 import { checkSelection } from './selection-check.js';
 import { ensureCodyHome, resolveCodyPaths, type CodyPaths } from './paths.js';
@@ -92,6 +93,11 @@ export interface Cody {
    * is then interrupted and recorded before the file goes).
    */
   delete(id: string, options?: { abortRunning?: boolean }): Promise<void>;
+  /**
+   * Sets the title `list` and `get` show (what `cody rename` does; '' goes back to the generated one);
+   * answers with the summary as renamed.
+   */
+  rename(id: string, title: string): Promise<ConversationSummary>;
   /** Imports a Codex rollout as a new conversation. */
   import(path: string): Promise<ConversationSummary>;
   /** A new conversation branching from another: the whole history, or what came before user turn n. */
@@ -220,6 +226,13 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
       const resolved = await manager.resolveId(id);
       await live.end(resolved, deleteOptions.abortRunning === true);
       await manager.deleteConversation(resolved);
+    },
+    rename: async (id, title) => {
+      const { manager } = await load();
+      const resolved = await manager.resolveId(id);
+      if (title.length > 200) throw new UsageError('A title is at most 200 characters.');
+      await writeTitle(paths.home, resolved, title);
+      return get(resolved);
     },
     import: async (path) => get((await (await load()).importRollout(path, { activate: false })).id),
     fork: async (id, forkOptions = {}) => {

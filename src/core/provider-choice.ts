@@ -26,10 +26,10 @@ export interface ProviderChoice {
 }
 
 /** Model ids as providers and local servers spell them: `gpt-4o`, `models/gemini-2.5-pro`, `llama3.1:8b`, `openai/gpt-4o`. */
-const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$/;
+export const MODEL_ID = /^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,199}$/;
 
 /** Which provider a bare model id obviously belongs to (router-prefixed ids like `anthropic/…` are exempt). */
-function ownerOf(model: string): Provider | undefined {
+export function ownerOf(model: string): Provider | undefined {
   if (model.includes('/') && !model.startsWith('models/')) return undefined;
   const bare = model.replace(/^models\//, '');
   return providerList().find((provider) => providerSettings(provider).ownsModels?.test(bare) === true);

@@ -2,6 +2,7 @@
 import { isProvider, providerList, toWireApi } from './config.js';
 import type { SelectionChoice } from './conversation-engine.js';
 import { UsageError } from './errors.js';
+import { MODEL_ID } from './provider-choice.js';
 
 /**
  * Throws a 'usage' `CodyError` for an unknown provider, an API the provider does not speak, or an empty
@@ -22,5 +23,10 @@ export function checkSelection(selection: SelectionChoice): void {
   const model: unknown = selection.model;
   if (model !== undefined && (typeof model !== 'string' || model.trim() === '')) {
     throw new UsageError('The model must be a non-empty string.');
+  }
+  if (typeof model === 'string' && !MODEL_ID.test(model)) {
+    throw new UsageError(
+      `${JSON.stringify(model)} is not a valid model id (letters, digits and . _ : / @ + - only).`,
+    );
   }
 }

@@ -27,11 +27,19 @@ export type ApiErrorCode =
 export class ApiError extends Error {
   readonly status: number;
   readonly code: ApiErrorCode;
-  constructor(status: number, code: ApiErrorCode, message: string) {
+  /** Headers the answer carries (405: `Allow`). */
+  readonly headers: Readonly<Record<string, string>>;
+  constructor(
+    status: number,
+    code: ApiErrorCode,
+    message: string,
+    headers: Readonly<Record<string, string>> = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
+    this.headers = headers;
   }
 }
 

@@ -1,5 +1,6 @@
 /** The conversation store over HTTP: list, create, get, delete, fork, transcript, state, selection. */
 import type { z } from 'zod';
+import { inferProvider } from '../core/infer-provider.js';
 import type { EngineConversation } from './engine-port.js';
 import type { Route } from './router.js';
 import {
@@ -10,27 +11,41 @@ import {
   selectionBody,
   approvalPolicyBody,
   reasoningBody,
+  titleBody,
 } from './request-schemas.js';
-import { conversationIdParam, type ServerContext } from './server-context.js';
+import { conversationIdParam, summaryView, type ServerContext } from './server-context.js';
 
 export function conversationRoutes(context: ServerContext): Route[] {
-  const { engine, live } = context;
+  const { engine, live, signals } = context;
   return [
     {
       method: 'GET',
       path: '/conversations',
-      handler: async () => ({ status: 200, body: { conversations: await engine.list() } }),
+      handler: async () => ({
+        status: 200,
+        body: { conversations: (await engine.list()).map(summaryView) },
+      }),
     },
     {
       method: 'POST',
       path: '/conversations',
       handler: async ({ body }) => {
         const selection = parseInput(createConversationBody, await body(), 'conversation');
+        // An API or model without a provider names the provider it belongs to (or is refused): never the
+        // configured default for a choice that plainly meant another.
+        const named =
+          selection.provider !== undefined || selection.api !== undefined || selection.model !== undefined;
         const conversation = await engine.create(
-          selection.provider !== undefined ? { ...selection, provider: selection.provider } : undefined,
+          named ? { ...selection, provider: selection.provider ?? inferProvider(selection) } : undefined,
         );
         live.adopt(conversation);
-        return { status: 201, body: await engine.get(conversation.id) };
+        const summary = summaryView(await engine.get(conversation.id));
+        signals.publish({
+          type: 'conversation-created',
+          conversationId: conversation.id,
+          conversation: summary,
+        });
+        return { status: 201, body: summary };
       },
     },
     {
@@ -38,7 +53,23 @@ export function conversationRoutes(context: ServerContext): Route[] {
       path: '/conversations/{id}',
       handler: async ({ params }) => {
         const id = conversationIdParam(params);
-        return { status: 200, body: await engine.get(id) };
+        return { status: 200, body: summaryView(await engine.get(id)) };
+      },
+    },
+    {
+      method: 'PUT',
+      path: '/conversations/{id}/title',
+      handler: async ({ params, body }) => {
+        const id = conversationIdParam(params);
+        const { title } = parseInput(titleBody, await body(), 'title');
+        const summary = summaryView(await engine.rename(id, title));
+        const shown = (summary as { title?: unknown }).title;
+        signals.publish({
+          type: 'conversation-renamed',
+          conversationId: id,
+          title: typeof shown === 'string' ? shown : '',
+        });
+        return { status: 200, body: summary };
       },
     },
     {
@@ -47,8 +78,13 @@ export function conversationRoutes(context: ServerContext): Route[] {
       handler: async ({ params }) => {
         const id = conversationIdParam(params);
         await engine.get(id);
+        const running = live.running(id);
         // A turn still running (waiting for an approval, say) is interrupted and recorded first.
         await engine.delete(id, { abortRunning: true });
+        // Its clients see the turn's last event, then `conversation-deleted`, then the end of the stream.
+        await running;
+        endStreams(context, id);
+        signals.publish({ type: 'conversation-deleted', conversationId: id });
         return { status: 200, body: { id, deleted: true } };
       },
     },
@@ -60,7 +96,8 @@ export function conversationRoutes(context: ServerContext): Route[] {
         const options = parseInput(forkBody, await body(), 'fork request');
         const fork = await engine.fork(id, options);
         live.adopt(fork);
-        const summary = (await engine.get(fork.id)) as Record<string, unknown>;
+        const summary = summaryView(await engine.get(fork.id)) as Record<string, unknown>;
+        signals.publish({ type: 'conversation-created', conversationId: fork.id, conversation: summary });
         return { status: 201, body: { ...summary, parentId: id, ...options } };
       },
     },
@@ -121,4 +158,14 @@ function settingRoute<T>(
       return { status: 200, body: { conversationId: id, status: await conversation.status() } };
     },
   };
+}
+
+/** Ends every event stream of a deleted conversation with a last `conversation-deleted` event. */
+function endStreams({ conversationStreams }: ServerContext, id: string): void {
+  const data = JSON.stringify({ type: 'conversation-deleted', conversationId: id });
+  for (const stream of conversationStreams.get(id) ?? []) {
+    stream.send({ event: 'conversation-deleted', data, urgent: true });
+    stream.end();
+  }
+  conversationStreams.delete(id);
 }

@@ -55,6 +55,8 @@ export interface Engine {
   create(selection?: Selection): Promise<EngineConversation>;
   open(id: string): Promise<EngineConversation>;
   get(id: string): Promise<unknown>;
+  /** Sets the title the list shows ('' goes back to the generated one); the summary as renamed. */
+  rename(id: string, title: string): Promise<unknown>;
   /** With `abortRunning`, a running turn is interrupted and recorded first (else refused, 'busy'). */
   delete(id: string, options?: { abortRunning?: boolean }): Promise<unknown>;
   fork(id: string, options?: { atUserTurn?: number }): Promise<EngineConversation>;

@@ -35,3 +35,10 @@ export function toApiError(error: unknown): ApiError {
   const { status, code } = BY_KIND[kind];
   return new ApiError(status, code, message);
 }
+
+/** The answer for an engine failure reported as an event (`turn-failed`'s `error.kind` and message). */
+export function apiErrorOf(kind: string, message: string): ApiError {
+  const known = (Object.keys(BY_KIND) as ErrorKind[]).find((candidate) => candidate === kind);
+  const { status, code } = BY_KIND[known ?? 'internal'];
+  return new ApiError(status, code, message);
+}

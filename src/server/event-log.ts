@@ -11,6 +11,8 @@ export interface LoggedEvent {
   /** `<boot>-<sequence>`: unique across restarts, ordered within one process. */
   id: string;
   sequence: number;
+  /** The event's `type`, sent as the frame's `event:` line. */
+  event: string;
   /** The JSON sent as `data:`. */
   data: string;
   /** Sent to subscribers at once rather than gathered with the next events (see sse.ts). */
@@ -56,10 +58,15 @@ export class EventLog {
     return this.touchedAt;
   }
 
-  append(data: string, urgent = false): LoggedEvent {
+  append(type: string, data: string, urgent = false): LoggedEvent {
     this.touchedAt = Date.now();
     this.sequence += 1;
-    const event: LoggedEvent = { id: `${this.boot}-${this.sequence}`, sequence: this.sequence, data };
+    const event: LoggedEvent = {
+      id: `${this.boot}-${this.sequence}`,
+      sequence: this.sequence,
+      event: type,
+      data,
+    };
     if (urgent) event.urgent = true;
     this.events.push(event);
     if (this.events.length > this.capacity) this.events.splice(0, this.events.length - this.capacity);

@@ -7,6 +7,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { ApiError, errorBody } from './api-error.js';
 import { conversationRoutes } from './conversation-routes.js';
+import { GlobalEvents } from './global-events.js';
+import { globalRoutes } from './global-routes.js';
 import type { Engine } from './engine-port.js';
 import { toApiError } from './error-map.js';
 import { LiveConversations } from './live-conversations.js';
@@ -68,6 +70,7 @@ export const SHUTDOWN_GRACE_MS = 10_000;
 export function buildRoutes(context: ServerContext): Route[] {
   return [
     { method: 'GET', path: '/openapi.json', handler: async () => ({ status: 200, body: openApiDocument }) },
+    ...globalRoutes(context),
     ...conversationRoutes(context),
     ...turnRoutes(context),
   ];
@@ -77,10 +80,13 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
   // JSON answers (transcripts of rollouts written before redaction, states) get the engine's redactor
   // over their string values: the token, the keys Cody reads and the key shapes — never a JSON key.
   const redact = createRedactor([], [options.token, ...environmentSecrets(options.env ?? {})]);
+  const signals = new GlobalEvents();
   const context: ServerContext = {
     engine: options.engine,
-    live: new LiveConversations({ engine: options.engine }),
+    live: new LiveConversations({ engine: options.engine, onSignal: (signal) => signals.publish(signal) }),
     streams: new Set<SseStream>(),
+    conversationStreams: new Map(),
+    signals,
     heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
     extraHeaders: {
       ...SECURITY_HEADERS,
@@ -151,7 +157,7 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
       }
       // An unread oversized body: answer, then drop the connection instead of reading the rest.
       if (apiError.status === 413) response.setHeader('connection', 'close');
-      send(response, apiError.status, errorBody(apiError.code, apiError.message));
+      send(response, apiError.status, errorBody(apiError.code, apiError.message), apiError.headers);
     }
   }
 
@@ -159,7 +165,7 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
     response: ServerResponse,
     status: number,
     body: unknown,
-    headers: Record<string, string> = {},
+    headers: Readonly<Record<string, string>> = {},
   ): void {
     const text = JSON.stringify(redactDeep(body, redact));
     response.writeHead(status, {

@@ -14,8 +14,9 @@ import type {
   EngineEvent,
   PendingApprovalView,
 } from './engine-port.js';
-import { describeError } from './error-map.js';
+import { apiErrorOf, describeError } from './error-map.js';
 import { EventLog, REPLAY_BUFFER_EVENTS, type LoggedEvent } from './event-log.js';
+import type { GlobalSignal } from './global-events.js';
 
 interface RunningTurn {
   turnId: string;
@@ -24,6 +25,7 @@ interface RunningTurn {
 }
 
 interface Live {
+  id: string;
   /** `,"conversationId":"…"}`: the end of every event this conversation publishes. */
   idField: string;
   /** The engine opened (or made) this conversation for this server: it exists. */
@@ -34,6 +36,8 @@ interface Live {
 
 export interface LiveConversationsOptions {
   engine: Engine;
+  /** Told when a run starts and ends and when one asks for an approval (for `GET /events`). */
+  onSignal?: (signal: GlobalSignal) => void;
 }
 
 /**
@@ -55,6 +59,7 @@ const URGENT_EVENTS: ReadonlySet<string> = new Set([...ENDING_EVENTS.compaction,
 
 export class LiveConversations {
   private readonly engine: Engine;
+  private readonly signal: (signal: GlobalSignal) => void;
   private readonly live = new Map<string, Live>();
   /** Distinguishes this process's event ids from an earlier one's. */
   private readonly boot = Date.now().toString(36);
@@ -65,6 +70,7 @@ export class LiveConversations {
 
   constructor(options: LiveConversationsOptions) {
     this.engine = options.engine;
+    this.signal = options.onSignal ?? (() => undefined);
     this.stopListening = this.engine.onClose((id) => this.drop(id));
   }
 
@@ -88,7 +94,7 @@ export class LiveConversations {
     const replay = log.replayAfter(lastEventId);
     if (replay.gap) {
       // No id: the client's Last-Event-ID stays where it was. The transcript has what was missed.
-      send({ data: JSON.stringify({ type: 'replay-gap', conversationId: id }) });
+      send({ event: 'replay-gap', data: JSON.stringify({ type: 'replay-gap', conversationId: id }) });
     }
     for (const event of replay.events) send(event);
     const release = this.engine.hold(id);
@@ -98,7 +104,7 @@ export class LiveConversations {
     for (const approval of pending) {
       const asked = `{"type":"approval-requested","id":${JSON.stringify(approval.id)}`;
       if (replay.events.some((event) => event.data.startsWith(asked))) continue;
-      send({ data: this.json(id, approval.request), urgent: true });
+      send({ event: approval.request.type, data: this.json(id, approval.request), urgent: true });
     }
     return () => {
       unsubscribe();
@@ -152,6 +158,11 @@ export class LiveConversations {
   /** Notes a conversation the engine just made (create, fork): it exists. */
   adopt(conversation: EngineConversation): void {
     this.entry(conversation.id).opened = true;
+  }
+
+  /** Resolves once the run going on in the conversation, if any, has published its last event. */
+  running(id: string): Promise<void> {
+    return this.live.get(id)?.turn?.done ?? Promise.resolve();
   }
 
   /** Whether this server has the conversation open (so it exists, without asking the store). */
@@ -225,6 +236,7 @@ export class LiveConversations {
       const markStarted = (): void => {
         if (started) return;
         started = true;
+        this.signal({ type: 'conversation-state', conversationId: id, state: 'busy', turnId: turn.turnId });
         resolveStarted(turn.turnId);
       };
       turn.done = (async () => {
@@ -236,9 +248,10 @@ export class LiveConversations {
         try {
           const events = start();
           live.turn = turn;
-          if (kind === 'compaction') markStarted();
           for await (const event of events) {
-            if (!started && isRefusal(event)) throw new ApiError(400, 'invalid-request', event.error.message);
+            // A run that ends before its `turn-started` never began (no key, a model that takes no
+            // images): the POST answers with that error, and no event is published.
+            if (!started && event.type === 'turn-failed') throw failedRun(event);
             if (last) this.publish(live, last);
             if (event.type === 'turn-started' && typeof event.turnId === 'string') turn.turnId = event.turnId;
             last = ENDING_EVENTS[kind].has(event.type) ? event : undefined;
@@ -252,12 +265,13 @@ export class LiveConversations {
             rejectStarted(error);
           } else if (!last || !TERMINAL_EVENTS.has(last.type)) {
             const { kind: errorKind, message } = describeError(error);
-            failure = { type: 'turn-failed', error: { kind: errorKind, message } };
+            failure = { type: 'turn-failed', turnId: turn.turnId, error: { kind: errorKind, message } };
           }
         } finally {
           if (live.turn === turn) live.turn = undefined;
           if (last) this.publish(live, last);
           if (failure) this.publish(live, failure);
+          if (started) this.signal({ type: 'conversation-state', conversationId: id, state: 'idle' });
           markStarted();
         }
       })();
@@ -274,7 +288,17 @@ export class LiveConversations {
     // JSON is never `{}` and the id always follows a field.
     const data = `${JSON.stringify(event).slice(0, -1)}${live.idField}`;
     // Events come redacted from the engine (core's streaming redactor): nothing is replaced in JSON here.
-    live.log.append(data, URGENT_EVENTS.has(event.type));
+    live.log.append(event.type, data, URGENT_EVENTS.has(event.type));
+    if (event.type === 'approval-requested') {
+      const call = event.call as { name?: unknown } | undefined;
+      this.signal({
+        type: 'approval-pending',
+        conversationId: live.id,
+        approvalId: String(event.id),
+        tool: typeof call?.name === 'string' ? call.name : '',
+        reason: typeof event.reason === 'string' ? event.reason : '',
+      });
+    }
   }
 
   /** The engine closed the conversation (idle, deleted, found deleted): its events go; ids go on later. */
@@ -295,6 +319,7 @@ export class LiveConversations {
     let live = this.live.get(id);
     if (!live) {
       live = {
+        id,
         idField: `,"conversationId":${JSON.stringify(id)}}`,
         opened: false,
         log: new EventLog(this.boot, REPLAY_BUFFER_EVENTS, this.lastSequences.get(id)),
@@ -306,17 +331,10 @@ export class LiveConversations {
   }
 }
 
-/**
- * A turn the engine refused as bad input before it began (a model that takes no images): answered as the
- * POST's 400 rather than as a turn.
- */
-function isRefusal(event: EngineEvent): event is EngineEvent & { error: { kind: string; message: string } } {
-  if (event.type !== 'turn-failed') return false;
-  const error = (event as { error?: unknown }).error;
-  return (
-    typeof error === 'object' &&
-    error !== null &&
-    (error as { kind?: unknown }).kind === 'usage' &&
-    typeof (error as { message?: unknown }).message === 'string'
-  );
+/** The error of a run that failed before it began, as the POST's answer (`usage` → 400, `auth` → 502…). */
+function failedRun(event: EngineEvent): ApiError {
+  const error = event.error as { kind?: unknown; message?: unknown } | undefined;
+  const kind = typeof error?.kind === 'string' ? error.kind : 'internal';
+  const message = typeof error?.message === 'string' ? error.message : 'The turn could not start.';
+  return apiErrorOf(kind, message);
 }

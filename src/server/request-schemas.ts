@@ -1,6 +1,7 @@
 /** What the API accepts, validated at the boundary: unknown fields are refused so typos do not pass silently. */
 import { z } from 'zod';
 import { isProvider, providerList } from '../core/config.js';
+import { MODEL_ID } from '../core/provider-choice.js';
 import { isRecord } from '../protocol/json.js';
 import { REASONING_LEVELS } from '../protocol/client-options.js';
 import { ApiError } from './api-error.js';
@@ -14,7 +15,13 @@ const selectionFields = {
       .join(' | ')}, received '${value}'`,
   })),
   api: z.string().min(1).max(100).optional(),
-  model: z.string().min(1).max(200).optional(),
+  model: z
+    .string()
+    .regex(
+      MODEL_ID,
+      'not a model id (letters, digits and . _ : / @ + - only, no spaces or control characters)',
+    )
+    .optional(),
 };
 
 export const createConversationBody = z
@@ -98,3 +105,6 @@ export const approvalPolicyBody = z
   .strict();
 
 export const reasoningBody = z.object({ level: z.enum(REASONING_LEVELS) }).strict();
+
+/** A conversation's title (`cody rename`): '' goes back to the generated one. */
+export const titleBody = z.object({ title: z.string().max(200) }).strict();

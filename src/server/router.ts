@@ -56,14 +56,19 @@ export function compileRoutes(routes: readonly Route[]): CompiledRoute[] {
 
 export function matchRoute(routes: readonly CompiledRoute[], method: string, pathname: string): Match {
   const segments = pathname.split('/').slice(1);
-  let pathMatched = false;
+  const allowed: string[] = [];
   for (const compiled of routes) {
     const params = matchPath(compiled, segments);
     if (!params) continue;
-    pathMatched = true;
     if (compiled.route.method === method) return { route: compiled.route, params };
+    allowed.push(compiled.route.method);
   }
-  if (pathMatched) throw new ApiError(405, 'method-not-allowed', `${method} is not allowed on ${pathname}.`);
+  if (allowed.length > 0) {
+    // RFC 9110: a 405 names the methods the resource has.
+    throw new ApiError(405, 'method-not-allowed', `${method} is not allowed on ${pathname}.`, {
+      allow: allowed.join(', '),
+    });
+  }
   throw new ApiError(404, 'not-found', `No route for ${method} ${pathname}.`);
 }
 

@@ -2,6 +2,7 @@ import { isConversationId } from '../core/conversation-id.js';
 import { ApiError } from './api-error.js';
 import type { Engine } from './engine-port.js';
 import type { LiveConversations } from './live-conversations.js';
+import type { GlobalEvents } from './global-events.js';
 import type { SseStream } from './sse.js';
 
 /** What every route handler works with. */
@@ -10,6 +11,10 @@ export interface ServerContext {
   live: LiveConversations;
   /** Open SSE streams, ended on shutdown. */
   streams: Set<SseStream>;
+  /** The open event streams of each conversation, ended when it is deleted. */
+  conversationStreams: Map<string, Set<SseStream>>;
+  /** `GET /events`: conversation-level signals for list views. */
+  signals: GlobalEvents;
   heartbeatMs: number;
   /** Headers every answer carries (CORS when configured). */
   extraHeaders: Record<string, string>;
@@ -22,4 +27,11 @@ export function conversationIdParam(params: Record<string, string>): string {
     throw new ApiError(404, 'conversation-not-found', `Conversation '${id}' not found (use the full id).`);
   }
   return id;
+}
+
+/** A conversation summary as the API shows it: never the rollout's absolute path on the server. */
+export function summaryView(summary: unknown): unknown {
+  if (typeof summary !== 'object' || summary === null || Array.isArray(summary)) return summary;
+  const { filePath: _filePath, ...shown } = summary as Record<string, unknown>;
+  return shown;
 }

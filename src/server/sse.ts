@@ -1,6 +1,7 @@
 /**
- * Server-sent events on one response: frames with `id:` and `data:` (the event's JSON, which carries its
- * `type`), a comment heartbeat so proxies and clients know the stream is alive, and a clean end.
+ * Server-sent events on one response: frames with `event:` (the event's `type`, so a browser's
+ * `EventSource.addEventListener('text-delta', …)` receives it), `id:` and `data:` (the event's JSON,
+ * which carries its `type` too), a comment heartbeat so proxies and clients know the stream is alive, and a clean end.
  */
 import type { ServerResponse } from 'node:http';
 
@@ -14,6 +15,8 @@ export const HEARTBEAT_MS = 15_000;
 export const COALESCE_MS = 4;
 
 export interface SseFrame {
+  /** The event's type, sent as `event:` (absent: a plain `message`). */
+  event?: string;
   /** Omitted for frames a reconnecting client must not resume from. */
   id?: string;
   data: string;
@@ -54,7 +57,9 @@ export class SseStream {
   send(frame: SseFrame): void {
     if (this.closed) return;
     // JSON.stringify never emits a raw newline, so one `data:` line carries the whole event.
-    this.pending.push(`${frame.id !== undefined ? `id: ${frame.id}\n` : ''}data: ${frame.data}\n\n`);
+    const event = frame.event !== undefined ? `event: ${frame.event}\n` : '';
+    const id = frame.id !== undefined ? `id: ${frame.id}\n` : '';
+    this.pending.push(`${event}${id}data: ${frame.data}\n\n`);
     if (frame.urgent) this.flush();
     else this.flushTimer ??= setTimeout(() => this.flush(), COALESCE_MS);
   }

@@ -72,10 +72,15 @@ export function turnRoutes(context: ServerContext): Route[] {
           headers: context.extraHeaders,
         });
         context.streams.add(stream);
+        const streams = context.conversationStreams.get(id) ?? new Set();
+        context.conversationStreams.set(id, streams.add(stream));
         const detach = await live.attach(id, lastEventId, (event) => stream.send(event));
         stream.onClose(() => {
           detach();
           context.streams.delete(stream);
+          streams.delete(stream);
+          if (streams.size === 0 && context.conversationStreams.get(id) === streams)
+            context.conversationStreams.delete(id);
         });
         return undefined;
       },

@@ -229,7 +229,8 @@ describe('cody serve', () => {
       await api.request('POST', `/conversations/${id}/messages`, { text });
       await stream.until((event) => event.type === 'turn-complete');
     }
-    const fork = await api.request('POST', `/conversations/${id}/fork`, { atUserTurn: 2 });
+    // atUserTurn: 1 keeps user turn 1 and its answer (as `cody fork --at 1`).
+    const fork = await api.request('POST', `/conversations/${id}/fork`, { atUserTurn: 1 });
     expect(fork.status).toBe(201);
     const forkId = String(fork.json.id);
     expect(forkId).not.toBe(id);
@@ -279,7 +280,7 @@ describe('cody serve', () => {
     second.close();
   });
 
-  it('a conversation `cody delete` removes while the server has it open: that turn fails, then 404s, nothing recreated', async () => {
+  it('a conversation `cody delete` removes while the server has it open: the next turn cannot start (404 at once, no event), nothing recreated', async () => {
     const { api } = await serve();
     const id = await createConversation(api);
     harness.server.enqueue({ type: 'reply', text: 'first' });
@@ -290,9 +291,13 @@ describe('cody serve', () => {
     const deleted = await harness.cody(['delete', id, '--yes']);
     expect(deleted.code).toBe(0);
     const failing = await api.events(`/conversations/${id}/events`);
-    expect((await api.request('POST', `/conversations/${id}/messages`, { text: 'two' })).status).toBe(202);
-    const failed = eventsOf(await failing.until((event) => event.type === 'turn-failed')).at(-1);
-    expect(failed).toMatchObject({ error: { kind: 'not-found' } });
+    // The turn could not start: the POST says so (no 202), and its stream gets no turn-failed.
+    const refused = await api.request('POST', `/conversations/${id}/messages`, { text: 'two' });
+    expect([refused.status, refused.json]).toMatchObject([
+      404,
+      { error: { code: 'conversation-not-found' } },
+    ]);
+    await expect(failing.next(300)).rejects.toThrow(/no event within/);
     failing.close();
     for (const [method, path, body] of [
       ['POST', `/conversations/${id}/messages`, { text: 'three' }],

@@ -245,6 +245,14 @@ export class FakeEngine implements Engine {
     return { id, provider: conversation.selection.provider, model: conversation.selection.model };
   }
 
+  readonly titles = new Map<string, string>();
+
+  async rename(id: string, title: string): Promise<unknown> {
+    await this.open(id);
+    this.titles.set(id, title);
+    return { ...((await this.get(id)) as object), title };
+  }
+
   async delete(id: string, options: { abortRunning?: boolean } = {}): Promise<unknown> {
     const conversation = await this.open(id);
     if (conversation.busy && options.abortRunning !== true)

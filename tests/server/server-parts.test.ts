@@ -232,6 +232,7 @@ describe('idle conversations', () => {
     // without an id (its Last-Event-ID must not go back).
     expect(sent).toEqual([
       {
+        event: 'approval-requested',
         data: JSON.stringify({
           type: 'approval-requested',
           id: 'approval-1',
@@ -290,14 +291,14 @@ describe('event log', () => {
     const log = new EventLog('abc', 3);
     const seen: string[] = [];
     const unsubscribe = log.subscribe((event) => seen.push(event.id));
-    for (const data of ['a', 'b', 'c', 'd']) log.append(data);
+    for (const data of ['a', 'b', 'c', 'd']) log.append('message', data);
     unsubscribe();
-    log.append('e');
+    log.append('message', 'e');
     expect(seen).toEqual(['abc-1', 'abc-2', 'abc-3', 'abc-4']);
     expect(log.replayAfter('abc-3')).toEqual({
       events: [
-        { id: 'abc-4', sequence: 4, data: 'd' },
-        { id: 'abc-5', sequence: 5, data: 'e' },
+        { id: 'abc-4', sequence: 4, event: 'message', data: 'd' },
+        { id: 'abc-5', sequence: 5, event: 'message', data: 'e' },
       ],
       gap: false,
     });
