@@ -12,7 +12,11 @@ interface Operation {
   responses: Record<string, unknown>;
   requestBody?: unknown;
 }
-type Document = { openapi: string; paths: Record<string, Record<string, Operation | unknown[]>> };
+type Document = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation | unknown[]>>;
+  components: unknown;
+};
 
 const documentPath = join(import.meta.dirname, '../../src/server/openapi.json');
 const document = JSON.parse(readFileSync(documentPath, 'utf8')) as Document;
