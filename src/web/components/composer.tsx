@@ -2,7 +2,7 @@
  * The message box: Enter sends, Shift+Enter starts a new line, Esc stops the running turn, ↑ in an empty
  * box brings back the last message to edit. While a turn runs, the button is Stop.
  */
-import { useRef, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 
 export interface ComposerProps {
   running: boolean;
@@ -13,7 +13,6 @@ export interface ComposerProps {
 
 export function Composer({ running, lastMessage, onSend, onStop }: ComposerProps) {
   const [text, setText] = useState('');
-  const box = useRef<HTMLTextAreaElement>(null);
   const send = () => {
     if (running || text.trim() === '') return;
     onSend(text);
@@ -28,8 +27,8 @@ export function Composer({ running, lastMessage, onSend, onStop }: ComposerProps
       onStop();
     } else if (event.key === 'ArrowUp' && text === '' && lastMessage !== undefined) {
       event.preventDefault();
+      // Setting a textarea's value puts the caret at its end.
       setText(lastMessage);
-      requestAnimationFrame(() => box.current?.setSelectionRange(lastMessage.length, lastMessage.length));
     }
   };
   return (
@@ -41,7 +40,6 @@ export function Composer({ running, lastMessage, onSend, onStop }: ComposerProps
       }}
     >
       <textarea
-        ref={box}
         aria-label="Message"
         placeholder="Message Cody (Enter sends, Shift+Enter new line, Esc stops)"
         rows={3}
