@@ -196,6 +196,16 @@ describe('a fifth wire API, registered alone', () => {
 });
 
 describe('the registry and the contracts that name wire APIs', () => {
+  it('every registered id fits the HTTP API WireApi schema, which names no fixed list', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const openapi = JSON.parse(await readFile('src/server/openapi.json', 'utf8')) as {
+      components: { schemas: { WireApi: { pattern: string; enum?: unknown } } };
+    };
+    const { WireApi } = openapi.components.schemas;
+    expect(WireApi.enum).toBeUndefined();
+    for (const api of wireApis()) expect(api).toMatch(new RegExp(WireApi.pattern));
+  });
+
   it('every registered id fits the stream-json schema, which names no fixed list', async () => {
     const { readFile } = await import('node:fs/promises');
     const schema = JSON.parse(await readFile('schema/stream-json.schema.json', 'utf8')) as {
