@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * Test files that spawn processes (the built `cody`, tmux, `cody serve`, Chromium), change the process (umask)
- * or run long: each in its own forked worker. Everything else is in-process unit work and shares
+ * or run long: in forked workers. Everything else is in-process unit work and shares
  * threads without isolation (see DECISIONS.md, "The test command under 4 minutes").
  */
 const PROCESS_FILES = [
@@ -47,6 +47,8 @@ export default defineConfig({
           name: 'process',
           include: [...PROCESS_FILES, ...NEEDS_FORK],
           pool: 'forks',
+          // Each fork imports the test helpers and src once for all the files it runs, not once per file.
+          isolate: false,
         },
       },
       {
