@@ -1,0 +1,34 @@
+/**
+ * Shared by the front-end parity tests (issue 20): what one run of a scripted turn left behind (the
+ * requests the fake provider recorded, the rollout lines), with ids, timestamps and durations made
+ * comparable across front ends.
+ */
+import type { FakeApi } from '../fake-provider/types.js';
+import type { Harness } from './harness.js';
+
+const ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
+/** Elapsed times and the like in tool outputs ("Wall time: 0.51 s"). */
+const DURATION = /\b\d+(\.\d+)?\s?(ms|s|seconds)\b/g;
+
+export function normalized(value: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(value).replace(ID, '<id>').replace(TIME, '<time>').replace(DURATION, '<duration>'),
+  );
+}
+
+export interface Run {
+  requests: unknown[];
+  rollout: unknown[];
+}
+
+/** The run of conversation `id`: the requests recorded since the last reset (then reset) and its rollout. */
+export async function collectRun(harness: Harness, id: string, api: FakeApi = 'openai-chat'): Promise<Run> {
+  const requests = harness.server.modelRequests(api).map((request) => request.body);
+  harness.server.reset();
+  const lines = await harness.rollout(id);
+  return {
+    requests: normalized(requests) as unknown[],
+    rollout: normalized(lines.map((line) => JSON.parse(line) as unknown)) as unknown[],
+  };
+}
