@@ -24,6 +24,7 @@ const corePublicModules = [
   'redact',
   'known-secrets',
   'transcript',
+  'export-formats',
   'conversation-list',
   'conversation-titles',
   'conversation-stats',

@@ -10,11 +10,8 @@ import { UsageError } from '../core/errors.js';
 import { redactDeep } from '../core/redact.js';
 import { knownSecretsRedactor } from '../core/known-secrets.js';
 import { readTranscript } from '../core/transcript.js';
-import { toHtml, toMarkdown } from './commands/export.js';
+import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../core/export-formats.js';
 import type { CommandContext } from './context.js';
-
-export const EXPORT_FORMATS = ['md', 'json', 'html'] as const;
-type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 /** How many numbered names (`cody-0123abcd-2.md`, …) are tried before giving up. */
 const MAX_SUFFIX = 999;
@@ -33,12 +30,7 @@ export async function exportConversation(
     await knownSecretsRedactor(context.config.redact ?? [], context.io.env, context.paths.home),
   );
   const title = readTitles(context.paths.home).get(id);
-  const text =
-    format === 'json'
-      ? `${JSON.stringify({ id, meta: transcript.meta, entries: transcript.entries }, null, 2)}\n`
-      : format === 'md'
-        ? toMarkdown(id, title, transcript)
-        : toHtml(id, title, transcript);
+  const text = formatExport(format, id, title, transcript);
   if (file !== undefined) {
     const target = resolvePath(cwd, file);
     if (!(await writeNew(target, text))) {

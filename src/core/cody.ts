@@ -17,8 +17,8 @@ import type { ApprovalDecision } from './session-events.js';
 import { ConversationManager } from './conversation-manager.js';
 import { applyTitle } from './conversation-list.js';
 import { newConversationId } from './conversation-id.js';
-import { readTitles, writeTitle } from './conversation-titles.js';
-import { UsageError } from './errors.js';
+import { checkTitle, readTitles, writeTitle } from './conversation-titles.js';
+import type { ExportFormat } from './export-formats.js';
 import type { ConversationSummary } from './rollout/summary-reader.js';
 import { checkSelection } from './selection-check.js';
 import { ensureCodyHome, resolveCodyPaths, type CodyPaths } from './paths.js';
@@ -104,6 +104,8 @@ export interface Cody {
   fork(id: string, options?: ForkOptions): Promise<Conversation>;
   /** Every recorded item, a page at a time: `after` is the `next` cursor of the previous page. */
   transcript(id: string, options?: TranscriptPageOptions): Promise<TranscriptPage>;
+  /** The whole conversation written out (what `cody export` writes), redacted with the config's patterns. */
+  export(id: string, format: ExportFormat): Promise<string>;
   /** Interrupts the turn running on that conversation in this process, if any. */
   abort(id: string): boolean;
   /**
@@ -227,13 +229,6 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
       await live.end(resolved, deleteOptions.abortRunning === true);
       await manager.deleteConversation(resolved);
     },
-    rename: async (id, title) => {
-      const { manager } = await load();
-      const resolved = await manager.resolveId(id);
-      if (title.length > 200) throw new UsageError('A title is at most 200 characters.');
-      await writeTitle(paths.home, resolved, title);
-      return get(resolved);
-    },
     import: async (path) => get((await (await load()).importRollout(path, { activate: false })).id),
     fork: async (id, forkOptions = {}) => {
       const { manager } = await load();
@@ -247,6 +242,29 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
       const { manager } = await load();
       const { readTranscriptPage } = await import('./store/transcript-page.js');
       return readTranscriptPage(manager.rolloutPath(await manager.resolveId(id)), pageOptions);
+    },
+    rename: async (id, title) => {
+      const { manager } = await load();
+      const resolved = await manager.resolveId(id);
+      await writeTitle(paths.home, resolved, checkTitle(title));
+      return get(resolved);
+    },
+    export: async (id, format) => {
+      const { manager, config } = await load();
+      const resolved = await manager.resolveId(id);
+      const [{ readTranscript }, { redactDeep }, { knownSecretsRedactor }, { formatExport }] =
+        await Promise.all([
+          import('./transcript.js'),
+          import('./redact.js'),
+          import('./known-secrets.js'),
+          import('./export-formats.js'),
+        ]);
+      // What `/export` writes: key shapes, config's patterns and every exact secret Cody knows, redacted.
+      const transcript = redactDeep(
+        await readTranscript(manager.rolloutPath(resolved)),
+        await knownSecretsRedactor(config.redact ?? [], env, paths.home),
+      );
+      return formatExport(format, resolved, readTitles(paths.home).get(resolved), transcript);
     },
     abort: (id) => live.abort(id),
     respond: (approvalId, decision, reason) => live.respond(approvalId, decision, reason),

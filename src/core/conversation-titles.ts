@@ -6,10 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage, StorageError } from './errors.js';
+import { errorMessage, StorageError, UsageError } from './errors.js';
 
 const TITLES_FILE = 'titles.json';
 const TITLE_LENGTH = 60;
+/** The longest title a rename sets (the list shows far less; this keeps titles.json small). */
+export const MAX_TITLE_LENGTH = 200;
 
 export function titlesPath(home: string): string {
   return join(home, TITLES_FILE);
@@ -26,6 +28,16 @@ export function readTitles(home: string): Map<string, string> {
   } catch {
     return new Map();
   }
+}
+
+/** The title as given, or a usage error when it is too long or carries control characters. */
+export function checkTitle(title: string): string {
+  if (title.length > MAX_TITLE_LENGTH)
+    throw new UsageError(`A title is at most ${MAX_TITLE_LENGTH} characters.`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/.test(title))
+    throw new UsageError('A title cannot contain control characters.');
+  return title;
 }
 
 /** Sets (or, with an empty title, removes) a conversation's title; written atomically. */

@@ -61,6 +61,8 @@ export interface Engine {
   delete(id: string, options?: { abortRunning?: boolean }): Promise<unknown>;
   fork(id: string, options?: { atUserTurn?: number }): Promise<EngineConversation>;
   transcript(id: string, options?: { after?: string; limit?: number }): Promise<unknown>;
+  /** The whole conversation written out as `cody export` writes it. */
+  export(id: string, format: 'md' | 'json' | 'html'): Promise<string>;
   /** Interrupts the turn running on that conversation; false when none runs. */
   abort(id: string): boolean;
   /** Answers an approval request by its id; the conversation's id, or undefined when none waits. */

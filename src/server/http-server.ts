@@ -21,6 +21,7 @@ import { createRedactor, redactDeep } from '../core/redact.js';
 import { environmentSecrets } from '../core/known-secrets.js';
 import type { ServerContext } from './server-context.js';
 import { HEARTBEAT_MS, type SseStream } from './sse.js';
+import { exportRoutes } from './export-routes.js';
 import { turnRoutes } from './turn-routes.js';
 import { defaultWebRoot } from './web-assets.js';
 import { sendPage, WebLayer } from './web-layer.js';
@@ -73,6 +74,7 @@ export function buildRoutes(context: ServerContext): Route[] {
     ...globalRoutes(context),
     ...conversationRoutes(context),
     ...turnRoutes(context),
+    ...exportRoutes(context),
   ];
 }
 

@@ -277,4 +277,9 @@ export class FakeEngine implements Engine {
     const next = start + limit < conversation.submitted.length ? String(start + limit) : null;
     return { messages, next };
   }
+
+  async export(id: string, format: 'md' | 'json' | 'html'): Promise<string> {
+    const conversation = await this.open(id);
+    return `${format}: ${conversation.submitted.join('\n')}`;
+  }
 }

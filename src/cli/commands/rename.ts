@@ -1,5 +1,4 @@
-import { writeTitle } from '../../core/conversation-titles.js';
-import { UsageError } from '../../core/errors.js';
+import { checkTitle, writeTitle } from '../../core/conversation-titles.js';
 import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
@@ -8,8 +7,7 @@ import type { Io } from '../io.js';
 export async function runRename(options: { id: string; title: string }, io: Io): Promise<number> {
   const context = await createContext(io);
   const id = await context.manager.resolveId(options.id);
-  if (options.title.length > 200) throw new UsageError('A title is at most 200 characters.');
-  await writeTitle(context.paths.home, id, options.title);
+  await writeTitle(context.paths.home, id, checkTitle(options.title));
   io.stdout.write(`✓ Renamed ${id}: ${options.title.replace(/\s+/g, ' ').trim()}\n`);
   return ExitCode.ok;
 }
