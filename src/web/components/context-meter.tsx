@@ -38,16 +38,14 @@ export function ContextMeter({
       class={`context-meter context-${level}`}
       title={`${contextTokens} of ${contextWindow} tokens in the context window`}
     >
-      <div
+      <meter
         class="context-bar"
-        role="meter"
         aria-label="Context window"
-        aria-valuemin={0}
-        aria-valuemax={contextWindow}
-        aria-valuenow={contextTokens}
-      >
-        <div class="context-fill" style={{ width: `${percent}%` }} />
-      </div>
+        min={0}
+        max={contextWindow}
+        value={contextTokens}
+        {...(autoCompactLimit !== undefined ? { high: autoCompactLimit * 0.9 } : {})}
+      />
       <span class="context-figures">
         {formatTokens(contextTokens)} / {formatTokens(contextWindow)} ({percent}%)
       </span>

@@ -1,7 +1,7 @@
 /**
  * What can be done to the open conversation: switch its provider, API or model (choices from
- * `GET /providers`; takes effect from the next turn), rename it, export it (md, json, html: the
- * server's export as a download), and delete it (after a confirmation).
+ * `GET /providers`; takes effect from the next turn), rename it, export it (md, json, html: what
+ * `GET …/export` answers, saved as a download), and delete it (after a confirmation).
  */
 import { useState } from 'preact/hooks';
 
@@ -28,8 +28,8 @@ export interface ConversationActionsProps {
   onSelect: (selection: SelectionView) => Promise<void>;
   onRename: (title: string) => Promise<void>;
   onDelete: () => Promise<void>;
-  /** Where the export in that format downloads from. */
-  exportHref: (format: 'md' | 'json' | 'html') => string;
+  /** Fetches the export in that format and hands it to the browser as a download. */
+  onExport: (format: 'md' | 'json' | 'html') => Promise<void>;
 }
 
 export function ConversationActions(props: ConversationActionsProps) {
@@ -75,9 +75,14 @@ export function ConversationActions(props: ConversationActionsProps) {
       <span class="action-export">
         Export:
         {(['md', 'json', 'html'] as const).map((format) => (
-          <a key={format} class={`export-${format}`} href={props.exportHref(format)} download>
+          <button
+            key={format}
+            type="button"
+            class={`export-${format}`}
+            onClick={() => run(props.onExport(format))}
+          >
             {format}
-          </a>
+          </button>
         ))}
       </span>
       <button
