@@ -136,8 +136,8 @@ export function prettyArguments(text: string): string {
 
 /** Terminal control sequences (colours, cursor moves) dropped: the page shows text, never live controls. */
 export function plainOutput(text: string): string {
-  // eslint-disable-next-line no-control-regex
   return text.replace(
+    // eslint-disable-next-line no-control-regex
     /\u001b\[[0-9;?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b\\)|\u001b[@-_]/g,
     '',
   );
