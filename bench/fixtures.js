@@ -170,3 +170,58 @@ export async function makeResumeRollout(home, bytes, compacted) {
   }
   await writeFile(join(directory, `${id}.jsonl`), `${lines.join('\n')}\n`, { mode: 0o600 });
 }
+
+/**
+ * One conversation of `messages` messages (user and assistant in turns, the replies with Markdown: a
+ * heading, a list, inline code and a fenced block), as the web page's render benchmark opens it.
+ */
+export async function makeMessagesRollout(home, messages) {
+  const id = '01900000-0000-7000-8000-00000000beef';
+  const directory = join(home, 'conversations');
+  await mkdir(directory, { recursive: true, mode: 0o700 });
+  const lines = [meta(id)];
+  for (let turn = 0; turn * 2 < messages; turn += 1) {
+    lines.push(
+      line('response_item', {
+        type: 'message',
+        role: 'user',
+        content: [{ type: 'input_text', text: `Question ${turn}: how does part ${turn} of the parser work?` }],
+      }),
+    );
+    if (turn * 2 + 1 >= messages) break;
+    const reply = [
+      `## Part ${turn}`,
+      '',
+      `The parser reads **tokens** one by one and calls \`parse${turn}()\` for each:`,
+      '',
+      '- it keeps a stack of open nodes',
+      '- it closes them at the end of a line',
+      '',
+      '```ts',
+      `function parse${turn}(tokens: Token[]): Node {`,
+      '  return tokens.reduce(step, root());',
+      '}',
+      '```',
+    ].join('\n');
+    lines.push(
+      line('response_item', {
+        type: 'message',
+        role: 'assistant',
+        content: [{ type: 'output_text', text: reply }],
+        origin: { api: 'openai-chat', model: 'gpt-4.1-mini' },
+      }),
+      line('response_item', {
+        type: 'cody_turn_complete',
+        turn_id: `t${turn}`,
+        message_count: turn * 2 + 2,
+        first_user_message: 'Question 0',
+        compaction_count: 0,
+        provider: 'openai',
+        api: 'openai-chat',
+        model: 'gpt-4.1-mini',
+      }),
+    );
+  }
+  await writeFile(join(directory, `${id}.jsonl`), `${lines.join('\n')}\n`, { mode: 0o600 });
+  return id;
+}

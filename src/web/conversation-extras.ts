@@ -37,16 +37,14 @@ export const NO_EXTRAS: ExtrasState = { toolCalls: {}, approvals: [], compacting
 
 /** What `GET …/state` says, as the page reads it (fields it does not know are ignored). */
 export interface StateView {
-  pendingApprovals?: ReadonlyArray<{ request?: unknown }>;
+  pendingApprovals?: readonly object[];
   plan?: unknown;
   status?: unknown;
 }
 
 /** The state of a conversation just opened: what waits, its plan and its context figures. */
 export function extrasFromState(state: StateView): ExtrasState {
-  const approvals = (state.pendingApprovals ?? [])
-    .map((pending) => pending.request)
-    .filter(isApprovalRequest);
+  const approvals = (state.pendingApprovals ?? []).map(pendingRequest).filter(isApprovalRequest);
   const plan = isPlan(state.plan) ? state.plan : undefined;
   const status = isRecord(state.status) ? state.status : {};
   const context =
@@ -177,6 +175,21 @@ export function outputsByCall(
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A waiting approval's question: the event as it was sent (it carries `alwaysScope`), else one made from
+ * the listed fields.
+ */
+function pendingRequest(pending: object): unknown {
+  const record = pending as Record<string, unknown>;
+  if (isApprovalRequest(record.request)) return record.request;
+  return {
+    id: record.id,
+    call: { name: record.tool, arguments: record.arguments, call_id: record.callId },
+    reason: record.reason,
+    ...(typeof record.preview === 'string' ? { preview: record.preview } : {}),
+  };
 }
 
 function isApprovalRequest(value: unknown): value is ApprovalRequestView {
