@@ -10,6 +10,7 @@ import {
   applyToolEvent,
   newToolCall,
   outputText,
+  parseShellOutput,
   recordedStatus,
   type FunctionCall,
   type ToolCallView,
@@ -153,12 +154,20 @@ export function recordedToolCall(
   if (seen !== undefined && (seen.status === 'running' || output === undefined)) return seen;
   if (output === undefined) return { ...newToolCall(call), status: seen?.status ?? 'asked' };
   const text = outputText(output);
+  const shell = call.name === 'shell' ? parseShellOutput(text) : undefined;
+  if (shell !== undefined) {
+    return {
+      ...newToolCall(call, shell.status),
+      output: shell.output,
+      durationMs: seen?.durationMs ?? shell.durationMs,
+      ...(shell.exitCode !== undefined ? { exitCode: shell.exitCode } : {}),
+    };
+  }
   return {
-    ...newToolCall(call, recordedStatus(text)),
+    ...newToolCall(call, seen?.status === 'error' ? 'error' : recordedStatus(text)),
     output: text,
     ...(seen?.exitCode !== undefined ? { exitCode: seen.exitCode } : {}),
     ...(seen?.durationMs !== undefined ? { durationMs: seen.durationMs } : {}),
-    ...(seen?.status === 'error' ? { status: 'error' as const } : {}),
   };
 }
 

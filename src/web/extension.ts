@@ -7,7 +7,7 @@
  * the one the page uses.
  */
 import type { ComponentType } from 'preact';
-import { basicExtension } from './components/basic-extension.js';
+import { richExtension } from './components/rich-extension.js';
 import type { ConversationState, ConversationSummary, FunctionCall, ServerEvent } from './types.js';
 
 export interface ToolCallSlotProps<S> {
@@ -45,5 +45,5 @@ export interface ConversationExtension<S> {
 }
 
 /** The extension the page uses, and its state. */
-export const extension = basicExtension;
+export const extension = richExtension;
 export type Extras = ReturnType<typeof extension.fromState>;

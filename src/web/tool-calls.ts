@@ -101,6 +101,29 @@ export function recordedStatus(output: string): ToolCallStatus {
   return 'ok';
 }
 
+/** A shell call's recorded output as core writes it: the status line, the wall time, then the output. */
+export interface ShellOutput {
+  status: ToolCallStatus;
+  exitCode?: number;
+  durationMs: number;
+  output: string;
+}
+
+export function parseShellOutput(text: string): ShellOutput | undefined {
+  const match = /^(.*)\nWall time: ([\d.]+) seconds\nOutput:\n([\s\S]*)$/.exec(text);
+  if (!match) return undefined;
+  const [, head = '', seconds = '0', output = ''] = match;
+  const exit = /^Exit code: (-?\d+)$/.exec(head);
+  const exitCode = exit ? Number(exit[1]) : undefined;
+  const status: ToolCallStatus = head.startsWith('Aborted') ? 'aborted' : exitCode === 0 ? 'ok' : 'error';
+  return {
+    status,
+    ...(exitCode !== undefined ? { exitCode } : {}),
+    durationMs: Number(seconds) * 1_000,
+    output,
+  };
+}
+
 /**
  * Pulls the command out of a shell call's arguments, the path out of a file tool's: the one line the
  * call's head shows. Falls back to the tool name alone.

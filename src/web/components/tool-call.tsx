@@ -22,13 +22,14 @@ export interface ToolCallProps {
 }
 
 export function ToolCall({ view }: ToolCallProps) {
-  const output = plainOutput(view.output);
-  const lines = output === '' ? 0 : output.replace(/\n$/, '').split('\n').length;
+  const output = plainOutput(view.output).replace(/\n$/, '');
+  const lines = output === '' ? 0 : output.split('\n').length;
+  const headline = callHeadline(view.name, view.arguments);
   return (
     <div class="tool-call" data-call-id={view.callId} data-status={view.status}>
       <div class="tool-call-head">
         <span class="tool-call-name">{view.name}</span>
-        <code class="tool-call-headline">{callHeadline(view.name, view.arguments)}</code>
+        <code class="tool-call-headline">{headline !== view.name ? headline : ''}</code>
         <span class={`tool-call-status status-${view.status}`}>
           {STATUS_LABEL[view.status]}
           {view.exitCode !== undefined && view.exitCode !== 0 ? ` (exit ${view.exitCode})` : ''}

@@ -1,0 +1,172 @@
+/**
+ * The richer parts of an open conversation in Chromium, against the built `cody serve` and the fake
+ * provider: approving a write from its card writes the file; denying a command with a reason tells the
+ * model that reason (its next request body); a command's output streams into its tool call while it
+ * runs and folds once done; the plan checklist and the context meter; saving screenshots of both views.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { apiCall, SCREENSHOTS, startWebSuite, type WebSuite } from './harness.js';
+
+let suite: WebSuite;
+
+beforeAll(async () => {
+  suite = await startWebSuite({ chunkDelayMs: 5 });
+});
+afterAll(async () => suite?.close());
+
+/** A new conversation opened in the page, and `text` sent from its composer. */
+async function sendInNewConversation(page: Page, text: string): Promise<string> {
+  const created = (await apiCall(suite.serve, 'POST', '/conversations', {})) as { id: string };
+  await page.goto(`${suite.serve.url}/?c=${created.id}`);
+  await page.locator('.composer textarea').fill(text);
+  await page.locator('.composer textarea').press('Enter');
+  return created.id;
+}
+
+/** The body of every request the model got, as text (what the model was told). */
+function modelRequestBodies(): string[] {
+  return suite.harness.server.modelRequests().map((request) => JSON.stringify(request.body));
+}
+
+describe('tool calls and approvals in the browser', () => {
+  it('approves a write from its card (the diff shown whole, coloured); the file is on disk', async () => {
+    const { page, harness } = suite;
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [
+          {
+            id: 'call_write',
+            name: 'write_file',
+            arguments: { path: 'hello.txt', content: 'hello from the web page\nsecond line\n' },
+          },
+        ],
+      },
+      { type: 'reply', text: 'Wrote hello.txt.' },
+    );
+    await sendInNewConversation(page, 'write hello.txt');
+    const card = page.locator('.approval-card');
+    await card.waitFor({ timeout: 15_000 });
+    expect(await card.locator('.approval-title').innerText()).toContain('hello.txt');
+    expect(await card.locator('.diff-add').allInnerTexts()).toEqual([
+      '+hello from the web page',
+      '+second line',
+      '+',
+    ]);
+    // "Always" names the scope the server stated; the four choices of the terminal are there.
+    expect(await card.locator('.approval-always').innerText()).toMatch(/^Always for .*hello\.txt/);
+    expect(await card.locator('.approval-once').isVisible()).toBe(true);
+    expect(await card.locator('.approval-no').isVisible()).toBe(true);
+    expect(await card.locator('.approval-stop').isVisible()).toBe(true);
+    expect(existsSync(join(harness.home, 'hello.txt'))).toBe(false);
+    await card.screenshot({ path: join(SCREENSHOTS, 'web-approval-card.png') });
+
+    await card.locator('.approval-once').click();
+    await page.locator('.message.assistant').getByText('Wrote hello.txt.').waitFor({ timeout: 15_000 });
+    await card.waitFor({ state: 'detached' });
+    expect(await readFile(join(harness.home, 'hello.txt'), 'utf8')).toBe(
+      'hello from the web page\nsecond line\n',
+    );
+    const call = page.locator('.tool-call[data-call-id="call_write"]');
+    expect(await call.getAttribute('data-status')).toBe('ok');
+    expect(await call.locator('.tool-call-headline').innerText()).toBe('write_file hello.txt');
+  }, 60_000);
+
+  it('denies a command with a reason: nothing runs and the model is told the reason', async () => {
+    const { page, harness } = suite;
+    await page.goto(`${suite.serve.url}/`);
+    harness.server.reset();
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [{ id: 'call_rm', name: 'shell', arguments: { command: 'rm -rf build' } }],
+      },
+      { type: 'reply', text: 'Left build alone.' },
+    );
+    await sendInNewConversation(page, 'clean up');
+    const card = page.locator('.approval-card');
+    await card.waitFor({ timeout: 15_000 });
+    expect(await card.locator('.approval-command').innerText()).toBe('rm -rf build');
+    await card.locator('.approval-no').click();
+    await card.locator('.approval-deny-reason').fill('keep the build folder, I need it');
+    await card.locator('.approval-deny-send').click();
+    await page.locator('.message.assistant').getByText('Left build alone.').waitFor({ timeout: 15_000 });
+
+    const bodies = modelRequestBodies();
+    expect(bodies).toHaveLength(2);
+    expect(bodies[1]).toContain(
+      'The user declined to run this tool call and said: keep the build folder, I need it',
+    );
+    const call = page.locator('.tool-call[data-call-id="call_rm"]');
+    expect(await call.getAttribute('data-status')).toBe('denied');
+  }, 60_000);
+
+  it('streams a command’s output into its call while it runs, folds it when done; the plan and the meter', async () => {
+    const { page, harness } = suite;
+    await page.goto(`${suite.serve.url}/`);
+    harness.server.reset();
+    const plan = {
+      explanation: 'Check the tree, then report',
+      plan: [
+        { step: 'List the files', status: 'completed' },
+        { step: 'Count the lines', status: 'in_progress' },
+        { step: 'Write the report', status: 'pending' },
+      ],
+    };
+    const command = "printf 'tick\\n'; sleep 2; printf 'tock\\n'";
+    harness.server.enqueue(
+      { type: 'reply', toolCalls: [{ id: 'plan_1', name: 'update_plan', arguments: plan }] },
+      { type: 'reply', toolCalls: [{ id: 'call_tick', name: 'shell', arguments: { command } }] },
+      { type: 'reply', text: 'The clock ticked and tocked.' },
+    );
+    const id = await sendInNewConversation(page, 'tick tock');
+
+    const card = page.locator('.approval-card');
+    await card.waitFor({ timeout: 15_000 });
+    expect(await card.locator('.approval-command').innerText()).toBe(command);
+    await card.locator('.approval-always').click();
+
+    // Live: the first line is shown while the command still runs.
+    const call = page.locator('.tool-call[data-call-id="call_tick"]');
+    await call.locator('.tool-call-output pre').getByText('tick').waitFor({ timeout: 10_000 });
+    expect(await call.getAttribute('data-status')).toBe('running');
+    expect(await call.locator('.tool-call-output pre').innerText()).not.toContain('tock');
+
+    await page
+      .locator('.message.assistant')
+      .getByText('The clock ticked and tocked.')
+      .waitFor({ timeout: 15_000 });
+    expect(await call.getAttribute('data-status')).toBe('ok');
+    // Folded once done, with the line count and first line in its summary; opened by a click.
+    const output = call.locator('details.tool-call-output');
+    expect(await output.evaluate((element) => (element as unknown as { open: boolean }).open)).toBe(false);
+    expect(await output.locator('summary').innerText()).toMatch(/output · 2 lines — tick/);
+    await output.locator('summary').click();
+    expect(await output.locator('pre').innerText()).toBe('tick\ntock');
+    await call.locator('details.tool-call-arguments summary').click();
+    expect(await call.locator('details.tool-call-arguments pre').innerText()).toContain('"command"');
+
+    const steps = page.locator('.plan .plan-step');
+    expect(await steps.allInnerTexts()).toEqual([
+      '☑ List the files',
+      '◐ Count the lines',
+      '☐ Write the report',
+    ]);
+    expect(await page.locator('.plan-count').innerText()).toBe('1/3');
+    expect(await page.locator('.plan-explanation').innerText()).toBe(plan.explanation);
+
+    // The meter: tokens of the history against the window, and this page's turn's tokens.
+    const state = (await apiCall(suite.serve, 'GET', `/conversations/${id}/state`)) as {
+      status: { contextTokens: number; contextWindow: number };
+    };
+    const meter = page.locator('.context-meter meter');
+    expect(Number(await meter.getAttribute('max'))).toBe(state.status.contextWindow);
+    expect(Number(await meter.getAttribute('value'))).toBeGreaterThan(0);
+    expect(await page.locator('.context-usage').innerText()).toMatch(/↑\d[\d.]*k? ↓\d/);
+    await page.screenshot({ path: join(SCREENSHOTS, 'web-plan-and-tools.png') });
+  }, 60_000);
+});
