@@ -104,7 +104,10 @@ export function ConversationActions(props: ConversationActionsProps) {
   );
 }
 
-/** Provider, API and model pickers; changing the provider takes its first API and default model. */
+/**
+ * Provider and API pickers and the model (the known ones offered, any id accepted: the server checks it);
+ * changing the provider takes its first API and default model.
+ */
 function SelectionPicker({
   selection,
   providers,
@@ -148,19 +151,23 @@ function SelectionPicker({
           </option>
         ))}
       </select>
-      <select
+      <input
         class="select-model"
         aria-label="Model"
+        list={`models-${selection.provider}`}
         value={selection.model}
+        size={Math.max(12, selection.model.length)}
         disabled={busy}
-        onChange={(event) => onChange({ ...selection, model: event.currentTarget.value })}
-      >
+        onChange={(event) => {
+          const model = event.currentTarget.value.trim();
+          if (model !== '' && model !== selection.model) onChange({ ...selection, model });
+        }}
+      />
+      <datalist id={`models-${selection.provider}`}>
         {models.map((model) => (
-          <option key={model} value={model}>
-            {model}
-          </option>
+          <option key={model} value={model} />
         ))}
-      </select>
+      </datalist>
     </span>
   );
 }

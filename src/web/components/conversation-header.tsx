@@ -10,7 +10,7 @@ import type { HeaderSlotProps } from '../extension.js';
 import { extrasApi } from '../extras-api.js';
 import type { ProviderInfo } from '../types.js';
 import { ContextMeter } from './context-meter.js';
-import { ConversationActions, type ProviderChoice } from './conversation-actions.js';
+import { ConversationActions, type ProviderChoice, type SelectionView } from './conversation-actions.js';
 
 /** `GET /providers`, read once per page. */
 let providersOnce: Promise<ProviderInfo[] | undefined> | undefined;
@@ -47,6 +47,8 @@ export function ConversationHeader({
 }: HeaderSlotProps<ExtrasState>) {
   const providers = useProviders();
   const { id } = conversation;
+  // The summary shows the selection of the last turn; a switch shows at once, from the server's answer.
+  const [chosen, setChosen] = useState<SelectionView | undefined>(undefined);
   return (
     <div class="conversation-extras-header">
       {extras.context !== undefined ? (
@@ -63,11 +65,18 @@ export function ConversationHeader({
       <ConversationActions
         id={id}
         {...(conversation.title !== undefined ? { title: conversation.title } : {})}
-        selection={{ provider: conversation.provider, api: conversation.api, model: conversation.model }}
+        selection={
+          chosen ?? { provider: conversation.provider, api: conversation.api, model: conversation.model }
+        }
         providers={providers}
         busy={busy}
         onSelect={async (selection) => {
-          await extrasApi.setSelection(id, selection);
+          const { status } = await extrasApi.setSelection(id, selection);
+          setChosen({
+            provider: String(status.provider ?? selection.provider),
+            api: String(status.api ?? selection.api),
+            model: String(status.model ?? selection.model),
+          });
           onChanged();
         }}
         onRename={async (title) => {

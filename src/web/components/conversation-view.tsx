@@ -2,8 +2,9 @@
  * An open conversation: its header (title, provider and model, the extension's actions), the transcript
  * with the watched turn below it, the extension's panel (approvals, plan) and the composer.
  */
-import { useEffect, useRef } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { extension } from '../extension.js';
+import { extrasApi } from '../extras-api.js';
 import { userText } from '../transcript-read.js';
 import { useConversation } from '../use-conversation.js';
 import { Composer } from './composer.js';
@@ -24,6 +25,7 @@ export function ConversationView({ id, firstMessage, onOpen, onActivity }: Conve
   const { summary, entries, turn, extras, running, problem } = open;
   const scroller = useRef<HTMLDivElement>(null);
   const stuckToBottom = useRef(true);
+  const [forkProblem, setForkProblem] = useState<string | undefined>(undefined);
 
   useEffect(() => {
     const element = scroller.current;
@@ -79,8 +81,30 @@ export function ConversationView({ id, firstMessage, onOpen, onActivity }: Conve
           stuckToBottom.current = element.scrollHeight - element.scrollTop - element.clientHeight < 40;
         }}
       >
-        <Transcript entries={entries} extras={extras} />
+        <Transcript
+          entries={entries}
+          extras={extras}
+          {...(running
+            ? {}
+            : {
+                onFork: (userTurn: number) => {
+                  extrasApi.fork(id, userTurn).then(
+                    (fork) => {
+                      onActivity();
+                      onOpen(fork.id);
+                    },
+                    (error: unknown) =>
+                      setForkProblem(error instanceof Error ? error.message : String(error)),
+                  );
+                },
+              })}
+        />
         {turn ? <LiveTurnView turn={turn} extras={extras} running={running} /> : null}
+        {forkProblem !== undefined ? (
+          <div class="notice error" role="alert">
+            {forkProblem}
+          </div>
+        ) : null}
         {problem !== undefined ? (
           <div class="notice error" role="alert">
             {problem}

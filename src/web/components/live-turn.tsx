@@ -1,6 +1,7 @@
 /** The turn being watched: the person's message, then the reply streaming in, tool calls in their place. */
 import { extension, type Extras } from '../extension.js';
 import type { LiveTurn } from '../turn-model.js';
+import { CompactionMarker } from './compaction-marker.js';
 import { Message, Reasoning } from './message.js';
 
 export function LiveTurnView({
@@ -50,9 +51,12 @@ export function LiveTurnView({
             );
           case 'compaction':
             return (
-              <div key={index} class="marker">
-                {block.running ? 'Compacting the conversation…' : 'Conversation compacted'}
-              </div>
+              <CompactionMarker
+                key={index}
+                running={block.running}
+                tokensBefore={block.tokensBefore}
+                {...(block.tokensAfter !== undefined ? { tokensAfter: block.tokensAfter } : {})}
+              />
             );
         }
       })}

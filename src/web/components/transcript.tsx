@@ -2,9 +2,12 @@
  * The recorded conversation: messages, reasoning, tool calls (each with its recorded output, through the
  * extension's view), compactions, model switches and interrupted turns.
  */
+import type { ComponentChildren } from 'preact';
 import { extension, type Extras } from '../extension.js';
 import { userText } from '../transcript-read.js';
 import type { FunctionCall, ResponseItem, TranscriptEntry } from '../types.js';
+import { CompactionMarker } from './compaction-marker.js';
+import { ForkButton } from './fork-button.js';
 import { Message, Reasoning } from './message.js';
 
 function partsText(item: ResponseItem): string {
@@ -25,18 +28,48 @@ function outputText(output: unknown): string {
   return JSON.stringify(output ?? '');
 }
 
-export function Transcript({ entries, extras }: { entries: TranscriptEntry[]; extras: Extras }) {
+/**
+ * Each user message's turn number for a fork (`atUserTurn`, counted from 1 as core counts the live
+ * history), by entry index. None once the conversation was compacted: its history then keeps some user
+ * messages the transcript does not show there, so the page cannot count them; nor for undone turns.
+ */
+export function forkPoints(entries: readonly TranscriptEntry[]): Map<number, number> {
+  const points = new Map<number, number>();
+  if (entries.some((entry) => entry.kind === 'compacted')) return points;
+  let turn = 0;
+  entries.forEach((entry, index) => {
+    if (entry.kind !== 'item' || entry.undone === true || userText(entry) === undefined) return;
+    turn += 1;
+    points.set(index, turn);
+  });
+  return points;
+}
+
+export interface TranscriptProps {
+  entries: TranscriptEntry[];
+  extras: Extras;
+  /** Fork from user turn N (a button on each user message), when the page offers it. */
+  onFork?: (userTurn: number) => void;
+}
+
+export function Transcript({ entries, extras, onFork }: TranscriptProps) {
   const outputs = new Map<string, string>();
   for (const entry of entries) {
     if (entry.kind === 'item' && entry.item.type === 'function_call_output' && entry.item.call_id) {
       outputs.set(entry.item.call_id, outputText(entry.item.output));
     }
   }
+  const forks = onFork ? forkPoints(entries) : new Map<number, number>();
   return (
     <>
-      {entries.map((entry, index) => (
-        <TranscriptEntryView key={index} entry={entry} extras={extras} outputs={outputs} />
-      ))}
+      {entries.map((entry, index) => {
+        const userTurn = forks.get(index);
+        return (
+          <TranscriptEntryView key={index} entry={entry} extras={extras} outputs={outputs}>
+            {userTurn !== undefined && onFork ? <ForkButton userTurn={userTurn} onFork={onFork} /> : null}
+          </TranscriptEntryView>
+        );
+      })}
     </>
   );
 }
@@ -45,16 +78,30 @@ function TranscriptEntryView({
   entry,
   extras,
   outputs,
+  children,
 }: {
   entry: TranscriptEntry;
   extras: Extras;
   outputs: Map<string, string>;
+  /** Shown after the entry (a user message's fork button). */
+  children?: ComponentChildren;
 }) {
   switch (entry.kind) {
     case 'item':
-      return <ItemView item={entry.item} extras={extras} outputs={outputs} />;
+      return (
+        <>
+          <ItemView item={entry.item} extras={extras} outputs={outputs} />
+          {children}
+        </>
+      );
     case 'compacted':
-      return <div class="marker">Conversation compacted</div>;
+      return (
+        <CompactionMarker
+          summary={entry.summary}
+          {...(entry.tokensBefore !== undefined ? { tokensBefore: entry.tokensBefore } : {})}
+          {...(entry.tokensAfter !== undefined ? { tokensAfter: entry.tokensAfter } : {})}
+        />
+      );
     case 'turn-context':
       return null;
     case 'aborted':
