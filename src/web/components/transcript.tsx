@@ -3,6 +3,7 @@
  * extension's view), compactions, model switches and interrupted turns.
  */
 import type { ComponentChildren } from 'preact';
+import { useState } from 'preact/hooks';
 import { extension, type Extras } from '../extension.js';
 import { userText } from '../transcript-read.js';
 import type { FunctionCall, ResponseItem, TranscriptEntry } from '../types.js';
@@ -45,6 +46,14 @@ export function forkPoints(entries: readonly TranscriptEntry[]): Map<number, num
   return points;
 }
 
+/**
+ * Entries rendered when a conversation opens: its end, which is what shows (a long conversation's 1,000
+ * messages took ~1 s to render whole; see DECISIONS). Older ones are rendered on request.
+ */
+export const FIRST_WINDOW = 80;
+/** Entries each "Show earlier" adds. */
+export const MORE_WINDOW = 200;
+
 export interface TranscriptProps {
   entries: TranscriptEntry[];
   extras: Extras;
@@ -60,9 +69,17 @@ export function Transcript({ entries, extras, onFork }: TranscriptProps) {
     }
   }
   const forks = onFork ? forkPoints(entries) : new Map<number, number>();
+  const [shown, setShown] = useState(FIRST_WINDOW);
+  const start = Math.max(0, entries.length - shown);
   return (
     <>
-      {entries.map((entry, index) => {
+      {start > 0 ? (
+        <button type="button" class="show-earlier" onClick={() => setShown(shown + MORE_WINDOW)}>
+          Show {Math.min(start, MORE_WINDOW)} earlier of {start}
+        </button>
+      ) : null}
+      {entries.slice(start).map((entry, offset) => {
+        const index = start + offset;
         const userTurn = forks.get(index);
         return (
           <TranscriptEntryView key={index} entry={entry} extras={extras} outputs={outputs}>
