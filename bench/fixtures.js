@@ -185,7 +185,9 @@ export async function makeMessagesRollout(home, messages) {
       line('response_item', {
         type: 'message',
         role: 'user',
-        content: [{ type: 'input_text', text: `Question ${turn}: how does part ${turn} of the parser work?` }],
+        content: [
+          { type: 'input_text', text: `Question ${turn}: how does part ${turn} of the parser work?` },
+        ],
       }),
     );
     if (turn * 2 + 1 >= messages) break;

@@ -5,6 +5,7 @@
  * Also reports the gzipped size of the page's JavaScript (dist/web/sizes.json; target ≤ 150 KB).
  * Run after `npm run build`: node bench/web-render.bench.js [--rounds N] [--messages N]
  */
+/* global document, performance, requestAnimationFrame -- the measuring function runs in the page */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -22,7 +23,7 @@ const messages = option('--messages', 1000);
 const root = join(import.meta.dirname, '..');
 const home = await mkdtemp(join(tmpdir(), 'cody-bench-web-'));
 const codyHome = join(home, '.cody');
-const id = await makeMessagesRollout(codyHome, messages);
+await makeMessagesRollout(codyHome, messages);
 
 const server = spawn(process.execPath, [join(root, 'bin', 'cody.js'), 'serve', '--port', '0'], {
   cwd: home,
