@@ -69,7 +69,11 @@ export function ConversationView({ id, firstMessage, onOpen, onActivity }: Conve
               void open.reload();
               onActivity();
             }}
-            onOpen={onOpen}
+            onOpen={(next) => {
+              // A fork or a delete changes the list: read it again (GET /events may say so later).
+              onActivity();
+              onOpen(next);
+            }}
           />
         ) : null}
       </header>
