@@ -5,7 +5,7 @@
  * runs and folds once done; the plan checklist and the context meter; saving screenshots of both views.
  */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
@@ -168,5 +168,56 @@ describe('tool calls and approvals in the browser', () => {
     expect(Number(await meter.getAttribute('value'))).toBeGreaterThan(0);
     expect(await page.locator('.context-usage').innerText()).toMatch(/↑\d[\d.]*k? ↓\d/);
     await page.screenshot({ path: join(SCREENSHOTS, 'web-plan-and-tools.png') });
+  }, 60_000);
+
+  it('opens a long conversation at its end, 80 entries rendered; Show earlier renders the rest', async () => {
+    const { page, harness } = suite;
+    const id = '01900000-0000-7000-8000-0000000000aa';
+    const stamp = '2026-01-01T00:00:00.000Z';
+    const line = (type: string, payload: object): string =>
+      JSON.stringify({ timestamp: stamp, type, payload });
+    const lines = [
+      line('session_meta', {
+        id,
+        timestamp: stamp,
+        cwd: harness.home,
+        originator: 'cody',
+        cli_version: '0.1.0',
+        provider: 'openai',
+        api: 'openai-chat',
+        model: 'gpt-4.1-mini',
+        model_provider: 'openai',
+      }),
+    ];
+    for (let turn = 1; turn <= 60; turn += 1) {
+      lines.push(
+        line('response_item', {
+          type: 'message',
+          role: 'user',
+          content: [{ type: 'input_text', text: `question ${turn}` }],
+        }),
+        line('response_item', {
+          type: 'message',
+          role: 'assistant',
+          content: [{ type: 'output_text', text: `answer ${turn}` }],
+        }),
+      );
+    }
+    const directory = join(harness.env.CODY_HOME ?? '', 'conversations');
+    await mkdir(directory, { recursive: true });
+    await writeFile(join(directory, `${id}.jsonl`), `${lines.join('\n')}\n`);
+
+    await page.goto(`${suite.serve.url}/?c=${id}`);
+    await page.locator('.message.assistant').getByText('answer 60', { exact: true }).waitFor();
+    expect(await page.locator('.transcript .message').count()).toBe(80);
+    expect(await page.locator('.transcript .message').first().innerText()).toBe('question 21');
+    const earlier = page.locator('.show-earlier');
+    expect(await earlier.innerText()).toBe('Show 40 earlier of 40');
+    await earlier.click();
+    expect(await page.locator('.transcript .message').count()).toBe(120);
+    expect(await page.locator('.transcript .message').first().innerText()).toBe('question 1');
+    expect(await earlier.count()).toBe(0);
+    // Fork buttons count turns over the whole conversation, not the rendered part.
+    expect(await page.locator('.fork-button').last().getAttribute('data-user-turn')).toBe('60');
   }, 60_000);
 });
