@@ -78,8 +78,9 @@ export function applyExtrasEvent(state: ExtrasState, event: ExtrasEvent): Extras
     }
     case 'approval-requested': {
       if (!isApprovalRequest(event)) return state;
+      // The event replaces what the state route listed for it (the event carries `alwaysScope`).
       const approvals = state.approvals.some((request) => request.id === event.id)
-        ? state.approvals
+        ? state.approvals.map((request) => (request.id === event.id ? event : request))
         : [...state.approvals, event];
       const view = state.toolCalls[event.call.call_id] ?? newToolCall(event.call);
       return { ...withCall(state, { ...view, status: 'waiting-approval' }), approvals };
