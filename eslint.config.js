@@ -156,16 +156,7 @@ export default tseslint.config(
         {
           patterns: [
             {
-              // One exception: the list-price table (no imports, data only), shared with the terminal's
-              // status line so both show the same cost.
-              group: [
-                '**/core/**',
-                '**/cli/**',
-                '!**/cli/prices.js',
-                '**/server/**',
-                '**/providers/**',
-                '**/protocol/**',
-              ],
+              group: ['**/core/**', '**/cli/**', '**/server/**', '**/providers/**', '**/protocol/**'],
               message: 'the web page talks to cody serve over HTTP (src/web/api.ts), never to its modules.',
             },
             { group: ['node:*'], message: 'the web page runs in a browser.' },

@@ -1,9 +1,8 @@
 /**
  * The context-window meter: how much of the model's window the live history fills (from the status and
- * each `usage` event), where automatic compaction starts, and the tokens and cost of the turns run while
- * the page was open (list prices, the terminal's table; no cost for a model without a known price).
+ * each `usage` event), where automatic compaction starts, and the tokens of the turns run while the page
+ * was open, with their cost when the caller knows the model's price.
  */
-import { costOf, formatCost } from '../../cli/prices.js';
 import { formatTokens } from './compaction-marker.js';
 
 export interface UsageTotals {
@@ -13,25 +12,25 @@ export interface UsageTotals {
 }
 
 export interface ContextMeterProps {
-  model: string;
   contextTokens: number;
   contextWindow: number;
   /** Where automatic compaction starts (tokens), when known. */
   autoCompactLimit?: number;
   /** Tokens of the turns seen by this page. */
   usage: UsageTotals;
+  /** What those tokens cost at list prices (USD), when the model's price is known. */
+  cost?: number;
 }
 
 export function ContextMeter({
-  model,
   contextTokens,
   contextWindow,
   autoCompactLimit,
   usage,
+  cost,
 }: ContextMeterProps) {
   const share = contextWindow > 0 ? Math.min(1, contextTokens / contextWindow) : 0;
   const percent = Math.round(share * 100);
-  const cost = costOf(model, usage);
   const level = autoCompactLimit !== undefined && contextTokens >= autoCompactLimit * 0.9 ? 'high' : 'normal';
   return (
     <div
@@ -58,6 +57,10 @@ export function ContextMeter({
 }
 
 /** Totals after one more turn's `usage` (unknown counts add nothing). */
+export function formatCost(cost: number): string {
+  return cost < 0.01 ? `$${cost.toFixed(4)}` : `$${cost.toFixed(2)}`;
+}
+
 export function addUsage(
   totals: UsageTotals,
   usage: { inputTokens?: number; cachedInputTokens?: number; outputTokens?: number },

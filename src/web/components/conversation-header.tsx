@@ -53,7 +53,6 @@ export function ConversationHeader({
     <div class="conversation-extras-header">
       {extras.context !== undefined ? (
         <ContextMeter
-          model={conversation.model}
           contextTokens={extras.context.contextTokens}
           contextWindow={extras.context.contextWindow}
           {...(extras.context.autoCompactLimit !== undefined
