@@ -61,7 +61,7 @@ describe('cody serve: rename and export', () => {
     >;
     expect(list.find((entry) => entry.id === id)).toMatchObject({ title: 'Bug hunt' });
 
-    for (const body of [{ title: 'two\nlines' }, { title: 'x'.repeat(201) }, { name: 'x' }, {}]) {
+    for (const body of [{ title: 'bell\u0007' }, { title: 'x'.repeat(201) }, { name: 'x' }, {}]) {
       const refused = await api.request('PUT', `/conversations/${id}/title`, body);
       expect(refused.status, JSON.stringify(body)).toBe(400);
     }

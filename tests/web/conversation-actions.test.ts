@@ -1,7 +1,8 @@
 /**
  * The open conversation's actions in Chromium against the built `cody serve`: rename (the title the
  * server then lists), switch the model (the next turn's request names it), export as a download (md,
- * json, html: what `cody export` writes) and delete (after a confirmation; gone from the server).
+ * json, html: what `cody export` writes), fork from a user message (a new conversation keeping user turns
+ * 1..N, opened), and delete (after a confirmation; gone from the server).
  */
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -77,6 +78,20 @@ describe('conversation actions in the browser', () => {
         expect(text).toContain('second question');
       }
     }
+  }, 60_000);
+
+  it('forks from the first user message: a new conversation with that turn only, opened', async () => {
+    const { page, serve } = suite;
+    const buttons = page.locator('.fork-button');
+    expect(await buttons.count()).toBe(3);
+    await page.locator('.fork-button[data-user-turn="1"]').click();
+    await page.waitForURL((url) => url.searchParams.get('c') !== id);
+    const forkId = new URL(page.url()).searchParams.get('c') ?? '';
+    await page.locator('.message.user').getByText('first question').waitFor();
+    const transcript = await page.locator('.transcript').innerText();
+    expect(transcript).toContain('answer one');
+    expect(transcript).not.toContain('second question');
+    expect(((await apiCall(serve, 'GET', `/conversations/${forkId}`)) as Summary).parentId).toBe(id);
   }, 60_000);
 
   it('deletes a conversation after a confirmation: gone from the server and the page', async () => {
