@@ -64,9 +64,8 @@ describe('the CLI’s active conversation and a conversation’s own selection',
       openapi.json.components as { schemas: Record<string, { properties: Record<string, unknown> }> }
     ).schemas;
     expect(schemas.ConversationStatus?.properties.api).toEqual({ $ref: '#/components/schemas/WireApi' });
-    expect(schemas.WireApi).toMatchObject({
-      enum: ['openai-responses', 'openai-chat', 'anthropic-messages', 'gemini'],
-    });
+    // A wire API id by its shape: the providers' registry decides which exist.
+    expect('openai-chat').toMatch(new RegExp(String((schemas.WireApi as { pattern?: string }).pattern)));
     await served.stop('SIGTERM');
     served = undefined;
 

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { providerList } from '../../src/core/config.js';
 import { buildRoutes } from '../../src/server/http-server.js';
 import { GlobalEvents } from '../../src/server/global-events.js';
 import { LiveConversations } from '../../src/server/live-conversations.js';
@@ -88,6 +89,18 @@ describe('openapi.json', () => {
     walk(document.components, '#/components');
     expect(loose).toEqual([]);
     expect(JSON.stringify(document)).not.toContain('filePath');
+  });
+
+  it('fits every registered provider name in its provider schema (the registry decides which exist)', () => {
+    const schemas = (
+      document.components as {
+        schemas: Record<string, { properties?: Record<string, { pattern?: string }> }>;
+      }
+    ).schemas;
+    for (const name of ['Selection', 'SelectionOptional']) {
+      const pattern = schemas[name]?.properties?.provider?.pattern ?? '';
+      for (const provider of providerList()) expect(provider, name).toMatch(new RegExp(pattern));
+    }
   });
 
   it('declares 405 (with Allow) for every operation', () => {
