@@ -402,8 +402,10 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
   program
     .command('web')
     .description('serve conversations over HTTP and open the web page in your browser')
+    .option('--host <host>', 'address to listen on (non-loopback needs --allow-remote)', '127.0.0.1')
     .option('--port <port>', 'port to listen on (0: any free port)', '8080')
-    .action((options: { port?: string }) =>
+    .option('--allow-remote', 'allow a non-loopback --host')
+    .action((options: { host?: string; port?: string; allowRemote?: boolean }) =>
       run(async (commandIo) =>
         (await import('./commands/serve.js')).runServe(options, commandIo, { openBrowser: true }),
       )(),

@@ -50,7 +50,10 @@ export interface CodyServerOptions {
 
 export interface CodyServer {
   url: string;
-  /** `url` with a new one-time sign-in code in its fragment, for a browser (see web-session.ts). */
+  /**
+   * `url` with a new one-time sign-in code in its fragment, for a browser (see web-session.ts); on this
+   * machine's loopback when the server listens on every interface (0.0.0.0, ::).
+   */
   signInUrl(): string;
   /**
    * Whether an API client is attached to this conversation's events to answer an approval request: true
@@ -191,6 +194,9 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
+  // Listening on every interface (0.0.0.0, ::): a link to that address opens nothing; this machine's
+  // loopback reaches the same server (and --allow-remote answers any Host).
+  const linkBase = `http://${wildcardLoopback(address.address) ?? host}:${address.port}`;
   const layer = new WebLayer({
     token: options.token,
     port: address.port,
@@ -203,7 +209,7 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
 
   return {
     url,
-    signInUrl: () => layer.signInUrl(url),
+    signInUrl: () => layer.signInUrl(linkBase),
     clientAttached: (conversationId) => context.live.waitForListener(conversationId, ATTACH_GRACE_MS),
     close: async (graceMs = SHUTDOWN_GRACE_MS) => {
       stopping = true;
@@ -215,6 +221,13 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
       await closed;
     },
   };
+}
+
+/** The loopback address standing for an "every interface" address, else undefined. */
+export function wildcardLoopback(address: string): string | undefined {
+  if (address === '0.0.0.0') return '127.0.0.1';
+  if (address === '::' || address === '::0') return '[::1]';
+  return undefined;
 }
 
 function errorText(error: unknown): string {

@@ -26,6 +26,12 @@ export function isLoopbackHost(host: string): boolean {
   return isIP(bare) === 4 && bare.startsWith('127.');
 }
 
+/** An "every interface" address (0.0.0.0, ::): no browser can open a link to it. */
+export function isWildcardHost(host: string): boolean {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  return bare === '0.0.0.0' || bare === '::' || bare === '::0';
+}
+
 export function parseServeOptions(input: ServeOptionsInput): ServeOptions {
   const host = (input.host ?? DEFAULT_HOST).trim().replace(/^\[(.*)\]$/, '$1');
   if (host === '') throw new UsageError('--host must not be empty.');

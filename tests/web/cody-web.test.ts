@@ -58,4 +58,25 @@ describe('cody web', () => {
     const code = serve.signInUrl.split('#code=')[1] ?? '';
     expect(await signIn(serve.url, code)).toBe(200);
   });
+
+  it('--host 0.0.0.0 --allow-remote: a loopback sign-in link that signs in, and says so', async () => {
+    harness.env.PATH = join(harness.home, 'empty-bin');
+    serve = await startWebServe(harness, ['--host', '0.0.0.0', '--allow-remote'], 'web');
+    expect(serve.url).toMatch(/^http:\/\/0\.0\.0\.0:\d+$/);
+    expect(serve.stderr()).toContain("the sign-in link uses this machine's loopback address");
+    const port = new URL(serve.url).port;
+    expect(serve.signInUrl).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/#code=[\\w-]{40,}$`));
+    const code = serve.signInUrl.split('#code=')[1] ?? '';
+    expect(await signIn(`http://127.0.0.1:${port}`, code)).toBe(200);
+  });
+
+  it('cody serve --host 0.0.0.0 --allow-remote prints a loopback link; without --allow-remote it refuses', async () => {
+    serve = await startWebServe(harness, ['--host', '0.0.0.0', '--allow-remote']);
+    const port = new URL(serve.url).port;
+    expect(serve.signInUrl.startsWith(`http://127.0.0.1:${port}/#code=`)).toBe(true);
+    expect(serve.stderr()).not.toMatch(/0\.0\.0\.0:\d+\/#code=/);
+    await serve.stop();
+    serve = undefined;
+    await expect(startWebServe(harness, ['--host', '0.0.0.0'], 'web')).rejects.toThrow(/--allow-remote/);
+  });
 });

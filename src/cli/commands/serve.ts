@@ -5,7 +5,7 @@
 import { isErrno, UsageError } from '../../core/errors.js';
 import { ensureCodyHome, resolveCodyPaths } from '../../core/paths.js';
 import { ExitCode } from '../exit-codes.js';
-import { parseServeOptions, type ServeOptionsInput } from '../../server/serve-options.js';
+import { isWildcardHost, parseServeOptions, type ServeOptionsInput } from '../../server/serve-options.js';
 import type { Io } from '../io.js';
 import { sanitizeForTerminal } from '../sanitize.js';
 import { CLI_VERSION } from '../version.js';
@@ -68,6 +68,12 @@ export async function runServe(
     io.stderr.write(`cody serve: API token in ${token.path}\n`);
   }
   io.stderr.write(`cody serve: listening on ${server.url}\n`);
+  if (isWildcardHost(options.host)) {
+    // The link below names this machine's loopback: 0.0.0.0 is no address a browser can open.
+    io.stderr.write(
+      "cody serve: every interface: the sign-in link uses this machine's loopback address; from another machine, put this machine's address in its place\n",
+    );
+  }
   // The sign-in link carries a one-time code (in the fragment, which no request or log ever holds).
   const signIn = server.signInUrl();
   if (mode.openBrowser !== true) {
