@@ -17,7 +17,7 @@ export function ForkButton({ userTurn, onFork, disabled }: ForkButtonProps) {
       disabled={disabled}
       onClick={() => onFork(userTurn)}
     >
-      ⑂ Fork from here
+      Fork from here
     </button>
   );
 }
