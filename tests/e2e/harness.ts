@@ -29,7 +29,12 @@ export interface Harness {
   env: Record<string, string>;
   cody(
     args: string[],
-    options?: { input?: string; env?: Record<string, string | undefined> },
+    options?: {
+      input?: string;
+      env?: Record<string, string | undefined>;
+      /** Called with all of stderr so far whenever more arrives (to act on a line while it runs). */
+      onStderr?: (stderr: string) => void;
+    },
   ): Promise<CodyRun>;
   shell(script: string, options?: { env?: Record<string, string | undefined> }): Promise<CodyRun>;
   rollout(id: string): Promise<string[]>;
@@ -58,6 +63,7 @@ export async function createHarness(options: { chunkDelayMs?: number } = {}): Pr
     args: string[],
     input: string | undefined,
     extra: Record<string, string | undefined> = {},
+    onStderr?: (stderr: string) => void,
   ): Promise<CodyRun> =>
     new Promise((resolvePromise, reject) => {
       const merged: Record<string, string> = { ...env };
@@ -69,7 +75,10 @@ export async function createHarness(options: { chunkDelayMs?: number } = {}): Pr
       let stdout = '';
       let stderr = '';
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+        stderr += chunk;
+        onStderr?.(stderr);
+      });
       child.on('error', reject);
       child.on('close', (code) => resolvePromise({ code, stdout, stderr }));
       if (input !== undefined) child.stdin.end(input);
@@ -80,7 +89,7 @@ export async function createHarness(options: { chunkDelayMs?: number } = {}): Pr
     server,
     env,
     cody: (args, runOptions = {}) =>
-      run(process.execPath, [CODY_BIN, ...args], runOptions.input, runOptions.env),
+      run(process.execPath, [CODY_BIN, ...args], runOptions.input, runOptions.env, runOptions.onStderr),
     shell: (script, runOptions = {}) =>
       run('bash', ['-c', script], undefined, { ...runOptions.env, CODY: `${process.execPath} ${CODY_BIN}` }),
     rollout: async (id) => {

@@ -259,8 +259,15 @@ describe('cody serve', () => {
     const refused = await api.request('POST', `/conversations/${id}/messages`, { text: 'me too' });
     expect([refused.status, refused.json]).toMatchObject([409, { error: { code: 'turn-running' } }]);
     // A CLI turn on the same conversation waits for the lock, as two CLIs do.
-    const cli = harness.cody(['chat', '--conversation', id, 'from the cli']);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Approve only once the CLI says it waits (a fixed pause lost that race on a loaded machine).
+    let cliWaits = (): void => undefined;
+    const waiting = new Promise<void>((resolve) => (cliWaits = resolve));
+    const cli = harness.cody(['chat', '--conversation', id, 'from the cli'], {
+      onStderr: (stderr) => {
+        if (stderr.includes('Waiting for another cody process')) cliWaits();
+      },
+    });
+    await Promise.race([waiting, cli]);
     await api.request('POST', `/approvals/${String(approval.id)}`, { decision: 'approve' });
     const seenByFirst = [...firstPart, ...(await first.until((event) => event.type === 'turn-complete'))];
     const seenBySecond = await second.until((event) => event.type === 'turn-complete');
