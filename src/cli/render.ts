@@ -12,7 +12,18 @@ import { createLiveReply } from './live-reply.js';
 import { createMarkdownStream } from './markdown.js';
 import { startSpinner as startLineSpinner } from './spinner.js';
 import { sanitizeForTerminal, terminalSafeJson } from './sanitize.js';
-import { callOutcome, diffPreview, summarizeToolCall } from './tool-summary.js';
+import { diffPreview, summarizeToolCall } from './tool-summary.js';
+import {
+  compactionFinishedText,
+  compactionStartedText,
+  declinedCallLine,
+  formatTokens,
+  outcomeText,
+  paint,
+  retryLine,
+  startedCallLine,
+  warningLine,
+} from './turn-view/wording.js';
 import type { FunctionCallItem } from '../protocol/index.js';
 
 export { stderrChalk };
@@ -27,12 +38,7 @@ interface Spinner {
   stop(): void;
 }
 
-export function formatTokens(tokens: number): string {
-  if (tokens >= 1_000_000) return `${(tokens / 1_000_000).toFixed(1)}M`;
-  if (tokens >= 10_000) return `${Math.round(tokens / 1000)}k`;
-  if (tokens >= 1_000) return `${(tokens / 1000).toFixed(1)}k`;
-  return String(tokens);
-}
+export { formatTokens };
 
 export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: Spinner }): TurnRenderer {
   if (options.json) {
@@ -85,52 +91,29 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
         case 'reasoning-delta':
           return;
         case 'warning':
-          note(color.yellow(`warning: ${sanitizeForTerminal(event.message)}`));
+          note(paint(warningLine(event), color));
           return;
         case 'retry':
           markdown?.end();
-          note(
-            color.yellow(
-              `Retrying (${event.attempt}/${event.maxRetries}) in ${(event.delayMs / 1000).toFixed(1)} s: ${event.statusCode !== undefined ? `HTTP ${event.statusCode} · ` : ''}${sanitizeForTerminal(event.reason)}${
-                event.discardedPartial
-                  ? io.stdout.isTTY === true
-                    ? ' — the partial reply above is discarded'
-                    : ' — its partial reply is discarded'
-                  : ''
-              }`,
-            ),
-          );
+          note(paint(retryLine(event, io.stdout.isTTY === true), color));
           return;
         case 'compaction-started':
           // One line per compaction: "Compacting conversation (auto)… 3.2k → 1.0k tokens".
           stopSpinner();
-          io.stderr.write(color.cyan(`Compacting conversation (${event.trigger})…`));
+          io.stderr.write(paint(compactionStartedText(event), color));
           compacting = true;
           return;
-        case 'compaction-finished': {
-          const trimmed =
-            event.trimmedItems > 0
-              ? `, ${event.trimmedItems} oldest items left out of the summary request to fit`
-              : '';
-          const text =
-            event.status === 'compacted'
-              ? color.cyan(
-                  ` ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens${trimmed}`,
-                )
-              : event.status === 'noop'
-                ? ' nothing to do.'
-                : color.yellow(` ${event.status}: the history was kept as it was.`);
-          io.stderr.write(`${compacting ? '' : 'Compaction'}${text}\n`);
+        case 'compaction-finished':
+          io.stderr.write(`${paint(compactionFinishedText(event, compacting), color)}\n`);
           compacting = false;
           return;
-        }
         case 'tool-call':
           // A plan that was set shows as its checklist (plan-updated).
           if (event.approved && event.call.name === UPDATE_PLAN_TOOL) return;
           markdown?.end();
           calls.set(event.call.call_id, event.call);
           toolLines.header(event.call.call_id);
-          note(color.dim(`${event.approved ? '▶' : '✗'} ${summarizeToolCall(event.call)}`));
+          note(paint(event.approved ? startedCallLine(event.call) : declinedCallLine(event), color));
           // An edit that ran without asking shows its diff (an asked one showed it with the question).
           if (event.approved && !asked.has(event.call.call_id))
             for (const line of diffPreview(event.call, 8)) io.stderr.write(color.dim(`  ${line}\n`));
@@ -152,7 +135,7 @@ export function createTurnRenderer(io: Io, options: { json?: boolean; spinner?: 
           toolLines.flush(event.callId);
           const call = calls.get(event.callId);
           if (call && event.status !== 'denied')
-            io.stderr.write(color.dim(`  ${callOutcome(call, event)}\n`));
+            io.stderr.write(`  ${paint(outcomeText(call, event), color)}\n`);
           return;
         }
         case 'turn-started':

@@ -8,7 +8,16 @@ import type { ApprovalDecision, SessionEvent } from '../core/session-events.js';
 import type { ChalkInstance } from 'chalk';
 import { UPDATE_PLAN_TOOL } from '../core/plan.js';
 import { PlanView } from './plan-view.js';
-import { formatTokens } from './render.js';
+import {
+  compactionFinishedText,
+  compactionStartedText,
+  declinedCallLine,
+  INTERRUPTED,
+  paint,
+  retryLine,
+  statusLine,
+  warningLine,
+} from './turn-view/wording.js';
 import { createLiveReply, type LiveReply } from './live-reply.js';
 import { createMarkdownStream } from './markdown.js';
 import { costOf, formatCost } from './prices.js';
@@ -16,7 +25,6 @@ import { createReplyOutput } from './reply-output.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { startSpinner, type Spinner } from './spinner.js';
 import { createThinkingView } from './thinking-view.js';
-import { summarizeToolCall } from './tool-summary.js';
 import { createToolView } from './tool-view.js';
 import { createTypeAheadEcho } from './type-ahead-echo.js';
 import type { Key } from './tty/keys.js';
@@ -210,30 +218,20 @@ export async function runTurn(
         case 'retry':
           stopSpinner();
           endReply();
-          err(
-            color.yellow(
-              `Retrying (${event.attempt}/${event.maxRetries}) in ${(event.delayMs / 1000).toFixed(1)} s: ${event.statusCode !== undefined ? `HTTP ${event.statusCode} · ` : ''}${sanitizeForTerminal(event.reason)}${event.discardedPartial ? ' — the partial reply above is void' : ''}\n`,
-            ),
-          );
+          err(`${paint(retryLine(event, true), color)}\n`);
           break;
         case 'warning':
           stopSpinner();
           endReply();
-          err(color.yellow(`warning: ${sanitizeForTerminal(event.message)}\n`));
+          err(`${paint(warningLine(event), color)}\n`);
           break;
         case 'compaction-started':
           stopSpinner();
           endReply();
-          err(color.cyan(`Compacting conversation (${event.trigger})…`));
+          err(paint(compactionStartedText(event), color));
           break;
         case 'compaction-finished':
-          err(
-            color.cyan(
-              event.status === 'compacted'
-                ? ` ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens\n`
-                : ` ${event.status}\n`,
-            ),
-          );
+          err(`${paint(compactionFinishedText(event, true), color)}\n`);
           break;
         case 'approval-requested': {
           asked.add(event.call.call_id);
@@ -248,14 +246,7 @@ export async function runTurn(
           }
           stopSpinner();
           endReply();
-          if (!event.approved)
-            err(
-              `${color.red('✗')} ${summarizeToolCall(event.call)}${
-                event.declinedBy === 'policy' && event.reason !== undefined
-                  ? color.dim(` — declined by policy: ${sanitizeForTerminal(event.reason)}`)
-                  : ''
-              }\n`,
-            );
+          if (!event.approved) err(`${paint(declinedCallLine(event), color)}\n`);
           // An edit that ran without asking shows its diff with its outcome (an asked one showed it in the question).
           tools.called(event.call, event.approved && !asked.has(event.call.call_id));
           break;
@@ -322,21 +313,21 @@ export async function runTurn(
     terminal.listen(undefined);
   }
   await ui.beforeStatus?.();
-  if (status === 'interrupted')
-    err(color.yellow('⏹ Interrupted — the partial reply is kept in the conversation.\n'));
-  const parts = [model];
-  if (context) parts.push(`${Math.round((context.tokens / context.window) * 100)}% context`);
-  if (usageIn + usageOut > 0) parts.push(`${formatTokens(usageIn)} in · ${formatTokens(usageOut)} out`);
+  if (status === 'interrupted') err(`${paint(INTERRUPTED, color)}\n`);
   const cost = costOf(model, {
     inputTokens: usageIn,
     cachedInputTokens: usageCached,
     outputTokens: usageOut,
   });
-  if (cost !== undefined && usageIn + usageOut > 0) parts.push(formatCost(cost));
+  const line = statusLine(
+    model,
+    { input: usageIn, output: usageOut, ...(cost !== undefined ? { cost: formatCost(cost) } : {}) },
+    context,
+  );
   // The model's name alone (a /compact that reported no usage) says nothing: no line then.
   const warning = ui.statusWarning?.();
-  if (status !== 'failed' && (parts.length > 1 || warning !== undefined))
-    err(`${color.dim(parts.join(' · '))}${warning !== undefined ? color.yellow(` · ⚠ ${warning}`) : ''}\n`);
+  if (status !== 'failed' && (line.text !== model || warning !== undefined))
+    err(`${paint(line, color)}${warning !== undefined ? color.yellow(` · ⚠ ${warning}`) : ''}\n`);
   for (const text of queued.filter((entry) => !announced.has(entry))) {
     const first = sanitizeForTerminal(text.split('\n')[0] ?? '');
     err(

@@ -9,7 +9,8 @@ import type { ChalkInstance } from 'chalk';
 import type { FunctionCallItem } from '../protocol/index.js';
 import type { SessionEvent } from '../core/session-events.js';
 import { sanitizeForTerminal } from './sanitize.js';
-import { callOutcome, commandOutput, diffPreview, foldOutput, summarizeToolCall } from './tool-summary.js';
+import { outcomeText, paint } from './turn-view/wording.js';
+import { commandOutput, diffPreview, foldOutput, summarizeToolCall } from './tool-summary.js';
 
 /** Output lines shown live under a running call. */
 export const LIVE_LINES = 5;
@@ -141,12 +142,10 @@ function printBlock(
   known: Known,
   event: Finished,
 ): void {
-  const outcome = callOutcome(known.call, event);
   const ok = event.status === 'ok';
   const mark = ok ? color.cyan('⏺') : color.red('✗');
-  write(
-    `${mark} ${summarizeToolCall(known.call, { failed: !ok })}  ${ok ? color.green(outcome) : color.red(outcome)}\n`,
-  );
+  const outcome = outcomeText(known.call, event);
+  write(`${mark} ${summarizeToolCall(known.call, { failed: !ok })}  ${paint(outcome, color)}\n`);
   const diff = ok ? known.diff : [];
   for (const line of diff) write(`  ${paintDiffLine(line, color)}\n`);
   if (diff.length > 0) return;

@@ -1,0 +1,127 @@
+/**
+ * What the CLI says about each event of a turn, in one place: `cody chat` (plain), the REPL (Markdown,
+ * live) and the JSON outputs read the same event stream, and both text views take their words from
+ * here, so a retry, a compaction, a declined call or an interruption reads the same everywhere. Each
+ * function returns the text and a tone; the view decides colour, placement and line ends.
+ */
+import type { ChalkInstance } from 'chalk';
+import type { FunctionCallItem } from '../../protocol/index.js';
+import type { SessionEvent } from '../../core/session-events.js';
+import { sanitizeForTerminal } from '../sanitize.js';
+import { callOutcome, summarizeToolCall } from '../tool-summary.js';
+
+/** How a line is painted: a view maps each tone to a colour (or none). */
+export type Tone = 'warn' | 'info' | 'dim' | 'error' | 'ok';
+
+export interface Said {
+  text: string;
+  tone: Tone;
+}
+
+type Of<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>;
+
+/** `3.2k`, `12k`, `1.5M`: token counts in status and compaction lines. */
+export function formatTokens(tokens: number): string {
+  if (tokens >= 1_000_000) return `${(tokens / 1_000_000).toFixed(1)}M`;
+  if (tokens >= 10_000) return `${Math.round(tokens / 1000)}k`;
+  if (tokens >= 1_000) return `${(tokens / 1000).toFixed(1)}k`;
+  return String(tokens);
+}
+
+export function warningLine(event: Of<'warning'>): Said {
+  return { text: `warning: ${sanitizeForTerminal(event.message)}`, tone: 'warn' };
+}
+
+/**
+ * `Retrying (1/5) in 2.0 s: HTTP 503 · overloaded — the partial reply above is discarded`. `shown` says
+ * whether the partial reply reached the screen (a live view) or was held back (a pipe).
+ */
+export function retryLine(event: Of<'retry'>, shown: boolean): Said {
+  const status = event.statusCode !== undefined ? `HTTP ${event.statusCode} · ` : '';
+  const discarded = !event.discardedPartial
+    ? ''
+    : shown
+      ? ' — the partial reply above is discarded'
+      : ' — its partial reply is discarded';
+  return {
+    text: `Retrying (${event.attempt}/${event.maxRetries}) in ${(event.delayMs / 1000).toFixed(1)} s: ${status}${sanitizeForTerminal(event.reason)}${discarded}`,
+    tone: 'warn',
+  };
+}
+
+/** The start of the one compaction line: `Compacting conversation (auto)…` (no line end). */
+export function compactionStartedText(event: Of<'compaction-started'>): Said {
+  return { text: `Compacting conversation (${event.trigger})…`, tone: 'info' };
+}
+
+/**
+ * The end of the compaction line: ` 3.2k → 1.0k tokens`, ` nothing to do.`, ` failed: the history was
+ * kept as it was.`; `continued` says whether it follows the started text on the same line.
+ */
+export function compactionFinishedText(event: Of<'compaction-finished'>, continued: boolean): Said {
+  const lead = continued ? '' : 'Compaction';
+  if (event.status === 'compacted') {
+    const trimmed =
+      event.trimmedItems > 0
+        ? `, ${event.trimmedItems} oldest items left out of the summary request to fit`
+        : '';
+    return {
+      text: `${lead} ${formatTokens(event.tokensBefore)} → ${formatTokens(event.tokensAfter)} tokens${trimmed}`,
+      tone: 'info',
+    };
+  }
+  if (event.status === 'noop') return { text: `${lead} nothing to do.`, tone: 'info' };
+  return { text: `${lead} ${event.status}: the history was kept as it was.`, tone: 'warn' };
+}
+
+/** A call that will not run: `✗ $ rm -rf x — declined by policy: …`. */
+export function declinedCallLine(event: Of<'tool-call'>): Said {
+  const why =
+    event.declinedBy === 'policy' && event.reason !== undefined
+      ? ` — declined by policy: ${sanitizeForTerminal(event.reason)}`
+      : '';
+  return { text: `✗ ${summarizeToolCall(event.call)}${why}`, tone: 'error' };
+}
+
+/** A call about to run, as the plain view names it before its streamed output: `▶ $ npm test`. */
+export function startedCallLine(call: FunctionCallItem): Said {
+  return { text: `▶ ${summarizeToolCall(call)}`, tone: 'dim' };
+}
+
+/** How a call ended: `✓ 0.3s`, `✗ exit 2 · 1.2s` (tone ok or error). */
+export function outcomeText(call: FunctionCallItem, event: Of<'tool-finished'>): Said {
+  return { text: callOutcome(call, event), tone: event.status === 'ok' ? 'ok' : 'error' };
+}
+
+/** After a stopped turn. */
+export const INTERRUPTED: Said = {
+  text: '⏹ Interrupted — the partial reply is kept in the conversation.',
+  tone: 'warn',
+};
+
+/** The turn's status line: `gpt-5 · 12% context · 3.2k in · 410 out · $0.01`. */
+export function statusLine(
+  model: string,
+  usage: { input: number; output: number; cost?: string },
+  context?: { tokens: number; window: number },
+): Said {
+  const parts = [model];
+  if (context) parts.push(`${Math.round((context.tokens / context.window) * 100)}% context`);
+  if (usage.input + usage.output > 0) {
+    parts.push(`${formatTokens(usage.input)} in · ${formatTokens(usage.output)} out`);
+    if (usage.cost !== undefined) parts.push(usage.cost);
+  }
+  return { text: parts.join(' · '), tone: 'dim' };
+}
+
+/** A line in its tone's colour (none when `color` has colour off). */
+export function paint(said: Said, color: ChalkInstance): string {
+  const brush = {
+    warn: color.yellow,
+    info: color.cyan,
+    dim: color.dim,
+    error: color.red,
+    ok: color.green,
+  }[said.tone];
+  return brush(said.text);
+}
