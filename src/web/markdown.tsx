@@ -7,7 +7,9 @@
  * show as links.
  */
 import { Lexer, type Token, type Tokens } from 'marked';
-import type { ComponentChildren, VNode } from 'preact';
+import { Component, type ComponentChildren, type VNode } from 'preact';
+import { useRef } from 'preact/hooks';
+import { lexMarkdown, type LexedText } from './markdown-blocks.js';
 import { CodeBlock } from './components/code-block.js';
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
@@ -18,14 +20,37 @@ export function safeHref(href: string): string | undefined {
   return SAFE_LINK.test(trimmed) ? trimmed : undefined;
 }
 
+const lexGfm = (text: string): Token[] => Lexer.lex(text, { gfm: true });
+
+/**
+ * A reply as Markdown. While it streams, each render lexes only the open end of the text (see
+ * markdown-blocks.ts) and a finished block, being the same token, is not rendered again.
+ */
 export function Markdown({ text }: { text: string }) {
-  let tokens: Token[];
+  const lexed = useRef<LexedText | undefined>(undefined);
+  let tokens: readonly Token[];
   try {
-    tokens = Lexer.lex(text, { gfm: true });
+    lexed.current = lexMarkdown(lexed.current, text, lexGfm);
+    tokens = lexed.current.tokens;
   } catch {
+    lexed.current = undefined;
     return <p class="md-plain">{text}</p>;
   }
-  return <div class="markdown">{blocks(tokens)}</div>;
+  return (
+    <div class="markdown">
+      {tokens.map((token, index) => (token.type === 'space' ? null : <Block key={index} token={token} />))}
+    </div>
+  );
+}
+
+/** One top-level block, rendered again only when its token changed. */
+class Block extends Component<{ token: Token }> {
+  override shouldComponentUpdate(next: { token: Token }): boolean {
+    return next.token !== this.props.token;
+  }
+  override render() {
+    return block(this.props.token, 0);
+  }
 }
 
 function blocks(tokens: readonly Token[]): VNode[] {
