@@ -11,24 +11,39 @@ const TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
 /** Elapsed times and the like in tool outputs ("Wall time: 0.51 s"). */
 const DURATION = /\b\d+(\.\d+)?\s?(ms|s|seconds)\b/g;
 
+/** The fake provider's item and response ids (`msg_fake00011a…`), numbered per server. */
+const FAKE_ID = /\b([a-z]+)_fake[0-9a-f]+\b/g;
+
 export function normalized(value: unknown): unknown {
   return JSON.parse(
-    JSON.stringify(value).replace(ID, '<id>').replace(TIME, '<time>').replace(DURATION, '<duration>'),
+    JSON.stringify(value)
+      .replace(ID, '<id>')
+      .replace(TIME, '<time>')
+      .replace(DURATION, '<duration>')
+      .replace(FAKE_ID, '$1_<fake>'),
   );
 }
 
 export interface Run {
   requests: unknown[];
   rollout: unknown[];
+  /** Each request's credentials: its `authorization` and `chatgpt-account-id` headers. */
+  credentials: Array<{ authorization?: string; account?: string }>;
 }
 
 /** The run of conversation `id`: the requests recorded since the last reset (then reset) and its rollout. */
 export async function collectRun(harness: Harness, id: string, api: FakeApi = 'openai-chat'): Promise<Run> {
-  const requests = harness.server.modelRequests(api).map((request) => request.body);
+  const recorded = harness.server.modelRequests(api);
+  const requests = recorded.map((request) => request.body);
+  const credentials = recorded.map(({ headers }) => ({
+    ...(headers.authorization !== undefined ? { authorization: headers.authorization } : {}),
+    ...(typeof headers['chatgpt-account-id'] === 'string' ? { account: headers['chatgpt-account-id'] } : {}),
+  }));
   harness.server.reset();
   const lines = await harness.rollout(id);
   return {
     requests: normalized(requests) as unknown[],
     rollout: normalized(lines.map((line) => JSON.parse(line) as unknown)) as unknown[],
+    credentials,
   };
 }

@@ -4,10 +4,13 @@
  * answers approvals), the library (in process, answering with `respond`) and `cody serve` (spawned
  * once per row since it reads config.json once, answering through `POST /approvals/{id}` from an
  * attached event stream); every column must send the same requests (so the model sees the same tool
- * outputs, denial text included) and record the same rollout lines, up to ids, times and durations.
- * Redaction, MCP tools, dangerous commands and the model override are rows of engine-parity.test.ts;
- * the REPL column is tests/pty/repl-engine.test.ts (the full-auto config) — this file does not drive
- * the REPL, to keep its pty runs few.
+ * outputs, denial text included) with the same credentials, and record the same rollout lines, up to
+ * ids, times and durations. Rows: approval auto-edit (one call approved, one denied with a reason),
+ * read-only refusing a write, the sandbox on (bubblewrap; a write outside the workspace fails), the
+ * sign-in chosen in config.json over a stored key (bearer and account id headers). Redaction, MCP
+ * tools, dangerous commands, the shell timeout and the model override are the row of
+ * engine-parity.test.ts. The REPL column is not driven here (each pty run costs seconds): the REPL is
+ * compared with the library on the full-auto config in tests/pty/repl-engine.test.ts only.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,6 +18,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCody } from '../../src/index.js';
 import { CLI_VERSION } from '../../src/cli/version.js';
 import type { ApprovalDecision } from '../../src/core/session-events.js';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { fakeJwt } from '../fake-provider/token-endpoint.js';
+import type { FakeApi } from '../fake-provider/types.js';
 import { startTmux } from '../pty/tmux.js';
 import { eventsOf } from '../server/sse-client.js';
 import { createHarness, type Harness } from './harness.js';
@@ -22,6 +28,12 @@ import { collectRun, type Run } from './parity-helpers.js';
 import { startServe } from './serve-harness.js';
 
 const MESSAGE = 'please run the parity row';
+const ACCOUNT = 'acct-parity-1';
+const ACCESS = fakeJwt({
+  exp: Math.floor(Date.now() / 1000) + 3600,
+  'https://api.openai.com/auth': { chatgpt_account_id: ACCOUNT },
+});
+const STORED_KEY = 'sk-stored-parity-key-0099';
 const BASE = { provider: 'openai', api: 'chat', model: 'gpt-4.1-mini', sandbox: { enabled: false } };
 
 interface Call {
@@ -37,12 +49,17 @@ interface Answer {
 }
 interface Row {
   feature: string;
-  config: Record<string, unknown>;
+  /** The config.json (given the fake provider's address). */
+  config: Record<string, unknown> | ((url: string) => Record<string, unknown>);
+  /** Done once before the columns run (a stored key, a sign-in). */
+  setup?(harness: Harness): Promise<void>;
+  /** The wire API the requests go to (default openai-chat). */
+  api?: FakeApi;
   calls: Call[];
   /** Answers by call id; a row with answers is asked (a terminal, a listening client, a library caller). */
   answers?: Record<string, Answer>;
   /** What must have reached the model at all (else parity proves nothing): the tool outputs by call id. */
-  check(outputs: Record<string, string>): void;
+  check(outputs: Record<string, string>, run: Run): void;
 }
 
 const ROWS: Row[] = [
@@ -89,11 +106,66 @@ const ROWS: Row[] = [
       expect(outputs.call_out).toMatch(/Read-only file system[^]*status 1\n$/);
     },
   },
+  {
+    feature: 'sign-in choice: config.json chooses the ChatGPT sign-in over a stored API key',
+    config: (url) => ({
+      provider: 'openai',
+      api: 'responses',
+      model: 'gpt-5',
+      auth: { openai: 'chatgpt' },
+      baseUrls: { openai: `${url}/backend-api/codex` },
+      approval: 'full-auto',
+      sandbox: { enabled: false },
+    }),
+    setup: async (harness) => {
+      // No key in the environment (it would be an explicit source of its own); one in Cody's key store.
+      delete harness.env.OPENAI_API_KEY;
+      harness.env.CODEX_HOME = join(harness.home, '.codex');
+      // Never reached (the access token is valid for an hour); kept off the real network anyway.
+      harness.env.CODY_OPENAI_TOKEN_URL = `${harness.server.url}/no-token-endpoint`;
+      await mkdir(harness.env.CODEX_HOME, { recursive: true });
+      const document = {
+        OPENAI_API_KEY: null,
+        tokens: {
+          id_token: fakeJwt({}),
+          access_token: ACCESS,
+          refresh_token: 'rt-parity',
+          account_id: ACCOUNT,
+        },
+      };
+      await writeFile(join(harness.env.CODEX_HOME, 'auth.json'), JSON.stringify(document), { mode: 0o600 });
+      const login = await harness.cody(['auth', 'login', 'openai'], { input: `${STORED_KEY}\n` });
+      expect(login.code, login.stderr).toBe(0);
+    },
+    api: 'openai-responses',
+    calls: [],
+    check: (_outputs, run) => {
+      expect(run.credentials).toEqual([{ authorization: `Bearer ${ACCESS}`, account: ACCOUNT }]);
+      expect(JSON.stringify(run)).not.toContain(STORED_KEY);
+    },
+  },
 ];
 
 function script(harness: Harness, row: Row): void {
-  harness.server.enqueue({ type: 'reply', toolCalls: row.calls }, { type: 'reply', text: 'Row done.' });
+  if (row.calls.length > 0) harness.server.enqueue({ type: 'reply', toolCalls: row.calls });
+  harness.server.enqueue({ type: 'reply', text: 'Row done.' });
 }
+
+/** The tool outputs a request carries, by call id (Chat Completions `tool` messages, Responses items). */
+function toolOutputs(request: unknown): Record<string, string> {
+  const body = request as {
+    messages?: Array<{ role: string; tool_call_id?: string; content: string }>;
+    input?: Array<{ type?: string; call_id?: string; output?: string }>;
+  };
+  const chat = (body.messages ?? []).filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content]);
+  const responses = (body.input ?? [])
+    .filter((item) => item.type === 'function_call_output')
+    .map((item) => [item.call_id, item.output]);
+  return Object.fromEntries([...chat, ...responses].map(([id, text]) => [id ?? '', text ?? '']));
+}
+
+/** Requests one scripted turn makes: one per model reply. */
+const requestCount = (row: Row): number => (row.calls.length > 0 ? 2 : 1);
 
 /** The conversation a spawned `cody chat` made: the one rollout file that was not there before. */
 async function newestConversation(harness: Harness): Promise<string> {
@@ -112,6 +184,7 @@ async function runCli(harness: Harness, row: Row): Promise<Run> {
     return collectRun(
       harness,
       String((JSON.parse(chat.stdout) as { conversationId: string }).conversationId),
+      row.api,
     );
   }
   const tmux = await startTmux({
@@ -136,7 +209,7 @@ async function runCli(harness: Harness, row: Row): Promise<Run> {
   } finally {
     await tmux.kill();
   }
-  return collectRun(harness, await newestConversation(harness));
+  return collectRun(harness, await newestConversation(harness), row.api);
 }
 
 async function runLibrary(harness: Harness, row: Row): Promise<Run> {
@@ -158,7 +231,7 @@ async function runLibrary(harness: Harness, row: Row): Promise<Run> {
   }
   expect(events.at(-1)).toMatchObject({ type: 'turn-complete', status: 'completed' });
   await cody.close();
-  return collectRun(harness, conversation.id);
+  return collectRun(harness, conversation.id, row.api);
 }
 
 async function runServe(harness: Harness, row: Row): Promise<Run> {
@@ -192,10 +265,11 @@ async function runServe(harness: Harness, row: Row): Promise<Run> {
     const started = Date.now();
     while (Date.now() - started < 30_000) {
       const state = await api.request('GET', `/conversations/${id}/state`);
-      if (state.json.state === 'Idle' && harness.server.modelRequests('openai-chat').length === 2) break;
+      if (state.json.state === 'Idle' && harness.server.modelRequests(row.api).length === requestCount(row))
+        break;
       await new Promise((resolve) => setTimeout(resolve, 150));
     }
-    return await collectRun(harness, id);
+    return await collectRun(harness, id, row.api);
   } finally {
     await served.stop();
   }
@@ -213,23 +287,22 @@ describe('the parity matrix: each config feature the same on cody chat, the libr
   it.each(ROWS.map((row) => [row.feature, row] as const))(
     '%s',
     async (_feature, row) => {
-      await harness.writeConfig(row.config);
+      await harness.writeConfig(
+        typeof row.config === 'function' ? row.config(harness.server.url) : row.config,
+      );
+      await row.setup?.(harness);
       const cli = await runCli(harness, row);
       const library = await runLibrary(harness, row);
       const server = await runServe(harness, row);
 
-      expect(cli.requests).toHaveLength(2);
-      const second = cli.requests[1] as {
-        messages: Array<{ role: string; tool_call_id?: string; content: string }>;
-      };
-      const outputs = Object.fromEntries(
-        second.messages.filter((m) => m.role === 'tool').map((m) => [m.tool_call_id ?? '', m.content]),
-      );
-      row.check(outputs);
+      expect(cli.requests).toHaveLength(requestCount(row));
+      row.check(toolOutputs(cli.requests.at(-1)), cli);
       expect(library.requests).toEqual(cli.requests);
       expect(server.requests).toEqual(cli.requests);
       expect(library.rollout).toEqual(cli.rollout);
       expect(server.rollout).toEqual(cli.rollout);
+      expect(library.credentials).toEqual(cli.credentials);
+      expect(server.credentials).toEqual(cli.credentials);
     },
     90_000,
   );
