@@ -11,6 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCody } from '../../src/index.js';
 import { CLI_VERSION } from '../../src/cli/version.js';
 import { createHarness, type Harness } from './harness.js';
+import { collectRun, type Run } from './parity-helpers.js';
 import { startServe } from './serve-harness.js';
 import { EVERYTHING } from './tool-fixtures.js';
 
@@ -44,22 +45,6 @@ function script(harness: Harness): void {
   );
 }
 
-const ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
-const TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
-/** Elapsed times and the like in tool outputs ("Wall time: 0.51 s"). */
-const DURATION = /\b\d+(\.\d+)?\s?(ms|s|seconds)\b/g;
-
-function normalized(value: unknown): unknown {
-  return JSON.parse(
-    JSON.stringify(value).replace(ID, '<id>').replace(TIME, '<time>').replace(DURATION, '<duration>'),
-  );
-}
-
-interface Run {
-  requests: unknown[];
-  rollout: unknown[];
-}
-
 describe('one engine for every front end', () => {
   let harness: Harness;
   beforeEach(async () => {
@@ -70,16 +55,7 @@ describe('one engine for every front end', () => {
     await harness.close();
   });
 
-  const collect = async (id: string): Promise<Run> => {
-    const requests = harness.server.modelRequests('openai-chat').map((request) => request.body);
-    harness.server.reset();
-    return {
-      requests: normalized(requests) as unknown[],
-      rollout: normalized(
-        await harness.rollout(id).then((lines) => lines.map((line) => JSON.parse(line) as unknown)),
-      ) as unknown[],
-    };
-  };
+  const collect = (id: string): Promise<Run> => collectRun(harness, id);
 
   it('sends the same requests and records the same rollout through cody chat, the library and cody serve', async () => {
     // cody chat, spawned, stdin not a terminal (nobody to ask).
