@@ -23,7 +23,6 @@ const corePublicModules = [
   'paths',
   'redact',
   'known-secrets',
-  'transcript',
   'export-formats',
   'conversation-list',
   'conversation-titles',

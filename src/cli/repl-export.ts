@@ -9,7 +9,6 @@ import { readTitles } from '../core/conversation-titles.js';
 import { UsageError } from '../core/errors.js';
 import { redactDeep } from '../core/redact.js';
 import { knownSecretsRedactor } from '../core/known-secrets.js';
-import { readTranscript } from '../core/transcript.js';
 import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../core/export-formats.js';
 import type { CommandContext } from './context.js';
 
@@ -26,7 +25,7 @@ export async function exportConversation(
   const [format = 'md', file] = argument.split(/\s+/).filter((word) => word !== '');
   if (!isFormat(format)) throw new UsageError('Usage: /export [md|json|html] [FILE]');
   const transcript = redactDeep(
-    await readTranscript(context.manager.rolloutPath(id)),
+    await context.manager.store.transcript(id),
     await knownSecretsRedactor(context.config.redact ?? [], context.io.env, context.paths.home),
   );
   const title = readTitles(context.paths.home).get(id);

@@ -115,9 +115,10 @@ export async function runSlashCommand(
       await state.context.manager.setActive(id);
       say(ui.color.green(`✓ Resumed ${id}\n`));
       const { printRecap } = await import('./repl-recap.js');
-      printRecap(
+      await printRecap(
         { ...ui.io, stderr: { write: (text: string) => say(text) } },
-        state.context.manager.rolloutPath(id),
+        state.context.manager,
+        id,
         ui.color,
       );
       return undefined;

@@ -127,7 +127,7 @@ async function interactive(
   /** The policy in force: the open conversation's, else the one shown in the banner. */
   const policyInForce = (): string | undefined =>
     state !== undefined ? state.session.status().approvalPolicy : bannerPolicy;
-  if (chosen !== undefined) printRecap(io, initialContext.manager.rolloutPath(id), color);
+  if (chosen !== undefined) await printRecap(io, initialContext.manager, id, color);
 
   const queue: string[] = [];
   const firstPrompt = options.words.join(' ').trim();

@@ -207,8 +207,7 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
   const get = async (id: string): Promise<ConversationSummary> => {
     const { manager } = await load();
     const resolved = await manager.resolveId(id);
-    const { readConversationSummary } = await import('./rollout/summary-reader.js');
-    const summary = readConversationSummary(manager.rolloutPath(resolved));
+    const summary = manager.store.summary(resolved);
     applyTitle(summary, readTitles(paths.home));
     return summary;
   };
@@ -240,8 +239,7 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     },
     transcript: async (id, pageOptions = {}) => {
       const { manager } = await load();
-      const { readTranscriptPage } = await import('./store/transcript-page.js');
-      return readTranscriptPage(manager.rolloutPath(await manager.resolveId(id)), pageOptions);
+      return manager.store.transcriptPage(await manager.resolveId(id), pageOptions);
     },
     rename: async (id, title) => {
       const { manager } = await load();
@@ -252,16 +250,14 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     export: async (id, format) => {
       const { manager, config } = await load();
       const resolved = await manager.resolveId(id);
-      const [{ readTranscript }, { redactDeep }, { knownSecretsRedactor }, { formatExport }] =
-        await Promise.all([
-          import('./transcript.js'),
-          import('./redact.js'),
-          import('./known-secrets.js'),
-          import('./export-formats.js'),
-        ]);
+      const [{ redactDeep }, { knownSecretsRedactor }, { formatExport }] = await Promise.all([
+        import('./redact.js'),
+        import('./known-secrets.js'),
+        import('./export-formats.js'),
+      ]);
       // What `/export` writes: key shapes, config's patterns and every exact secret Cody knows, redacted.
       const transcript = redactDeep(
-        await readTranscript(manager.rolloutPath(resolved)),
+        await manager.store.transcript(resolved),
         await knownSecretsRedactor(config.redact ?? [], env, paths.home),
       );
       return formatExport(format, resolved, readTitles(paths.home).get(resolved), transcript);

@@ -8,13 +8,7 @@ import { readdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MessageItem, ResponseItem, WireApi } from '../protocol/index.js';
 import { assertValidConversationIdOrPrefix, isConversationId, newConversationId } from './conversation-id.js';
-import {
-  conversationIds,
-  listConversations,
-  readActiveId,
-  ROLLOUT_SUFFIX,
-  rolloutPathIn,
-} from './conversation-list.js';
+import { conversationIds, listConversations, readActiveId, ROLLOUT_SUFFIX } from './conversation-list.js';
 import {
   AmbiguousConversationError,
   errorMessage,
@@ -25,6 +19,7 @@ import { type CodyPaths, ensureCodyHome } from './paths.js';
 import type { ResumedRollout } from './rollout/reader.js';
 import type { ConversationSummary } from './rollout/summary-reader.js';
 import { codexModelProvider } from './rollout/codex-lines.js';
+import { RolloutStore } from './rollout/store.js';
 
 export type { ConversationSummary } from './rollout/summary-reader.js';
 
@@ -63,27 +58,27 @@ const ACTIVE_FILE_MODE = 0o600;
 export class ConversationManager {
   readonly paths: CodyPaths;
   private readonly options: ConversationManagerOptions;
-  private readonly pathOf: (id: string) => string;
+  /** The rollout files: every open for append and every read goes through it. */
+  readonly store: RolloutStore;
 
   constructor(paths: CodyPaths, options: ConversationManagerOptions) {
     this.paths = paths;
     this.options = options;
-    this.pathOf = rolloutPathIn(paths.conversationsDir);
+    this.store = new RolloutStore(paths.conversationsDir);
   }
 
   rolloutPath(id: string): string {
-    return this.pathOf(id);
+    return this.store.path(id);
   }
 
   /** Creates the rollout (session_meta and the initial items) and, unless told not to, makes it active. */
   async newConversation(options: NewConversationOptions): Promise<{ id: string; filePath: string }> {
     await ensureCodyHome(this.paths);
-    const { RolloutRecorder } = await import('./rollout/recorder.js');
     const now = this.now();
     const id = options.id ?? newConversationId(now.getTime());
     const filePath = this.rolloutPath(id);
-    const recorder = await RolloutRecorder.create(
-      filePath,
+    const recorder = await this.store.create(
+      id,
       {
         id,
         timestamp: now.toISOString(),
@@ -138,8 +133,7 @@ export class ConversationManager {
   async resumeConversation(idOrPrefix: string): Promise<ResumedRollout & { id: string; filePath: string }> {
     const id = await this.resolveId(idOrPrefix);
     const filePath = this.rolloutPath(id);
-    const { readRolloutForResume } = await import('./rollout/reader.js');
-    return { ...(await readRolloutForResume(filePath)), id, filePath };
+    return { ...(await this.store.readForResume(id)), id, filePath };
   }
 
   async setActive(id: string): Promise<void> {
@@ -213,7 +207,7 @@ export class ConversationManager {
 
   /** Whether the conversation's rollout file is there (a missing store is no conversation). */
   private exists(id: string): boolean {
-    const path = this.pathOf(id);
+    const path = this.store.path(id);
     try {
       return statSync(path, { throwIfNoEntry: false }) !== undefined;
     } catch (error) {

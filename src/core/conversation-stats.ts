@@ -1,15 +1,6 @@
 /** Small facts about a conversation recorded with its turns: token counts, message counts, previews. */
 import type { MessageItem, ResponseItem, TokenUsage } from '../protocol/index.js';
-import { isContextualUserText } from './rollout/is-contextual-user-text.js';
-
-/** A message the person or the model wrote (not contextual text such as project instructions). */
-function isConversationMessage(item: ResponseItem): item is MessageItem {
-  if (item.type !== 'message') return false;
-  if (item.role === 'assistant') return true;
-  if (item.role !== 'user') return false;
-  const first = item.content[0];
-  return !(first?.type === 'input_text' && isContextualUserText(first.text));
-}
+import { isCountedMessage, partsText, previewText, typedUserText } from './rollout/definitions.js';
 
 /** Token counts in Codex's snake_case shape (all five, as Codex requires). */
 function codexCounts(usage: TokenUsage): Record<string, number> {
@@ -57,28 +48,21 @@ export function tokenCountEvent(
   };
 }
 
-/** Long enough to recognise a conversation by, short enough for one table row. */
-const PREVIEW_LENGTH = 80;
-
-/** A message's text on one line, shortened for `cody list`. */
+/** A message's text on one line, shortened for `cody list` (the preview). */
 export function previewOf(item: MessageItem): string {
-  const text = item.content
-    .map((part) => (part.type === 'input_image' ? '[image]' : part.text))
-    .join(' ')
-    .replace(/\s+/g, ' ')
-    .trim();
-  return text.length > PREVIEW_LENGTH ? `${text.slice(0, PREVIEW_LENGTH - 1)}…` : text;
+  return previewText(partsText(item.content, ' '));
 }
 
-/** User and assistant messages (what `cody list` counts). */
+/** User and assistant messages (what `cody list` counts; see rollout/definitions.ts). */
 export function countMessages(history: readonly ResponseItem[]): number {
-  return history.filter(isConversationMessage).length;
+  return history.filter(isCountedMessage).length;
 }
 
-/** The first user message, shortened, if there is one. */
+/** The first typed user message, shortened, if there is one. */
 export function firstUserPreview(history: readonly ResponseItem[]): string | undefined {
-  const first = history.find(
-    (item): item is MessageItem => isConversationMessage(item) && item.role === 'user',
-  );
-  return first ? previewOf(first) : undefined;
+  for (const item of history) {
+    const text = item.type === 'message' ? typedUserText(item) : undefined;
+    if (text !== undefined) return previewText(text);
+  }
+  return undefined;
 }

@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { errorMessage, StorageError, UsageError } from './errors.js';
 
 const TITLES_FILE = 'titles.json';
-const TITLE_LENGTH = 60;
 /** The longest title a rename sets (the list shows far less; this keeps titles.json small). */
 export const MAX_TITLE_LENGTH = 200;
 
@@ -56,24 +55,4 @@ export async function writeTitle(home: string, id: string, title: string): Promi
   }
 }
 
-/**
- * A title from the first message: its first line, without Markdown marks or a leading please/can you,
- * cut at a word boundary, first letter capitalised.
- */
-export function generateTitle(firstMessage: string | undefined): string | undefined {
-  if (firstMessage === undefined) return undefined;
-  const firstLine = firstMessage.split('\n').find((line) => line.trim() !== '') ?? '';
-  let text = firstLine
-    .replace(/[`*_#>[\]]/g, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/^(please|hey|hi|hello|can you|could you)[,!]?\s+/i, '')
-    .replace(/[.?!:;,]+$/, '');
-  if (text === '') return undefined;
-  if (text.length > TITLE_LENGTH) {
-    const cut = text.slice(0, TITLE_LENGTH - 1);
-    const space = cut.lastIndexOf(' ');
-    text = `${space > TITLE_LENGTH / 2 ? cut.slice(0, space) : cut}…`;
-  }
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
+export { generateTitle } from './rollout/definitions.js';

@@ -9,6 +9,7 @@ import { toWireApi, type CodyConfig } from './config.js';
 import type { Store } from './front-end-store.js';
 import type { McpServerStatus } from './mcp/mcp-manager.js';
 import type { SessionStatus } from './conversation-engine.js';
+import type { RecapMessage, Transcript } from './rollout/transcript.js';
 import { isProvider } from './provider-names.js';
 import type { WireApi } from '../protocol/index.js';
 import { isWireApi } from '../providers/lookup.js';
@@ -27,6 +28,14 @@ export type { McpServerStatus } from './mcp/mcp-manager.js';
 export type { ForkOptions } from './store/fork-options.js';
 export type { TranscriptPage, TranscriptPageMeta, TranscriptPageOptions } from './store/transcript-page.js';
 export type { ConversationSummary } from './rollout/summary-reader.js';
+export type { RolloutStore } from './rollout/store.js';
+export type { RecapMessage, Transcript, TranscriptEntry, TranscriptMeta } from './rollout/transcript.js';
+
+/** The recap's messages of a transcript (the store's `recentTranscript`); the transcript loads here. */
+export async function recapMessages(transcript: Transcript): Promise<RecapMessage[]> {
+  const module = await import('./rollout/transcript.js');
+  return module.recapMessages(transcript);
+}
 export type { ProjectDocFile, ProjectInstructions } from './project-docs.js';
 export type { PromptCommand, SlashMessage } from './prompt-commands.js';
 

@@ -3,7 +3,6 @@ import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { redactDeep } from '../../core/redact.js';
 import { knownSecretsRedactor } from '../../core/known-secrets.js';
-import { readTranscript } from '../../core/transcript.js';
 import { formatExport } from '../../core/export-formats.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
@@ -21,7 +20,7 @@ export async function runExport(options: ExportOptions, io: Io): Promise<number>
   const id = options.id ? await context.manager.resolveId(options.id) : await context.manager.getActiveId();
   if (id === undefined)
     throw new UsageError('No active conversation: give an id (see cody list) or start one with cody new.');
-  let transcript = await readTranscript(context.manager.rolloutPath(id));
+  let transcript = await context.manager.store.transcript(id);
   if (options.redact)
     transcript = redactDeep(
       transcript,

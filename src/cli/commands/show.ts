@@ -1,7 +1,7 @@
 import type { ResponseItem } from '../../protocol/index.js';
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { readTranscript, type TranscriptEntry } from '../../core/transcript.js';
+import type { TranscriptEntry } from '../../core/index.js';
 import { noSandboxWarning } from '../../core/tools/policy.js';
 import { wireApiOf } from '../../core/index.js';
 import { createContext } from '../context.js';
@@ -63,7 +63,7 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
     return ExitCode.ok;
   }
 
-  const transcript = await readTranscript(context.manager.rolloutPath(id));
+  const transcript = await context.manager.store.transcript(id);
   if (options.summary) {
     const summaries = transcript.entries.filter((entry) => entry.kind === 'compacted');
     const last = summaries.at(-1);

@@ -10,13 +10,14 @@ import type { ResponseItem, TokenUsage } from '../../protocol/index.js';
 import type { CodyConfig } from '../config.js';
 import { type RecordedSelection, recordedSelectionOf } from '../resolve-selection.js';
 import { countMessages, firstUserPreview, previewOf } from '../conversation-stats.js';
+import { isCountedMessage, typedUserText } from '../rollout/definitions.js';
 import type { ConversationManager } from '../conversation-manager.js';
 import { errorMessage, StorageError } from '../errors.js';
 import { type Plan, planFromHistory } from '../plan.js';
 import {
   acquireConversationLock,
   DEFAULT_LOCK_TIMEOUT_MS,
-  RolloutRecorder,
+  type RolloutRecorder,
   type RecorderOptions,
 } from '../rollout/index.js';
 import type { SessionEvent } from '../session-events.js';
@@ -175,9 +176,9 @@ export class ConversationHandle {
   /** Adds an item already written (with `write`) to the history; event: `item-recorded`. */
   async *noteRecorded(item: ResponseItem): AsyncGenerator<SessionEvent> {
     this.items.push(item);
-    if (item.type === 'message' && (item.role === 'user' || item.role === 'assistant')) {
+    if (item.type === 'message' && isCountedMessage(item)) {
       this.messageCount += 1;
-      if (item.role === 'user' && this.firstUserMessage === undefined)
+      if (item.role === 'user' && this.firstUserMessage === undefined && typedUserText(item) !== undefined)
         this.firstUserMessage = previewOf(item);
     }
     yield { type: 'item-recorded', item };
@@ -192,7 +193,7 @@ export class ConversationHandle {
   async write(write: (recorder: RolloutRecorder) => Promise<void>): Promise<void> {
     if (this.writeFailure) throw this.writeFailure;
     try {
-      this.recorder ??= await RolloutRecorder.open(this.filePath, this.options.recorderOptions);
+      this.recorder ??= await this.options.manager.store.openForAppend(this.id, this.options.recorderOptions);
       await write(this.recorder);
     } catch (error) {
       this.writeFailure =

@@ -15,7 +15,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { isRecord, type MessageItem, type ResponseItem, type WireApi } from '../../protocol/index.js';
 import { CorruptRolloutError, EmptyConversationError, errorMessage, StorageError } from '../errors.js';
-import { isContextualUserText } from './is-contextual-user-text.js';
+import { isCountedMessage, previewText, typedUserText } from './definitions.js';
 import { type RecorderFileSystem, type RolloutEntry, RolloutRecorder } from './recorder.js';
 import { CODEX_HARNESS_FIELD } from './codex-lines.js';
 import { parseResponseItem, turnContextSchema } from './schema.js';
@@ -26,7 +26,6 @@ export const DEFAULT_CODEX_MODEL = 'gpt-5';
 const CODEX_API: WireApi = 'openai-responses';
 /** Lines per write while importing: one fsync per batch instead of per line, bounded memory per write. */
 const IMPORT_BATCH_LINES = 500;
-const FIRST_MESSAGE_LENGTH = 200;
 
 const codexLineSchema = z.object({ type: z.string(), payload: z.record(z.unknown()) }).passthrough();
 const codexMetaSchema = z
@@ -244,7 +243,7 @@ export function convertCodexRollout(
   };
 }
 
-/** Messages the person typed or the model wrote (harness context and summaries are not counted). */
+/** Messages the person typed or the model wrote, and the preview: the store's one definition of both. */
 function countMessages(entries: readonly RolloutEntry[]): {
   messageCount: number;
   firstUserMessage?: string;
@@ -252,14 +251,11 @@ function countMessages(entries: readonly RolloutEntry[]): {
   let messageCount = 0;
   let firstUserMessage: string | undefined;
   for (const entry of entries) {
-    if (entry.type !== 'response_item' || entry.item.type !== 'message') continue;
-    const item: MessageItem = entry.item;
-    if (item.role === 'assistant') messageCount += 1;
-    if (item.role !== 'user') continue;
-    const text = item.content.map((part) => (part.type === 'input_image' ? '' : part.text)).join(' ');
-    if (isContextualUserText(text)) continue;
+    if (entry.type !== 'response_item' || !isCountedMessage(entry.item)) continue;
     messageCount += 1;
-    firstUserMessage ??= text.trim().slice(0, FIRST_MESSAGE_LENGTH);
+    if (firstUserMessage !== undefined || entry.item.type !== 'message') continue;
+    const typed = typedUserText(entry.item);
+    if (typed !== undefined) firstUserMessage = previewText(typed);
   }
   return { messageCount, ...(firstUserMessage !== undefined ? { firstUserMessage } : {}) };
 }

@@ -6,11 +6,12 @@
 import { unansweredNote } from './unanswered-turn.js';
 import { isRecord, type ResponseItem, type TokenUsage } from '../../protocol/index.js';
 import { summaryMessage } from '../compact/build-replacement-history.js';
-import { isRealUserMessage } from '../compact/is-summary-message.js';
 import { messageText } from '../compact/message-text.js';
-import { CorruptRolloutError, errorMessage } from '../errors.js';
+import { CorruptRolloutError } from '../errors.js';
 import { dropLastTurns } from '../undo/rollback.js';
 import { codyEventOf } from './codex-lines.js';
+import { isCountedMessage, isTypedUserMessage } from './definitions.js';
+import { parseLine } from './line.js';
 import { isContextualUserText } from './is-contextual-user-text.js';
 import {
   compactedSchema,
@@ -81,16 +82,10 @@ export function parseRolloutLine(
   lineNumber: number,
   isUnterminatedLast: boolean,
 ): ParsedLine | undefined {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    if (isUnterminatedLast) return undefined;
-    throw new CorruptRolloutError(filePath, lineNumber, `not valid JSON (${errorMessage(error)})`);
-  }
-  // Checked by hand rather than with zod: this runs on every line a resume reads.
-  if (!isRecord(parsed) || typeof parsed.timestamp !== 'string' || typeof parsed.type !== 'string') {
-    throw new CorruptRolloutError(filePath, lineNumber, 'not a rollout line (needs a timestamp and a type)');
+  const parsed = parseLine(text);
+  if ('problem' in parsed) {
+    if (parsed.problem === 'json' && isUnterminatedLast) return undefined;
+    throw new CorruptRolloutError(filePath, lineNumber, parsed.reason);
   }
   if (parsed.type === 'turn_context')
     return { type: parsed.type, payload: parsed.payload, timestamp: parsed.timestamp };
@@ -120,7 +115,10 @@ export class RolloutReplay {
    * only the last usable one of each kind is ever read, so validating thousands of them is wasted work.
    */
   private readonly turnContexts: Array<{ payload: unknown; timestamp: string | undefined }> = [];
-  private readonly turnCompletes: unknown[] = [];
+  /** Each `turn_complete` with how many counted messages had been recorded before it. */
+  private readonly turnCompletes: Array<{ payload: unknown; countedBefore: number }> = [];
+  /** Messages recorded in the lines replayed that the message count counts (definitions.ts). */
+  private countedMessages = 0;
   /** `epoch` counts the compactions and rollbacks that void the token counts reported before them. */
   private readonly tokenCounts: Array<{ payload: unknown; historyLength: number; epoch: number }> = [];
   private epoch = 0;
@@ -143,13 +141,14 @@ export class RolloutReplay {
     switch (line.type) {
       case 'response_item': {
         // Cody's own events ride in `cody_*` response items, which Codex ignores (codex-lines.ts).
-        if (line.item) {
-          state.history.push(line.item);
+        const event = !line.item && isRecord(line.payload) ? codyEventOf(line.type, line.payload) : undefined;
+        if (event) {
+          this.applyEvent(event.payload);
           break;
         }
-        const event = isRecord(line.payload) ? codyEventOf(line.type, line.payload) : undefined;
-        if (event) this.applyEvent(event.payload);
-        else state.history.push(parseResponseItem(line.payload));
+        const item = line.item ?? parseResponseItem(line.payload);
+        state.history.push(item);
+        if (isCountedMessage(item)) this.countedMessages += 1;
         break;
       }
       case 'compacted':
@@ -220,9 +219,13 @@ export class RolloutReplay {
       }
     }
     for (let index = this.turnCompletes.length - 1; index >= 0; index -= 1) {
-      const complete = turnCompleteSchema.safeParse(this.turnCompletes[index]);
+      const { payload, countedBefore } = this.turnCompletes[index]!;
+      const complete = turnCompleteSchema.safeParse(payload);
       if (!complete.success) continue;
-      state.messageCount ??= complete.data.message_count;
+      // Messages recorded after it (a turn that failed or was interrupted) count too.
+      const recordedSince = this.countedMessages - countedBefore;
+      if (complete.data.message_count !== undefined)
+        state.messageCount ??= complete.data.message_count + recordedSince;
       state.firstUserMessage ??= complete.data.first_user_message;
       if (state.messageCount !== undefined && state.firstUserMessage !== undefined) break;
     }
@@ -248,7 +251,7 @@ export class RolloutReplay {
         this.epoch += 1;
       }
     } else if (payload.type === 'turn_complete') {
-      this.turnCompletes.push(payload);
+      this.turnCompletes.push({ payload, countedBefore: this.countedMessages });
     }
   }
 }
@@ -286,9 +289,6 @@ export function rebuildLegacyCompaction(history: readonly ResponseItem[], summar
     if (item.role === 'assistant') break;
     initial.push(item);
   }
-  const userMessages = history
-    .slice(initial.length)
-    .filter(isRealUserMessage)
-    .filter((item) => !isContextualUserText(messageText(item)));
+  const userMessages = history.slice(initial.length).filter(isTypedUserMessage);
   return [...initial, ...userMessages, summaryMessage(summary)];
 }

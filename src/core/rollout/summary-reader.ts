@@ -6,11 +6,9 @@
  */
 import * as fs from 'node:fs';
 import { basename } from 'node:path';
-import { isRecord } from '../../protocol/index.js';
-import { SUMMARY_PREFIX } from '../compact/summary-prefix.js';
-import { generateTitle } from '../conversation-titles.js';
 import { codyEventOf } from './codex-lines.js';
-import { isContextualUserText } from './is-contextual-user-text.js';
+import { generateTitle, isCountedMessage, previewText, typedUserText } from './definitions.js';
+import { lineOrUndefined, payloadRecord, type RolloutLine } from './line.js';
 
 export interface ConversationSummary {
   id: string;
@@ -58,23 +56,8 @@ const FIRST_WINDOW = 4 * 1024;
 /** The tail a turn ends with (its `turn_complete` is the last line) fits easily; more is not looked at. */
 export const DEFAULT_TAIL_BYTES = 64 * 1024;
 const MAX_HEAD_BYTES = 256 * 1024;
-const PREVIEW_LENGTH = 60;
 
 type Json = Record<string, unknown>;
-
-function parseLine(line: string): Json | undefined {
-  try {
-    const parsed: unknown = JSON.parse(line);
-    return isRecord(parsed) ? parsed : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function payloadOf(line: Json | undefined): Json {
-  const payload = line?.payload;
-  return typeof payload === 'object' && payload !== null ? (payload as Json) : {};
-}
 
 function text(value: unknown): string | undefined {
   return typeof value === 'string' && value !== '' ? value : undefined;
@@ -83,23 +66,6 @@ function text(value: unknown): string | undefined {
 /** Where a fork came from: Codex's `forked_from_id` (Cody writes it and `parent_id` alike). */
 function parentOf(meta: Json): string | undefined {
   return text(meta.forked_from_id) ?? text(meta.parent_id);
-}
-
-function shorten(value: string): string {
-  const flat = value.replace(/\s+/g, ' ').trim();
-  return flat.length > PREVIEW_LENGTH ? `${flat.slice(0, PREVIEW_LENGTH - 1)}…` : flat;
-}
-
-/** The text of a user message the person typed (not a summary, not harness context). */
-function typedUserText(payload: Json): string | undefined {
-  if (payload.type !== 'message' || payload.role !== 'user' || !Array.isArray(payload.content))
-    return undefined;
-  const joined = (payload.content as unknown[])
-    .map((part) => (typeof part === 'object' && part !== null ? text((part as Json).text) : undefined) ?? '')
-    .join(' ');
-  if (joined.trim() === '' || joined.startsWith(SUMMARY_PREFIX) || isContextualUserText(joined))
-    return undefined;
-  return joined;
 }
 
 /** One buffer for every read: listing is synchronous, and a thousand fresh buffers mostly feed the GC. */
@@ -123,7 +89,7 @@ function lineAround(view: Buffer, index: number): { text: string; start: number;
 
 export interface RolloutHead {
   /** The first line, when it is a `session_meta` line. */
-  meta?: Json;
+  meta?: RolloutLine;
   /** The first user message the person typed. */
   preview?: string;
 }
@@ -178,10 +144,10 @@ function headOf(fileSystem: SummaryFileSystem, descriptor: number, size: number)
     const firstEnd = firstNewline < 0 || firstNewline >= length ? length : firstNewline;
     const head: RolloutHead = {};
     if (firstNewline >= 0 && firstNewline < length) {
-      const first = parseLine(scratch.toString('utf8', 0, firstEnd));
+      const first = lineOrUndefined(scratch.toString('utf8', 0, firstEnd));
       if (first?.type === 'session_meta') head.meta = first;
     } else if (whole) {
-      const first = parseLine(scratch.toString('utf8', 0, length));
+      const first = lineOrUndefined(scratch.toString('utf8', 0, length));
       if (first?.type === 'session_meta') head.meta = first;
     }
     // Look only at lines that mention a user role; decode and parse just those.
@@ -191,8 +157,8 @@ function headOf(fileSystem: SummaryFileSystem, descriptor: number, size: number)
       if (hit < 0) break;
       const line = lineAround(view, hit);
       if (line.end === length && !whole) break; // cut mid-line: a larger window will see it whole
-      const parsed = parseLine(line.text);
-      const typed = parsed?.type === 'response_item' ? typedUserText(payloadOf(parsed)) : undefined;
+      const parsed = lineOrUndefined(line.text);
+      const typed = parsed?.type === 'response_item' ? typedUserText(payloadRecord(parsed)) : undefined;
       if (typed !== undefined) head.preview = typed;
       from = line.end + 1;
     }
@@ -220,6 +186,8 @@ function tailOf(fileSystem: SummaryFileSystem, descriptor: number, size: number,
     const view = scratch.subarray(0, length);
     const floor = start > 0 ? view.indexOf(NEWLINE) + 1 : 0;
     const tail: RolloutTail = {};
+    /** Counted messages recorded after the last turn_complete (a failed or interrupted turn's). */
+    let recordedSince = 0;
     // Back to the last turn_complete; past it, only a `compacted` line is still of interest (sessions that
     // record the count in turn_complete make that scan stop at once). Lines are decoded one at a time.
     let end = length;
@@ -235,14 +203,16 @@ function tailOf(fileSystem: SummaryFileSystem, descriptor: number, size: number,
         // Matches `"turn_complete"` (older files) and `"cody_turn_complete"`.
         (!complete && line.includes('turn_complete"')) ||
         (tail.compactionCount === undefined && line.includes('"compacted"')) ||
-        (!complete && tail.turn === undefined && line.includes('"turn_context"'));
-      const parsed = wanted ? parseLine(line) : undefined;
+        (!complete && tail.turn === undefined && line.includes('"turn_context"')) ||
+        (!complete && line.includes('"message"'));
+      const parsed = wanted ? lineOrUndefined(line) : undefined;
       if (!parsed) continue; // not wanted, or a torn last line
       tail.updatedAt ??= text(parsed.timestamp);
-      const payload = payloadOf(parsed);
+      const payload = payloadRecord(parsed);
       const event = codyEventOf(parsed.type, payload);
       if (event?.kind === 'turn_complete' && !complete) {
-        if (typeof payload.message_count === 'number') tail.messageCount = payload.message_count;
+        if (typeof payload.message_count === 'number')
+          tail.messageCount = payload.message_count + recordedSince;
         tail.firstUserMessage = text(payload.first_user_message);
         tail.turn ??= turnOf(payload);
         if (typeof payload.compaction_count === 'number') tail.compactionCount ??= payload.compaction_count;
@@ -250,6 +220,8 @@ function tailOf(fileSystem: SummaryFileSystem, descriptor: number, size: number,
         tail.compactionCount = typeof payload.compaction_count === 'number' ? payload.compaction_count : 1;
       } else if (parsed.type === 'turn_context' && !complete) {
         tail.turn ??= turnOf(payload);
+      } else if (parsed.type === 'response_item' && !complete && isCountedMessage(payload)) {
+        recordedSince += 1;
       }
     }
     // The last turn_complete carries the count and what the turn ran with: nothing more is needed.
@@ -298,11 +270,11 @@ export function readConversationSummary(
     if (size === 0) return unknown(mtime.toISOString(), 'empty file');
     const head = headOf(fileSystem, descriptor, size);
     if (head.meta === undefined) return unknown(mtime.toISOString(), 'the first line is not session_meta');
-    const meta = payloadOf(head.meta);
+    const meta = payloadRecord(head.meta);
     const tail = tailOf(fileSystem, descriptor, size, DEFAULT_TAIL_BYTES);
     const createdAt = text(meta.timestamp) ?? text(head.meta.timestamp) ?? mtime.toISOString();
     const first = head.preview ?? tail.firstUserMessage;
-    const preview = first !== undefined ? shorten(first) : undefined;
+    const preview = first !== undefined ? previewText(first) : undefined;
     const title = generateTitle(preview);
     return {
       id,

@@ -1,5 +1,5 @@
 /** A conversation's whole recorded story (`readTranscript`), a page at a time. */
-import { readTranscript, type TranscriptEntry, type TranscriptMeta } from '../transcript.js';
+import { readTranscript, type TranscriptEntry, type TranscriptMeta } from '../rollout/transcript.js';
 import { UsageError } from '../errors.js';
 
 export interface TranscriptPageOptions {

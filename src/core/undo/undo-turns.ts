@@ -5,7 +5,7 @@
  */
 import type { ConversationManager } from '../conversation-manager.js';
 import { CodyError } from '../errors.js';
-import { acquireConversationLock, DEFAULT_LOCK_TIMEOUT_MS, RolloutRecorder } from '../rollout/index.js';
+import { acquireConversationLock, DEFAULT_LOCK_TIMEOUT_MS } from '../rollout/index.js';
 import { openWorkspace } from '../tools/workspace.js';
 import { workTreeTree } from './ghost-snapshot.js';
 import { gitText } from './git.js';
@@ -81,7 +81,7 @@ export async function undoTurns(options: UndoOptions): Promise<UndoResult> {
       throw new CodyError('Not undone: nothing was changed.', 'usage');
     await applyRestore(root, plan.writes);
     const turns = turnStarts(resumed.history).length - oldest.turn + 1;
-    const recorder = await RolloutRecorder.open(filePath);
+    const recorder = await options.manager.store.openForAppend(options.conversationId);
     try {
       await recorder.appendEvent({
         type: 'thread_rolled_back',

@@ -5,9 +5,19 @@ import { join } from 'node:path';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { printRecap, tailMessages } from '../../../src/cli/repl-recap.js';
+import { RolloutStore } from '../../../src/core/rollout/store.js';
+
+const ID = '01a20573-a5ca-7225-b716-11f3eb52db29';
+const TIMESTAMP = '2026-01-01T00:00:00.000Z';
+const meta = JSON.stringify({
+  timestamp: TIMESTAMP,
+  type: 'session_meta',
+  payload: { id: ID, timestamp: TIMESTAMP, provider: 'openai', api: 'openai-responses', model: 'gpt-4.1' },
+});
 
 const message = (role: string, text: string): string =>
   JSON.stringify({
+    timestamp: TIMESTAMP,
     type: 'response_item',
     payload: {
       type: 'message',
@@ -16,14 +26,20 @@ const message = (role: string, text: string): string =>
     },
   });
 const rolledBack = (turns: number): string =>
-  JSON.stringify({ type: 'event_msg', payload: { type: 'thread_rolled_back', num_turns: turns } });
+  JSON.stringify({
+    timestamp: TIMESTAMP,
+    type: 'event_msg',
+    payload: { type: 'thread_rolled_back', num_turns: turns },
+  });
 
 describe('recap of undone turns', () => {
   it('marks the last num_turns turns not yet undone, and shows ↶ undone', async () => {
     const directory = await mkdtemp(join(tmpdir(), 'cody-recap-'));
     try {
-      const file = join(directory, 'r.jsonl');
+      const file = join(directory, `${ID}.jsonl`);
+      const manager = { store: new RolloutStore(directory) };
       const lines = [
+        meta,
         message('user', 'one'),
         message('assistant', 'did one'),
         message('user', 'two'),
@@ -34,12 +50,19 @@ describe('recap of undone turns', () => {
       ];
       await writeFile(file, `${lines.join('\n')}\n`);
       expect(
-        tailMessages(file).map((entry) => `${entry.text}${entry.undone === true ? ' (undone)' : ''}`),
+        (await tailMessages(manager, ID)).map(
+          (entry) => `${entry.text}${entry.undone === true ? ' (undone)' : ''}`,
+        ),
       ).toEqual(['one', 'did one', 'two (undone)', 'did two (undone)', 'three', 'did three']);
       await writeFile(file, `${[...lines, rolledBack(1)].join('\n')}\n`);
       let shown = '';
       const io = { stderr: { write: (text: string) => (shown += text) } };
-      printRecap(io as unknown as Parameters<typeof printRecap>[0], file, new Chalk({ level: 0 }));
+      await printRecap(
+        io as unknown as Parameters<typeof printRecap>[0],
+        manager,
+        ID,
+        new Chalk({ level: 0 }),
+      );
       expect(shown).toContain('› three   ↶ undone');
       expect(shown).toContain('› two   ↶ undone');
       expect(shown).toContain('  did three\n');

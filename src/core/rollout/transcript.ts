@@ -4,16 +4,15 @@
  * unlike resume, because a person asked to see all of it.
  */
 import { isUtf8 } from 'node:buffer';
-import { readFile } from 'node:fs/promises';
-import { invalidUtf8Warning } from './rollout/utf8-warning.js';
-import type { ResponseItem } from '../protocol/index.js';
-import { EmptyConversationError, errorMessage, isErrno, StorageError } from './errors.js';
-import { codyEventOf } from './rollout/codex-lines.js';
-import { parseMetaLine, parseRolloutLine, tornTailWarning } from './rollout/rollout-replay.js';
-import { parseResponseItem, toTurnContext } from './rollout/schema.js';
-import { isRealUserMessage } from './compact/is-summary-message.js';
-import { messageText } from './compact/message-text.js';
-import { isContextualUserText } from './rollout/is-contextual-user-text.js';
+import { open, readFile } from 'node:fs/promises';
+import type { ResponseItem } from '../../protocol/index.js';
+import { EmptyConversationError, errorMessage, isErrno, StorageError } from '../errors.js';
+import { codyEventOf } from './codex-lines.js';
+import { isTypedUserMessage, partsText } from './definitions.js';
+import { readBytes, readFirstLine } from './read-bytes.js';
+import { parseMetaLine, parseRolloutLine, type ParsedLine, tornTailWarning } from './rollout-replay.js';
+import { parseResponseItem, toTurnContext } from './schema.js';
+import { invalidUtf8Warning } from './utf8-warning.js';
 
 export type TranscriptEntry =
   /** `undone`: the item belongs to a turn a later `cody undo` took back (the model no longer sees it). */
@@ -43,18 +42,12 @@ export async function readTranscript(filePath: string): Promise<Transcript> {
   try {
     bytes = await readFile(filePath);
   } catch (error) {
-    if (isErrno(error, 'ENOENT')) throw new StorageError(`${filePath} does not exist.`, { cause: error });
-    throw new StorageError(`Cannot read ${filePath}: ${errorMessage(error)}`, { cause: error });
+    throw readError(filePath, error);
   }
-  const text = bytes.toString('utf8');
-  const lines = text.split('\n');
+  const lines = bytes.toString('utf8').split('\n');
   const warnings: string[] = [];
   if (!isUtf8(bytes)) warnings.push(invalidUtf8Warning(filePath, firstInvalidLine(bytes)));
-  const entries: TranscriptEntry[] = [];
-  let meta: TranscriptMeta | undefined;
-  let lastTurn = '';
-  /** Where each user turn still in the conversation starts, in `entries`. */
-  const turnStarts: number[] = [];
+  let builder: TranscriptBuilder | undefined;
   for (const [index, text] of lines.entries()) {
     if (text.trim() === '') continue;
     // The same line validation as resume: a torn last line is skipped, any other bad line names itself.
@@ -63,10 +56,70 @@ export async function readTranscript(filePath: string): Promise<Transcript> {
       warnings.push(tornTailWarning(filePath));
       continue;
     }
-    if (!meta) {
-      meta = parseMetaLine(filePath, line);
-      continue;
+    if (builder) builder.add(line);
+    else builder = new TranscriptBuilder(parseMetaLine(filePath, line));
+  }
+  if (!builder) throw new EmptyConversationError(filePath);
+  return { meta: builder.meta, entries: builder.entries, warnings };
+}
+
+/**
+ * The transcript of the last `bytes` of the file only (line 1 is read for the metadata): what the REPL's
+ * recap shows when it opens on a conversation, at a cost that does not grow with the file. A line it
+ * cannot use is skipped, and an undo reaching past the window marks what the window holds.
+ */
+export async function readTranscriptTail(filePath: string, bytes: number): Promise<Transcript> {
+  let text: string;
+  let builder: TranscriptBuilder;
+  try {
+    const handle = await open(filePath, 'r');
+    try {
+      const { size } = await handle.stat();
+      const first = parseRolloutLine(filePath, await readFirstLine(handle, size), 1, false);
+      if (!first) throw new EmptyConversationError(filePath);
+      builder = new TranscriptBuilder(parseMetaLine(filePath, first));
+      const start = Math.max(0, size - bytes);
+      text = (await readBytes(handle, start, size)).toString('utf8');
+      // A cut first line is not a line; line 1 (the metadata) was read above.
+      text = text.slice(text.indexOf('\n') + 1);
+    } finally {
+      await handle.close();
     }
+  } catch (error) {
+    if (error instanceof EmptyConversationError || error instanceof StorageError) throw error;
+    throw readError(filePath, error);
+  }
+  for (const lineText of text.split('\n')) {
+    if (lineText.trim() === '') continue;
+    try {
+      const line = parseRolloutLine(filePath, lineText, 0, true);
+      if (line) builder.add(line);
+    } catch {
+      // Skipped: the recap shows what it can.
+    }
+  }
+  return { meta: builder.meta, entries: builder.entries, warnings: [] };
+}
+
+function readError(filePath: string, error: unknown): StorageError {
+  if (isErrno(error, 'ENOENT')) return new StorageError(`${filePath} does not exist.`, { cause: error });
+  return new StorageError(`Cannot read ${filePath}: ${errorMessage(error)}`, { cause: error });
+}
+
+/** Turns lines after line 1 into transcript entries, in order. */
+class TranscriptBuilder {
+  readonly entries: TranscriptEntry[] = [];
+  readonly meta: TranscriptMeta;
+  private lastTurn = '';
+  /** Where each user turn still in the conversation starts, in `entries`. */
+  private readonly turnStarts: number[] = [];
+
+  constructor(meta: TranscriptMeta) {
+    this.meta = meta;
+  }
+
+  add(line: ParsedLine): void {
+    const entries = this.entries;
     const payload = (typeof line.payload === 'object' && line.payload !== null ? line.payload : {}) as Record<
       string,
       unknown
@@ -79,24 +132,19 @@ export async function readTranscript(filePath: string): Promise<Transcript> {
           break;
         }
         const item = parseResponseItem(line.payload);
-        if (isRealUserMessage(item) && !isContextualUserText(messageText(item)))
-          turnStarts.push(entries.length);
+        if (isTypedUserMessage(item)) this.turnStarts.push(entries.length);
         entries.push({ kind: 'item', item });
         break;
       }
       case 'turn_context': {
-        const context = toTurnContext(line.payload, meta);
+        const context = toTurnContext(line.payload, this.meta);
         if (!context) break;
         const turn = `${context.provider}|${context.api}|${context.model}`;
-        if (turn !== lastTurn) {
-          entries.push({
-            kind: 'turn-context',
-            provider: context.provider,
-            api: context.api,
-            model: context.model,
-          });
+        if (turn !== this.lastTurn) {
+          const { provider, api, model } = context;
+          entries.push({ kind: 'turn-context', provider, api, model });
         }
-        lastTurn = turn;
+        this.lastTurn = turn;
         break;
       }
       case 'compacted':
@@ -106,15 +154,13 @@ export async function readTranscript(filePath: string): Promise<Transcript> {
         // Older files wrote Cody's events here; Codex's own events of those names are read the same way.
         const event = codyEventOf(line.type, payload);
         if (event) addEvent(entries, event.payload);
-        else if (payload.type === 'thread_rolled_back') addUndo(entries, turnStarts, payload);
+        else if (payload.type === 'thread_rolled_back') addUndo(entries, this.turnStarts, payload);
         break;
       }
       default:
         break;
     }
   }
-  if (!meta) throw new EmptyConversationError(filePath);
-  return { meta, entries, warnings };
 }
 
 /** A Cody event (either on-disk shape): a compaction's figures, or an aborted turn. */
@@ -160,4 +206,28 @@ function firstInvalidLine(bytes: Buffer): number {
     start = end + 1;
     line += 1;
   }
+}
+
+/** A message of a recap: what the person typed, or a reply. */
+export interface RecapMessage {
+  role: 'user' | 'assistant';
+  text: string;
+  /** A later undo took this turn back (`thread_rolled_back`). */
+  undone?: boolean;
+}
+
+/** The typed user messages and assistant replies of a transcript, in order (parts joined by lines). */
+export function recapMessages(transcript: Transcript): RecapMessage[] {
+  const messages: RecapMessage[] = [];
+  for (const entry of transcript.entries) {
+    if (entry.kind !== 'item' || entry.item.type !== 'message') continue;
+    const item = entry.item;
+    if (item.role !== 'assistant' && !(item.role === 'user' && isTypedUserMessage(item))) continue;
+    messages.push({
+      role: item.role,
+      text: partsText(item.content, '\n'),
+      ...(entry.undone === true ? { undone: true } : {}),
+    });
+  }
+  return messages;
 }
