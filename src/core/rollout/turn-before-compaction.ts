@@ -7,6 +7,7 @@
  */
 import type { FileHandle } from 'node:fs/promises';
 import { codyEventOf } from './codex-lines.js';
+import { lineOrUndefined, payloadRecord } from './line.js';
 import { readBytes } from './read-bytes.js';
 
 const NEWLINE = 0x0a;
@@ -50,16 +51,9 @@ async function lastNewlineBefore(handle: FileHandle, position: number): Promise<
 }
 
 function markerOf(text: string): 'open' | 'closed' | undefined {
-  let line: unknown;
-  try {
-    line = JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-  if (typeof line !== 'object' || line === null) return undefined;
-  const { type, payload } = line as { type?: unknown; payload?: unknown };
-  if (type === 'turn_context') return 'open';
-  if (typeof payload !== 'object' || payload === null) return undefined;
-  const kind = codyEventOf(type, payload as Record<string, unknown>)?.payload.type;
+  const line = lineOrUndefined(text);
+  if (!line) return undefined;
+  if (line.type === 'turn_context') return 'open';
+  const kind = codyEventOf(line.type, payloadRecord(line))?.payload.type;
   return kind === 'turn_complete' || kind === 'turn_aborted' ? 'closed' : undefined;
 }

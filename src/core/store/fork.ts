@@ -1,10 +1,9 @@
 /** Forking: a new conversation that starts with another's history, whole or up to a user turn. */
 import type { MessageItem, ResponseItem } from '../../protocol/index.js';
-import { isRealUserMessage } from '../compact/index.js';
 import { messageText } from '../compact/message-text.js';
 import type { ConversationManager } from '../conversation-manager.js';
 import { UsageError } from '../errors.js';
-import { isContextualUserText } from '../rollout/is-contextual-user-text.js';
+import { isTypedUserMessage } from '../rollout/definitions.js';
 import type { ForkOptions } from './fork-options.js';
 
 export type { ForkOptions };
@@ -44,7 +43,7 @@ function branchPoint(
     .map((item, index) => ({ item, index }))
     .filter(
       (entry): entry is { item: MessageItem; index: number } =>
-        isRealUserMessage(entry.item) && !isContextualUserText(messageText(entry.item as MessageItem)),
+        entry.item.type === 'message' && isTypedUserMessage(entry.item),
     );
   if (!Number.isInteger(throughUserTurn) || throughUserTurn < 1 || throughUserTurn > userTurns.length) {
     const count = userTurns.length;

@@ -3,15 +3,13 @@
  * and `num_turns` field), applied the same way on resume.
  */
 import type { ResponseItem } from '../../protocol/index.js';
-import { isRealUserMessage } from '../compact/is-summary-message.js';
-import { messageText } from '../compact/message-text.js';
-import { isContextualUserText } from '../rollout/is-contextual-user-text.js';
+import { isTypedUserMessage } from '../rollout/definitions.js';
 
 /** Indices of the messages that start a user turn. */
 export function turnStarts(history: readonly ResponseItem[]): number[] {
   const starts: number[] = [];
   history.forEach((item, index) => {
-    if (isRealUserMessage(item) && !isContextualUserText(messageText(item))) starts.push(index);
+    if (isTypedUserMessage(item)) starts.push(index);
   });
   return starts;
 }

@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { ResponseItem } from '../../protocol/index.js';
+import { lineOrUndefined, payloadRecord } from '../rollout/line.js';
 import { codyEventOf } from '../rollout/codex-lines.js';
 import { ghostCommitOf, workTreeTree } from './ghost-snapshot.js';
 import { changedFiles, type FileChange } from './restore.js';
@@ -46,16 +47,9 @@ export async function readTurnChanges(filePath: string): Promise<Map<string, Tur
   const text = await readFile(filePath, 'utf8');
   for (const line of text.split('\n')) {
     if (!line.includes('"cody_turn_changes"')) continue;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    if (typeof parsed !== 'object' || parsed === null) continue;
-    const { type, payload } = parsed as Record<string, unknown>;
-    if (typeof payload !== 'object' || payload === null) continue;
-    const event = codyEventOf(type, payload as Record<string, unknown>);
+    const parsed = lineOrUndefined(line);
+    if (!parsed) continue;
+    const event = codyEventOf(parsed.type, payloadRecord(parsed));
     const record = event?.kind === 'turn_changes' ? turnChangesOf(event.payload) : undefined;
     if (record) records.set(record.before, record);
   }
