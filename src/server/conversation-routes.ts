@@ -115,8 +115,11 @@ export function conversationRoutes(context: ServerContext): Route[] {
       path: '/conversations/{id}/state',
       handler: async ({ params }) => {
         const id = conversationIdParam(params);
-        const { state, turnId, pendingApprovals, plan, status } = await live.state(id);
-        return { status: 200, body: { conversationId: id, state, turnId, pendingApprovals, plan, status } };
+        const { state, turnId, replayAfter, pendingApprovals, plan, status } = await live.state(id);
+        return {
+          status: 200,
+          body: { conversationId: id, state, turnId, replayAfter, pendingApprovals, plan, status },
+        };
       },
     },
     settingRoute(context, 'selection', selectionBody, 'selection', (conversation, selection) =>

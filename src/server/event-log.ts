@@ -50,6 +50,11 @@ export class EventLog {
     return this.sequence;
   }
 
+  /** The id of the last event appended (or the one before the first): replaying after it sends what comes next. */
+  get lastId(): string {
+    return `${this.boot}-${this.sequence}`;
+  }
+
   get hasSubscribers(): boolean {
     return this.subscribers.size > 0;
   }

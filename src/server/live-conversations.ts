@@ -22,6 +22,8 @@ interface RunningTurn {
   turnId: string;
   kind: 'turn' | 'compaction';
   done: Promise<void>;
+  /** The event id just before the run's first event: a client replaying after it sees the whole run. */
+  replayAfter?: string;
 }
 
 interface Live {
@@ -127,6 +129,7 @@ export class LiveConversations {
     status: unknown;
     state: string;
     turnId: string | null;
+    replayAfter: string | null;
     pendingApprovals: Array<Omit<PendingApprovalView, 'request'>>;
     plan: unknown;
   }> {
@@ -137,6 +140,7 @@ export class LiveConversations {
       state: typeof engineState === 'string' ? engineState : 'Idle',
       plan: (status as { plan?: unknown } | undefined)?.plan ?? null,
       turnId: this.live.get(id)?.turn?.turnId ?? null,
+      replayAfter: this.live.get(id)?.turn?.replayAfter ?? null,
       pendingApprovals: conversation.pendingApprovals().map(({ request: _request, ...pending }) => pending),
       status,
     };
@@ -247,6 +251,7 @@ export class LiveConversations {
         let failure: EngineEvent | undefined;
         try {
           const events = start();
+          turn.replayAfter = live.log.lastId;
           live.turn = turn;
           for await (const event of events) {
             // A run that ends before its `turn-started` never began (no key, a model that takes no

@@ -63,6 +63,8 @@ export interface ConversationState {
   conversationId: string;
   state: string;
   turnId: string | null;
+  /** With a run going on, the event id just before its first event (replay after it: the whole run). */
+  replayAfter: string | null;
   pendingApprovals: PendingApproval[];
   plan?: unknown;
   status?: unknown;

@@ -95,7 +95,12 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
           api.state(id),
         ]);
         if (closed) return;
-        const resumeAfter = state.turnId !== null ? resumePoint(id, state.turnId) : undefined;
+        // A running turn is shown from its start: after a reload from where this tab saw it begin, in a
+        // tab that opens the conversation mid-turn from where the server says it began.
+        const resumeAfter =
+          state.turnId !== null
+            ? (resumePoint(id, state.turnId) ?? state.replayAfter ?? undefined)
+            : undefined;
         setSummary(next);
         // A turn replayed from its start shows its own message again.
         setEntries(resumeAfter !== undefined ? beforeLastUserMessage(recorded) : recorded);

@@ -110,6 +110,27 @@ describe('a conversation in the browser', () => {
     await second.close();
   });
 
+  it('a page opened mid-turn (not a reload) shows the running turn from its first word', async () => {
+    const { page, context, harness } = suite;
+    harness.server.enqueue({ type: 'reply', textDeltas: words(60, 'w') });
+    const id = await newConversation(page, 'stream it');
+    await page.locator('.live-turn .message.assistant').getByText('w8', { exact: false }).waitFor();
+    const late = await context.newPage();
+    await late.goto(`${suite.serve.url}/?c=${id}`);
+    const reply = late.locator('.live-turn .message.assistant');
+    await reply.getByText('w3', { exact: false }).waitFor();
+    // Still streaming, and from the start: the words sent before this page opened are there.
+    expect(await late.locator('.composer .stop').isVisible()).toBe(true);
+    expect((await reply.innerText()).trimStart().startsWith('w1 ')).toBe(true);
+    expect(await late.locator('.live-turn .message.user').innerText()).toContain('stream it');
+    // The turn's own message is shown once (in the live turn, not also in the transcript above it).
+    expect(await late.locator('.message.user').getByText('stream it').count()).toBe(1);
+    await turnEnded(late);
+    expect(await assistantText(late)).toContain('w60');
+    await turnEnded(page);
+    await late.close();
+  });
+
   it('renders HTML and javascript: links from a reply as text, and runs none of it', async () => {
     const { page, harness } = suite;
     const reply =
