@@ -9,8 +9,8 @@
  * read-only refusing a write, the sandbox on (bubblewrap; a write outside the workspace fails), the
  * sign-in chosen in config.json over a stored key (bearer and account id headers). Redaction, MCP
  * tools, dangerous commands, the shell timeout and the model override are the row of
- * engine-parity.test.ts. The REPL column is not driven here (each pty run costs seconds): the REPL is
- * compared with the library on the full-auto config in tests/pty/repl-engine.test.ts only.
+ * engine-parity.test.ts. The REPL column (tmux, keys) covers only the row that answers approvals (a
+ * pty run costs seconds); tests/pty/repl-engine.test.ts compares it with the library on full-auto.
  */
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -21,7 +21,7 @@ import type { ApprovalDecision } from '../../src/core/session-events.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fakeJwt } from '../fake-provider/token-endpoint.js';
 import type { FakeApi } from '../fake-provider/types.js';
-import { startTmux } from '../pty/tmux.js';
+import { startTmux, type TmuxSession } from '../pty/tmux.js';
 import { eventsOf } from '../server/sse-client.js';
 import { createHarness, type Harness } from './harness.js';
 import { collectRun, type Run } from './parity-helpers.js';
@@ -176,6 +176,22 @@ async function newestConversation(harness: Harness): Promise<string> {
   return newest.replace(/\.jsonl$/, '');
 }
 
+/** Answers the row's approval questions on a terminal, in the order the calls come. */
+async function answerOnTerminal(tmux: TmuxSession, row: Row): Promise<void> {
+  for (const answer of Object.values(row.answers ?? {})) {
+    await tmux.waitFor(new RegExp(`Allow .*${answer.shown}[^]*\\[n\\] no`), 20_000);
+    // The question ignores keys within its guard time.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await tmux.send(answer.decision === 'approve' ? 'y' : 'n', { literal: true });
+    if (answer.decision === 'deny') {
+      await tmux.waitFor('Why not?');
+      await tmux.send(answer.reason ?? '', { literal: true });
+      await tmux.send('Enter');
+    }
+    await tmux.waitFor(answer.decision === 'approve' ? '→ yes' : '→ no');
+  }
+}
+
 async function runCli(harness: Harness, row: Row): Promise<Run> {
   script(harness, row);
   if (row.answers === undefined) {
@@ -193,23 +209,38 @@ async function runCli(harness: Harness, row: Row): Promise<Run> {
     cwd: harness.home,
   });
   try {
-    for (const answer of Object.values(row.answers)) {
-      await tmux.waitFor(new RegExp(`Allow .*${answer.shown}[^]*\\[n\\] no`), 20_000);
-      // The question ignores keys within its guard time.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await tmux.send(answer.decision === 'approve' ? 'y' : 'n', { literal: true });
-      if (answer.decision === 'deny') {
-        await tmux.waitFor('Why not?');
-        await tmux.send(answer.reason ?? '', { literal: true });
-        await tmux.send('Enter');
-      }
-      await tmux.waitFor(answer.decision === 'approve' ? '→ yes' : '→ no');
-    }
+    await answerOnTerminal(tmux, row);
     expect(await tmux.waitForExit(30_000)).toBe(0);
   } finally {
     await tmux.kill();
   }
   return collectRun(harness, await newestConversation(harness), row.api);
+}
+
+/** The REPL on a tmux terminal: the message typed at its prompt, the row's questions answered with keys. */
+async function runRepl(harness: Harness, row: Row): Promise<Run> {
+  script(harness, row);
+  const tmux = await startTmux({
+    args: [],
+    env: { ...harness.env, TERM: 'xterm-256color' },
+    cwd: harness.home,
+  });
+  try {
+    const banner = await tmux.waitFor(/conversation ([0-9a-f-]{36})/);
+    const id = /conversation ([0-9a-f-]{36})/.exec(banner)?.[1] ?? '';
+    await tmux.waitFor('› ');
+    await tmux.send(MESSAGE, { literal: true });
+    await tmux.send('Enter');
+    await answerOnTerminal(tmux, row);
+    await tmux.waitFor('Row done.', 20_000);
+    // The status line: the turn no longer reads keys (its type-ahead would take Ctrl-D as text).
+    await tmux.waitFor(/\$0\.\d{4}/, 20_000);
+    await tmux.send('C-d');
+    await tmux.waitForExit();
+    return await collectRun(harness, id, row.api);
+  } finally {
+    await tmux.kill();
+  }
 }
 
 async function runLibrary(harness: Harness, row: Row): Promise<Run> {
@@ -302,6 +333,12 @@ describe('the parity matrix: each config feature the same on cody chat, the libr
       expect(library.rollout).toEqual(cli.rollout);
       expect(server.rollout).toEqual(cli.rollout);
       expect(library.credentials).toEqual(cli.credentials);
+      if (row.answers !== undefined) {
+        // The REPL column, for the rows that answer approvals (a pty run costs seconds).
+        const repl = await runRepl(harness, row);
+        expect(repl.requests).toEqual(cli.requests);
+        expect(repl.rollout).toEqual(cli.rollout);
+      }
       expect(server.credentials).toEqual(cli.credentials);
     },
     90_000,
