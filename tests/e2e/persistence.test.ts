@@ -14,7 +14,7 @@ import { CODY_BIN, REPO_ROOT, createHarness, FAKE_KEYS, type Harness, linesOfTyp
  * small helpers they are built from (no SDK, client, converter or stream mapper).
  */
 const REGISTRY_MODULE =
-  /^src\/providers\/(index|registry|lookup|definition|[^/]+\/definition|[^/]+\/presets|openai-shared\/openai-provider|shared\/check-credential|shared\/model-family)\.ts$/;
+  /^src\/providers\/(index|registry|lookup|definition|[^/]+\/definition|[^/]+\/presets|openai-shared\/openai-provider|openai-shared\/openai-tokens|[^/]+\/image-tokens|shared\/check-credential|shared\/model-family)\.ts$/;
 
 interface ChatBody {
   model: string;

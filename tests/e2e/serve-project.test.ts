@@ -48,11 +48,12 @@ describe('cody serve: instructions and prompt commands', () => {
     expect(body).not.toContain('/review x.ts');
 
     // The first turn ends (state Idle) before the next message, so a refusal is not a busy conversation.
-    for (let tries = 0; tries < 200; tries += 1) {
-      const state = await server.api.request('GET', `/conversations/${id}/state`);
-      if (state.json.state === 'Idle') break;
-      await new Promise((resolve) => setTimeout(resolve, 25));
+    let state = '';
+    for (let tries = 0; tries < 800 && state !== 'Idle'; tries += 1) {
+      if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 25));
+      state = String((await server.api.request('GET', `/conversations/${id}/state`)).json.state);
     }
+    expect(state).toBe('Idle');
     const unknown = await server.api.request('POST', `/conversations/${id}/messages`, { text: '/nosuch' });
     expect([202, 400]).toContain(unknown.status);
     await new Promise((resolve) => setTimeout(resolve, 500));
