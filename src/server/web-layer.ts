@@ -37,6 +37,9 @@ export type LayerOutcome =
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/** The API operations this layer answers itself (openapi.json declares them beside the router's). */
+export const WEB_LAYER_OPERATIONS = ['POST /auth/session', 'GET /auth/session', 'DELETE /auth/session'];
+
 export class WebLayer {
   readonly sessions: WebSessions;
   private readonly options: WebLayerOptions;
@@ -132,7 +135,9 @@ export class WebLayer {
         headers: { 'set-cookie': this.sessions.clearedCookie() },
       };
     }
-    throw new ApiError(405, 'method-not-allowed', `${method} is not allowed on /auth/session.`);
+    throw new ApiError(405, 'method-not-allowed', `${method} is not allowed on /auth/session.`, {
+      allow: 'POST, GET, DELETE',
+    });
   }
 
   private sessionInfo(): { signedIn: true; workspace: string } {

@@ -7,6 +7,7 @@ import { buildRoutes } from '../../src/server/http-server.js';
 import { GlobalEvents } from '../../src/server/global-events.js';
 import { LiveConversations } from '../../src/server/live-conversations.js';
 import type { ServerContext } from '../../src/server/server-context.js';
+import { WEB_LAYER_OPERATIONS } from '../../src/server/web-layer.js';
 import { FakeEngine } from './fake-engine.js';
 
 interface Operation {
@@ -55,7 +56,7 @@ describe('openapi.json', () => {
       documentedOperations()
         .map(([key]) => key)
         .sort(),
-    ).toEqual(routeKeys().sort());
+    ).toEqual([...routeKeys(), ...WEB_LAYER_OPERATIONS].sort());
   });
 
   it('documents the 401 of every route, and 400/413 of every route that takes a body', () => {

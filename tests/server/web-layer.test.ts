@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startCodyServer, type CodyServer } from '../../src/server/http-server.js';
 import { CODE_TTL_MS, WebSessions } from '../../src/server/web-session.js';
 import { FakeEngine } from './fake-engine.js';
+import { validateAnswer } from './openapi-validator.js';
 
 const TOKEN = 'test-token-web-0123456789abcdef';
 let webRoot = '';
@@ -226,5 +227,31 @@ describe('cody serve for browsers', () => {
     // Its own origin is fine.
     const own = await call(started.url, 'POST', '/conversations', { ...headers, origin: started.url }, {});
     expect(own.status).toBe(201);
+  });
+
+  it('answers the sign-in routes as openapi.json declares them', async () => {
+    const server = await start();
+    const check = (method: string, answer: Answer): void => {
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(answer.headers)) {
+        if (typeof value === 'string') headers.set(name, value);
+      }
+      validateAnswer(method, '/auth/session', answer.status, headers, answer.text);
+    };
+    const { answer, cookie } = await signIn(server.url, codeOf(server.signInUrl()));
+    expect(answer.status).toBe(200);
+    check('POST', answer);
+    const refused = await signIn(server.url, 'not-a-code');
+    expect(refused.answer.status).toBe(401);
+    check('POST', refused.answer);
+    const info = await call(server.url, 'GET', '/auth/session', { cookie });
+    expect(JSON.parse(info.text)).toEqual({ signedIn: true, workspace: '/work/space' });
+    check('GET', info);
+    const out = await call(server.url, 'DELETE', '/auth/session', { cookie, 'x-cody-request': '1' });
+    expect(out.status).toBe(200);
+    check('DELETE', out);
+    const after = await call(server.url, 'GET', '/auth/session', { cookie });
+    expect(after.status).toBe(401);
+    check('GET', after);
   });
 });
