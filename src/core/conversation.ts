@@ -271,12 +271,20 @@ export class Conversation {
   ): AsyncGenerator<SessionEvent> {
     // A compaction is a run like a turn: it starts with `turn-started` and its last event carries the
     // same id, so a client matches every event of it to the request that began it.
+    // It starts only once the session could begin it (lock taken, client built): one that cannot (no
+    // key) fails without `turn-started` and so without an id, as a turn that cannot start does.
     const turnId = `compaction-${randomUUID()}`;
+    const steps = this.session.compact(focus, controller.signal);
+    let step: IteratorResult<SessionEvent, unknown>;
+    try {
+      step = await steps.next();
+    } catch (error) {
+      yield terminalEvent(error, failureOf(error).kind === 'interrupted' ? turnId : '');
+      return;
+    }
     try {
       const { provider, api, model } = this.session.status();
       yield { type: 'turn-started', turnId, provider, api: api as WireApi, model };
-      const steps = this.session.compact(focus, controller.signal);
-      let step = await steps.next();
       for (; step.done !== true; step = await steps.next()) yield step.value;
       yield { type: 'turn-complete', turnId, finishReason: 'stop', status: 'completed' };
     } catch (error) {

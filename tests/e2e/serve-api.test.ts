@@ -115,7 +115,7 @@ describe('cody serve: the HTTP API made exact', () => {
     stream.close();
   });
 
-  it('answers a turn that cannot start (no key) with 502 provider-auth and sends no event', async () => {
+  it('answers a turn or compaction that cannot start (no key) with 502 provider-auth and sends no event', async () => {
     const { ANTHROPIC_API_KEY: _key, ...withoutAnthropic } = harness.env;
     const api = await serve(withoutAnthropic);
     const id = await create(api, { provider: 'anthropic' });
@@ -123,6 +123,9 @@ describe('cody serve: the HTTP API made exact', () => {
     const refused = await api.request('POST', `/conversations/${id}/messages`, { text: 'hello' });
     expect([refused.status, refused.json]).toMatchObject([502, { error: { code: 'provider-auth' } }]);
     expect(refused.text).toMatch(/ANTHROPIC_API_KEY/);
+    // A compaction that cannot start is refused the same way, not accepted and then failed.
+    const compaction = await api.request('POST', `/conversations/${id}/compact`, {});
+    expect([compaction.status, compaction.json]).toMatchObject([502, { error: { code: 'provider-auth' } }]);
     await expect(stream.next(500)).rejects.toThrow(/no event within/);
     expect(harness.server.modelRequests()).toHaveLength(0);
     stream.close();
