@@ -3,7 +3,7 @@
  * tool calls as one-line summaries with folded output, approval questions always visible (the spinner
  * stopped first), Esc / Ctrl-C to stop the turn, and keys typed meanwhile kept as the next message.
  */
-import type { Conversation } from '../core/index.js';
+import { costOf, type Conversation } from '../core/index.js';
 import type { ApprovalDecision, SessionEvent } from '../core/session-events.js';
 import type { ChalkInstance } from 'chalk';
 import { UPDATE_PLAN_TOOL } from '../core/plan.js';
@@ -20,7 +20,7 @@ import {
 } from './turn-view/wording.js';
 import { createLiveReply, type LiveReply } from './live-reply.js';
 import { createMarkdownStream } from './markdown.js';
-import { costOf, formatCost } from './prices.js';
+import { formatCost } from './prices.js';
 import { createReplyOutput } from './reply-output.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { startSpinner, type Spinner } from './spinner.js';

@@ -17,6 +17,8 @@ import { isWireApi } from '../providers/lookup.js';
 export { createCody } from './cody.js';
 export type { Cody, CreateCodyOptions } from './cody.js';
 export { storeOf } from './front-end-store.js';
+export { costOf } from './cost.js';
+export type { UsageTotals } from './cost.js';
 export type { Store as CodyStore } from './front-end-store.js';
 export { failureOf, thrownBy } from './conversation.js';
 export type { Conversation, SubmitOptions } from './conversation.js';

@@ -52,6 +52,8 @@ export type SessionEvent =
   | {
       type: 'usage';
       usage: TokenUsage;
+      /** What this request's tokens cost at list prices (USD); absent when the model's price is unknown. */
+      costUsd?: number;
       /** Tokens the live history now occupies. */
       contextTokens: number;
       contextWindow: number;
@@ -125,6 +127,8 @@ export type SessionEvent =
       turnId: string;
       finishReason: FinishReason;
       usage?: TokenUsage;
+      /** What `usage` costs at list prices (USD); absent when there is none or the price is unknown. */
+      costUsd?: number;
       status: TurnCompleteStatus;
     }
   /** The turn's last event when it could not complete; `turnId` once its `turn-started` was sent. */

@@ -5,6 +5,7 @@
  */
 import type { ApprovalRequestView } from './components/approval-card.js';
 import { addUsage, NO_USAGE, type UsageTotals } from './components/context-meter.js';
+import { addTurnCost, type MeterCost } from './meter-cost.js';
 import type { PlanView } from './components/plan-checklist.js';
 import {
   applyToolEvent,
@@ -32,6 +33,8 @@ export interface ExtrasState {
   context?: ContextFigures;
   /** Tokens of the turns this page saw finish. */
   usage: UsageTotals;
+  /** What those turns cost at list prices (each `turn-complete`'s `costUsd`; see meter-cost.ts). */
+  cost?: MeterCost;
 }
 
 export const NO_EXTRAS: ExtrasState = { toolCalls: {}, approvals: [], compacting: false, usage: NO_USAGE };
@@ -129,13 +132,23 @@ export function applyExtrasEvent(state: ExtrasState, event: ExtrasEvent): Extras
           }
         : state;
     case 'turn-complete':
-      return isRecord(event.usage) ? { ...state, usage: addUsage(state.usage, event.usage) } : state;
+      return isRecord(event.usage)
+        ? withTurnUsage(state, event.usage, typeof event.costUsd === 'number' ? event.costUsd : undefined)
+        : state;
     case 'turn-failed':
       // A turn that ends leaves nothing waiting (the server answers its approvals "no" or drops them).
       return { ...state, approvals: [], compacting: false };
     default:
       return state;
   }
+}
+
+function withTurnUsage(
+  state: ExtrasState,
+  usage: Parameters<typeof addUsage>[1],
+  costUsd: number | undefined,
+): ExtrasState {
+  return { ...state, usage: addUsage(state.usage, usage), cost: addTurnCost(state.cost ?? {}, costUsd) };
 }
 
 function withCall(state: ExtrasState, view: ToolCallView): ExtrasState {

@@ -106,7 +106,7 @@ export type ServerEvent = { conversationId?: string } & (
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
   | { type: 'item-recorded'; item: ResponseItem }
-  | { type: 'usage'; usage: TokenUsage; contextTokens: number; contextWindow: number }
+  | { type: 'usage'; usage: TokenUsage; costUsd?: number; contextTokens: number; contextWindow: number }
   | { type: 'warning'; message: string }
   | { type: 'retry'; discardedPartial: boolean; reason: string }
   | { type: 'compaction-started'; tokensBefore: number }
@@ -125,7 +125,14 @@ export type ServerEvent = { conversationId?: string } & (
   | { type: 'tool-output'; callId: string; chunk: string }
   | { type: 'tool-finished'; callId: string; durationMs: number; exitCode?: number; status: string }
   | { type: 'plan-updated'; callId: string; explanation?: string; plan: unknown[] }
-  | { type: 'turn-complete'; turnId?: string; finishReason?: string; status: string }
+  | {
+      type: 'turn-complete';
+      turnId?: string;
+      finishReason?: string;
+      usage?: TokenUsage;
+      costUsd?: number;
+      status: string;
+    }
   | { type: 'turn-failed'; turnId?: string; error: { kind: string; message: string } }
   | { type: 'replay-gap' }
   | { type: 'conversation-deleted' }

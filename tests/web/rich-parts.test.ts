@@ -10,6 +10,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { apiCall, SCREENSHOTS, startWebSuite, type WebSuite } from './harness.js';
+import { formatCost } from '../../src/cli/prices.js';
+import { costOf } from '../../src/core/index.js';
+
+const FINAL_USAGE = { inputTokens: 20_000, outputTokens: 2_500 };
 
 let suite: WebSuite;
 
@@ -121,7 +125,8 @@ describe('tool calls and approvals in the browser', () => {
     harness.server.enqueue(
       { type: 'reply', toolCalls: [{ id: 'plan_1', name: 'update_plan', arguments: plan }] },
       { type: 'reply', toolCalls: [{ id: 'call_tick', name: 'shell', arguments: { command } }] },
-      { type: 'reply', text: 'The clock ticked and tocked.' },
+      // The usage the turn ends with: what the meter adds up and prices (gpt-4.1-mini has a list price).
+      { type: 'reply', text: 'The clock ticked and tocked.', usage: FINAL_USAGE },
     );
     const id = await sendInNewConversation(page, 'tick tock');
 
@@ -167,6 +172,15 @@ describe('tool calls and approvals in the browser', () => {
     expect(Number(await meter.getAttribute('max'))).toBe(state.status.contextWindow);
     expect(Number(await meter.getAttribute('value'))).toBeGreaterThan(0);
     expect(await page.locator('.context-usage').innerText()).toMatch(/↑\d[\d.]*k? ↓\d/);
+    // …and their cost, written as the terminal writes it: core's costOf over the usage the turn reported.
+    const model = (await apiCall(suite.serve, 'GET', `/conversations/${id}/state`)) as {
+      status: { model: string };
+    };
+    expect(model.status.model).toBe('gpt-4.1-mini');
+    const cost = costOf('gpt-4.1-mini', { ...FINAL_USAGE, cachedInputTokens: 0 });
+    expect(cost).toBeCloseTo((20_000 * 0.4 + 2_500 * 1.6) / 1e6, 12);
+    expect(await page.locator('.context-usage').innerText()).toMatch(/ · \$0\.01$/);
+    expect(formatCost(cost ?? 0)).toBe('$0.01');
     await page.screenshot({ path: join(SCREENSHOTS, 'web-plan-and-tools.png') });
   }, 60_000);
 

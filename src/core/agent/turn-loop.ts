@@ -15,6 +15,7 @@ import type {
 import { normalizeItems } from '../../providers/index.js';
 import { retryPolicyOf } from '../config.js';
 import { addTokenUsage, tokenCountEvent } from '../conversation-stats.js';
+import { costField } from '../cost.js';
 import { StorageError, UnsentMessageError } from '../errors.js';
 import type { SessionEvent } from '../session-events.js';
 import { failureFromProvider, TurnFailedError } from '../turn-failure.js';
@@ -76,6 +77,7 @@ export async function* runTurn(
       yield {
         type: 'usage',
         usage,
+        ...costField(selection.model, usage),
         contextTokens: turn.budget.contextTokens(),
         contextWindow: limits.contextWindow,
       };
@@ -115,7 +117,7 @@ export async function* runTurn(
     turnId,
     finishReason,
     status: 'completed',
-    ...(lastUsage ? { usage: lastUsage } : {}),
+    ...(lastUsage ? { usage: lastUsage, ...costField(selection.model, lastUsage) } : {}),
   };
 }
 

@@ -4,6 +4,7 @@
  * was open, with their cost when the caller knows the model's price.
  */
 import { formatTokens } from './compaction-marker.js';
+import { formatCost } from '../meter-cost.js';
 
 export interface UsageTotals {
   inputTokens: number;
@@ -57,10 +58,6 @@ export function ContextMeter({
 }
 
 /** Totals after one more turn's `usage` (unknown counts add nothing). */
-export function formatCost(cost: number): string {
-  return cost < 0.01 ? `$${cost.toFixed(4)}` : `$${cost.toFixed(2)}`;
-}
-
 export function addUsage(
   totals: UsageTotals,
   usage: { inputTokens?: number; cachedInputTokens?: number; outputTokens?: number },

@@ -59,6 +59,7 @@ export function ConversationHeader({
             ? { autoCompactLimit: extras.context.autoCompactLimit }
             : {})}
           usage={extras.usage}
+          {...(extras.cost?.cost !== undefined ? { cost: extras.cost.cost } : {})}
         />
       ) : null}
       <ConversationActions

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionScript } from '../../../src/cli/completion.js';
 import { unknownModelWarning } from '../../../src/cli/known-models.js';
-import { costOf } from '../../../src/cli/prices.js';
+import { costOf } from '../../../src/core/cost.js';
 import { knownModelIds } from '../../../src/cli/known-models.js';
 import { loginProviders } from '../../../src/core/auth/key-store.js';
 import { endpointOf, keyFromEnvironment } from '../../../src/core/auth/provider-endpoints.js';

@@ -1,0 +1,31 @@
+/**
+ * The page's meter adds each finished turn's `costUsd` to its total, and shows no total once a turn
+ * reported usage without a cost (a model with no known price): a partial sum would understate it.
+ */
+import { describe, expect, it } from 'vitest';
+import { addTurnCost, formatCost, type MeterCost } from '../../../src/web/meter-cost.js';
+import { formatCost as terminalFormatCost } from '../../../src/cli/prices.js';
+
+describe('the meter’s cost', () => {
+  it('sums the priced turns the page saw finish', () => {
+    let totals: MeterCost = {};
+    totals = addTurnCost(totals, 0.0006);
+    totals = addTurnCost(totals, 0.0012);
+    expect(totals.cost).toBeCloseTo(0.0018, 12);
+  });
+
+  it('has no total once a turn with usage had no price, even if later turns have one', () => {
+    let totals = addTurnCost({}, 0.5);
+    totals = addTurnCost(totals, undefined);
+    expect(totals).toEqual({ unpriced: true });
+    totals = addTurnCost(totals, 0.5);
+    expect(totals.cost).toBe(undefined);
+  });
+
+  it('writes a cost as the terminal does', () => {
+    for (const cost of [0.00123, 0.0099, 0.01, 0.126, 12.5])
+      expect(formatCost(cost)).toBe(terminalFormatCost(cost));
+    expect(formatCost(0.0012)).toBe('$0.0012');
+    expect(formatCost(0.12)).toBe('$0.12');
+  });
+});
