@@ -4,8 +4,7 @@
  * compaction runs, and the context meter's figures. Pure: `applyExtrasEvent` returns a new state.
  */
 import type { ApprovalRequestView } from './components/approval-card.js';
-import { addUsage, NO_USAGE, type UsageTotals } from './components/context-meter.js';
-import { addTurnCost, type MeterCost } from './meter-cost.js';
+import { countRequest, NO_USAGE, type MeterCost, type UsageTotals } from './meter-cost.js';
 import type { PlanView } from './components/plan-checklist.js';
 import {
   applyToolEvent,
@@ -31,9 +30,9 @@ export interface ExtrasState {
   plan?: PlanView;
   compacting: boolean;
   context?: ContextFigures;
-  /** Tokens of the turns this page saw finish. */
+  /** Tokens of the model requests this page saw (each `usage` event). */
   usage: UsageTotals;
-  /** What those turns cost at list prices (each `turn-complete`'s `costUsd`; see meter-cost.ts). */
+  /** What those requests cost at list prices (each `usage` event's `costUsd`; see meter-cost.ts). */
   cost?: MeterCost;
 }
 
@@ -120,35 +119,35 @@ export function applyExtrasEvent(state: ExtrasState, event: ExtrasEvent): Extras
           ? { context: { ...state.context, contextTokens: event.tokensAfter } }
           : {}),
       };
-    case 'usage':
-      return typeof event.contextTokens === 'number' && typeof event.contextWindow === 'number'
+    case 'usage': {
+      // Each request's usage counts (see countRequest); `turn-complete` repeats the last one.
+      const counted = isRecord(event.usage)
         ? {
             ...state,
+            ...countRequest(
+              state,
+              event.usage,
+              typeof event.costUsd === 'number' ? event.costUsd : undefined,
+            ),
+          }
+        : state;
+      return typeof event.contextTokens === 'number' && typeof event.contextWindow === 'number'
+        ? {
+            ...counted,
             context: {
-              ...state.context,
+              ...counted.context,
               contextTokens: event.contextTokens,
               contextWindow: event.contextWindow,
             },
           }
-        : state;
-    case 'turn-complete':
-      return isRecord(event.usage)
-        ? withTurnUsage(state, event.usage, typeof event.costUsd === 'number' ? event.costUsd : undefined)
-        : state;
+        : counted;
+    }
     case 'turn-failed':
       // A turn that ends leaves nothing waiting (the server answers its approvals "no" or drops them).
       return { ...state, approvals: [], compacting: false };
     default:
       return state;
   }
-}
-
-function withTurnUsage(
-  state: ExtrasState,
-  usage: Parameters<typeof addUsage>[1],
-  costUsd: number | undefined,
-): ExtrasState {
-  return { ...state, usage: addUsage(state.usage, usage), cost: addTurnCost(state.cost ?? {}, costUsd) };
 }
 
 function withCall(state: ExtrasState, view: ToolCallView): ExtrasState {

@@ -4,13 +4,9 @@
  * was open, with their cost when the caller knows the model's price.
  */
 import { formatTokens } from './compaction-marker.js';
-import { formatCost } from '../meter-cost.js';
+import { formatCost, type UsageTotals } from '../meter-cost.js';
 
-export interface UsageTotals {
-  inputTokens: number;
-  cachedInputTokens: number;
-  outputTokens: number;
-}
+export { addUsage, NO_USAGE, type UsageTotals } from '../meter-cost.js';
 
 export interface ContextMeterProps {
   contextTokens: number;
@@ -56,17 +52,3 @@ export function ContextMeter({
     </div>
   );
 }
-
-/** Totals after one more turn's `usage` (unknown counts add nothing). */
-export function addUsage(
-  totals: UsageTotals,
-  usage: { inputTokens?: number; cachedInputTokens?: number; outputTokens?: number },
-): UsageTotals {
-  return {
-    inputTokens: totals.inputTokens + (usage.inputTokens ?? 0),
-    cachedInputTokens: totals.cachedInputTokens + (usage.cachedInputTokens ?? 0),
-    outputTokens: totals.outputTokens + (usage.outputTokens ?? 0),
-  };
-}
-
-export const NO_USAGE: UsageTotals = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };

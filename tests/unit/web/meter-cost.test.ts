@@ -3,7 +3,13 @@
  * reported usage without a cost (a model with no known price): a partial sum would understate it.
  */
 import { describe, expect, it } from 'vitest';
-import { addTurnCost, formatCost, type MeterCost } from '../../../src/web/meter-cost.js';
+import {
+  addTurnCost,
+  countRequest,
+  formatCost,
+  NO_USAGE,
+  type MeterCost,
+} from '../../../src/web/meter-cost.js';
 import { formatCost as terminalFormatCost } from '../../../src/cli/prices.js';
 
 describe('the meter’s cost', () => {
@@ -27,5 +33,15 @@ describe('the meter’s cost', () => {
       expect(formatCost(cost)).toBe(terminalFormatCost(cost));
     expect(formatCost(0.0012)).toBe('$0.0012');
     expect(formatCost(0.12)).toBe('$0.12');
+  });
+
+  it('counts every model request of a turn (its usage events), not only the last one', () => {
+    const first = { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 100 };
+    const second = { inputTokens: 1500, cachedInputTokens: 500, outputTokens: 50 };
+    let state: { usage: typeof NO_USAGE; cost?: MeterCost } = { usage: NO_USAGE };
+    state = countRequest(state, first, 0.002);
+    state = countRequest(state, second, 0.003);
+    expect(state.usage).toEqual({ inputTokens: 2500, cachedInputTokens: 500, outputTokens: 150 });
+    expect(state.cost?.cost).toBeCloseTo(0.005, 12);
   });
 });
