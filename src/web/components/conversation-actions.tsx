@@ -58,7 +58,9 @@ export function ConversationActions(props: ConversationActionsProps) {
             name="title"
             class="rename-input"
             type="text"
-            value={props.title ?? ''}
+            // Uncontrolled: a re-render while the person types (an event arriving) must not put the
+            // old title back into the field.
+            defaultValue={props.title ?? ''}
             maxLength={200}
             autoFocus
           />
