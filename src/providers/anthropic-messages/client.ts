@@ -14,6 +14,7 @@ import { INTERLEAVED_THINKING_BETA, needsInterleavedBeta } from './anthropic-thi
 import { convertToAnthropicRequest } from './convert-to-anthropic-messages.js';
 import { failureEvents, mapAnthropicError } from './map-anthropic-error.js';
 import { mapAnthropicStream } from './map-anthropic-stream.js';
+import { conversionInput } from '../shared/conversion-input.js';
 
 /**
  * Builds the client; throws `MissingApiKeyError` at once without `ANTHROPIC_API_KEY`. `stream()` never
@@ -48,14 +49,7 @@ export function createAnthropicClient(options: ClientOptions): ModelClient {
     async *stream(request: ModelRequest): AsyncGenerator<StreamEvent> {
       let events;
       try {
-        const { body } = convertToAnthropicRequest({
-          items: request.items,
-          tools: request.tools,
-          model: options.model,
-          ...(options.reasoningEffort !== undefined ? { reasoningEffort: options.reasoningEffort } : {}),
-          ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
-          ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
-        });
+        const { body } = convertToAnthropicRequest(conversionInput(options, request));
         const headers = betaHeaders(options, body.thinking !== undefined);
         events = await sdk.messages.create(body, {
           ...(request.signal ? { signal: request.signal } : {}),

@@ -14,6 +14,7 @@ import { BEDROCK_API } from './definition.js';
 import { convertToConverseRequest } from './convert-to-converse-request.js';
 import { failureEvents, mapBedrockError } from './map-converse-error.js';
 import { mapConverseStream } from './map-converse-stream.js';
+import { conversionInput } from '../shared/conversion-input.js';
 
 /**
  * Builds the client; throws a `ProviderError` (kind `auth`) at once without a region. A Bedrock API key
@@ -60,14 +61,7 @@ export function createBedrockConverseClient(options: ClientOptions): ModelClient
     async *stream(request: ModelRequest): AsyncGenerator<StreamEvent> {
       let events;
       try {
-        const { body } = convertToConverseRequest({
-          items: request.items,
-          tools: request.tools,
-          model: options.model,
-          ...(options.reasoningEffort !== undefined ? { reasoningEffort: options.reasoningEffort } : {}),
-          ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
-          ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
-        });
+        const { body } = convertToConverseRequest(conversionInput(options, request));
         const response = await sdk.send(
           new ConverseStreamCommand(body),
           request.signal ? { abortSignal: request.signal } : {},

@@ -11,6 +11,7 @@ import { nodeHttpFetch } from '../shared/node-http-fetch.js';
 import { convertToGeminiRequest } from './convert-to-gemini-request.js';
 import { failureEvents, mapGeminiError } from './map-gemini-error.js';
 import { mapGeminiStream } from './map-gemini-stream.js';
+import { conversionInput } from '../shared/conversion-input.js';
 
 /**
  * Builds the client; throws `MissingApiKeyError` at once without `GEMINI_API_KEY` (or `GOOGLE_API_KEY`).
@@ -37,14 +38,7 @@ export function createGeminiClient(options: ClientOptions): ModelClient {
     async *stream(request: ModelRequest): AsyncGenerator<StreamEvent> {
       let chunks;
       try {
-        const { body } = convertToGeminiRequest({
-          items: request.items,
-          tools: request.tools,
-          model: options.model,
-          ...(options.reasoningEffort !== undefined ? { reasoningEffort: options.reasoningEffort } : {}),
-          ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
-          ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
-        });
+        const { body } = convertToGeminiRequest(conversionInput(options, request));
         chunks = await sdk.models.generateContentStream({
           ...body,
           config: {

@@ -4,6 +4,7 @@ import { createOpenAISdk } from '../openai-shared/create-openai-sdk.js';
 import { failureEvents, mapOpenAIError } from '../openai-shared/map-openai-error.js';
 import { convertToOpenAIChatRequest } from './convert-to-openai-chat-messages.js';
 import { mapOpenAIChatStream } from './map-openai-chat-stream.js';
+import { conversionInput } from '../shared/conversion-input.js';
 
 /**
  * Builds the client; throws `MissingApiKeyError` at once when OpenAI's endpoint is used without
@@ -17,14 +18,7 @@ export function createOpenAIChatClient(options: ClientOptions): ModelClient {
     async *stream(request: ModelRequest): AsyncGenerator<StreamEvent> {
       let chunks;
       try {
-        const { body } = convertToOpenAIChatRequest({
-          items: request.items,
-          tools: request.tools,
-          model: options.model,
-          ...(options.reasoningEffort !== undefined ? { reasoningEffort: options.reasoningEffort } : {}),
-          ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
-          ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
-        });
+        const { body } = convertToOpenAIChatRequest(conversionInput(options, request));
         chunks = await sdk.chat.completions.create(body, request.signal ? { signal: request.signal } : {});
       } catch (error) {
         yield* failureEvents(mapOpenAIError(error, 'openai-chat', { secret: apiKey }));

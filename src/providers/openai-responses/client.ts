@@ -14,6 +14,7 @@ import {
   isOpenAIReasoningModelName,
 } from './convert-to-openai-responses-input.js';
 import { mapOpenAIResponsesStream } from './map-openai-responses-stream.js';
+import { conversionInput } from '../shared/conversion-input.js';
 
 /**
  * OpenAI's answer (400) to encrypted reasoning another account or organisation produced, or that it can
@@ -30,14 +31,9 @@ export function createOpenAIResponsesClient(options: ClientOptions): ModelClient
   const reasoning = options.reasoning ?? isOpenAIReasoningModelName(options.model);
   const open = async (request: ModelRequest, withoutEncryptedReasoning: boolean) => {
     const { body } = convertToOpenAIResponsesRequest({
-      items: request.items,
-      tools: request.tools,
-      model: options.model,
+      ...conversionInput(options, request),
       reasoning,
-      ...(options.reasoningEffort !== undefined ? { reasoningEffort: options.reasoningEffort } : {}),
-      ...(request.toolChoice !== undefined ? { toolChoice: request.toolChoice } : {}),
       ...(withoutEncryptedReasoning ? { withoutEncryptedReasoning } : {}),
-      ...(request.maxOutputTokens !== undefined ? { maxOutputTokens: request.maxOutputTokens } : {}),
     });
     if (options.endpointKind === 'chatgpt-codex') applyChatGptConstraints(body);
     return sdk.responses.create(body, request.signal ? { signal: request.signal } : {});
