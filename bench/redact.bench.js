@@ -7,8 +7,8 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { compileMatchers } from '../dist/src/core/redact.js';
-import { StreamRedactor } from '../dist/src/core/redact-stream.js';
+import { compileMatchers } from '../dist/src/core/redact/redact.js';
+import { StreamRedactor } from '../dist/src/core/redact/redact-stream.js';
 import { median, printTable } from './lib.js';
 
 const roundsIndex = process.argv.indexOf('--rounds');

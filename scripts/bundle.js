@@ -85,7 +85,7 @@ const results = await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: { 'bare-list-config': 'src/core/config-schema.ts' },
+    entryPoints: { 'bare-list-config': 'src/core/config/config-schema.ts' },
     splitting: false,
     plugins: [noModelClients],
   }),

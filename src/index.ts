@@ -6,15 +6,15 @@
  *   const conversation = await cody.create({ provider: 'openai', api: 'chat', model: 'gpt-4o-mini' });
  *   for await (const event of conversation.submit('hello')) { … }
  */
-export { createCody } from './core/cody.js';
-export type { Cody, CreateCodyOptions } from './core/cody.js';
-export type { Conversation, SubmitOptions } from './core/conversation.js';
+export { createCody } from './core/engine/cody.js';
+export type { Cody, CreateCodyOptions } from './core/engine/cody.js';
+export type { Conversation, SubmitOptions } from './core/conversation/conversation.js';
 export type { ImageInput } from './core/images/attach-images.js';
 export type {
   CodyNotice,
   SelectionChoice,
   SessionStatus as ConversationStatus,
-} from './core/conversation-engine.js';
+} from './core/conversation/session-surface.js';
 export type {
   ApprovalDecision,
   CompactionTrigger,
@@ -24,8 +24,8 @@ export type {
   ToolFinishStatus,
   TurnCompleteStatus,
   TurnState,
-} from './core/session-events.js';
-export type { Plan, PlanStep, PlanStepStatus } from './core/plan.js';
+} from './core/conversation/session-events.js';
+export type { Plan, PlanStep, PlanStepStatus } from './core/conversation/plan.js';
 export { CodyError } from './core/errors.js';
 export type { ErrorHint, ErrorKind } from './core/errors.js';
 export type { ConversationSummary } from './core/rollout/summary-reader.js';

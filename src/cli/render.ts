@@ -2,10 +2,10 @@
  * Renders session events: the reply text to stdout as it streams, everything else (spinner, retries,
  * compaction notices, warnings) to stderr. With --json, every event is one JSON line on stdout.
  */
-import type { SessionEvent } from '../core/session-events.js';
+import type { SessionEvent } from '../core/conversation/session-events.js';
 import { type Io, useColor } from './io.js';
 import { stderrChalk } from './color.js';
-import { UPDATE_PLAN_TOOL } from '../core/plan.js';
+import { UPDATE_PLAN_TOOL } from '../core/conversation/plan.js';
 import { planLines } from './plan-view.js';
 import { createReplyOutput } from './reply-output.js';
 import { createLiveReply } from './live-reply.js';

@@ -4,9 +4,9 @@
  * stopped first), Esc / Ctrl-C to stop the turn, and keys typed meanwhile kept as the next message.
  */
 import { costOf, type Conversation } from '../core/index.js';
-import type { ApprovalDecision, SessionEvent } from '../core/session-events.js';
+import type { ApprovalDecision, SessionEvent } from '../core/conversation/session-events.js';
 import type { ChalkInstance } from 'chalk';
-import { UPDATE_PLAN_TOOL } from '../core/plan.js';
+import { UPDATE_PLAN_TOOL } from '../core/conversation/plan.js';
 import { PlanView } from './plan-view.js';
 import {
   compactionFinishedText,

@@ -2,7 +2,7 @@
  * Tab after a slash command: the values its argument takes (`/approval f` → `full-auto`, `/model gpt-4`
  * → the known `gpt-4…` ids, `/export ` → `md json html`). Small lists only: the prompt loads this.
  */
-import { apiNamesOf, providerList } from '../core/config.js';
+import { apiNamesOf, providerList } from '../core/config/config.js';
 import { APPROVAL_POLICIES } from '../core/tools/policy.js';
 import { REASONING_LEVELS } from '../protocol/reasoning-levels.js';
 import { knownModelIds } from './known-models.js';

@@ -5,27 +5,27 @@
  * `Session`, `ConversationManager` and the tool runtime stay inside core. Everything here is light:
  * the heavy modules (the session, SDKs, tools, MCP) load only when a conversation is opened.
  */
-import { toWireApi, type CodyConfig } from './config.js';
-import type { Store } from './front-end-store.js';
+import { toWireApi, type CodyConfig } from './config/config.js';
+import type { Store } from './engine/front-end-store.js';
 import type { McpServerStatus } from './mcp/mcp-manager.js';
-import type { SessionStatus } from './conversation-engine.js';
+import type { SessionStatus } from './conversation/session-surface.js';
 import type { RecapMessage, Transcript } from './rollout/transcript.js';
-import { isProvider } from './provider-names.js';
+import { isProvider } from './selection/provider-names.js';
 import type { WireApi } from '../protocol/index.js';
 import { isWireApi } from '../providers/lookup.js';
 
-export { createCody } from './cody.js';
-export type { Cody, CreateCodyOptions } from './cody.js';
-export { storeOf } from './front-end-store.js';
-export { costOf } from './cost.js';
-export type { UsageTotals } from './cost.js';
-export type { Store as CodyStore } from './front-end-store.js';
-export { failureOf, thrownBy } from './conversation.js';
-export type { Conversation, SubmitOptions } from './conversation.js';
+export { createCody } from './engine/cody.js';
+export type { Cody, CreateCodyOptions } from './engine/cody.js';
+export { storeOf } from './engine/front-end-store.js';
+export { costOf } from './selection/cost.js';
+export type { UsageTotals } from './selection/cost.js';
+export type { Store as CodyStore } from './engine/front-end-store.js';
+export { failureOf, thrownBy } from './conversation/conversation.js';
+export type { Conversation, SubmitOptions } from './conversation/conversation.js';
 export type { ImageInput } from './images/attach-images.js';
 export { loadImage } from './images/attach-images.js';
 export { sniffImageType } from './images/image-bytes.js';
-export type { CodyNotice, SelectionChoice, SessionStatus } from './conversation-engine.js';
+export type { CodyNotice, SelectionChoice, SessionStatus } from './conversation/session-surface.js';
 export type { McpServerStatus } from './mcp/mcp-manager.js';
 export type { ForkOptions } from './store/fork-options.js';
 export type { TranscriptPage, TranscriptPageMeta, TranscriptPageOptions } from './store/transcript-page.js';
@@ -38,8 +38,8 @@ export async function recapMessages(transcript: Transcript): Promise<RecapMessag
   const module = await import('./rollout/transcript.js');
   return module.recapMessages(transcript);
 }
-export type { ProjectDocFile, ProjectInstructions } from './project-docs.js';
-export type { PromptCommand, SlashMessage } from './prompt-commands.js';
+export type { ProjectDocFile, ProjectInstructions } from './project/project-docs.js';
+export type { PromptCommand, SlashMessage } from './project/prompt-commands.js';
 
 /** The wire API id (`openai-chat`, …) of a conversation's status, whose `api` is the name a person types. */
 export function wireApiOf(status: Pick<SessionStatus, 'provider' | 'api'>): WireApi {

@@ -2,7 +2,7 @@
  * What `cody serve` keeps of the conversations it drives — only what is HTTP: the per-conversation event
  * log every SSE client reads (and replays from), the turn each POST started (its id, to answer 202 and
  * `GET …/state`), and an orderly stop for SIGTERM. The engine state — one turn at a time, approvals
- * waiting for an answer, abort, closing idle conversations — is the engine's (core/live-conversations.ts);
+ * waiting for an answer, abort, closing idle conversations — is the engine's (core/engine/live-conversations.ts);
  * an attached SSE client holds its conversation open there.
  */
 import { randomUUID } from 'node:crypto';

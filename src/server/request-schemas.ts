@@ -1,7 +1,7 @@
 /** What the API accepts, validated at the boundary: unknown fields are refused so typos do not pass silently. */
 import { z } from 'zod';
-import { isProvider, providerList } from '../core/config.js';
-import { MODEL_ID } from '../core/provider-choice.js';
+import { isProvider, providerList } from '../core/config/config.js';
+import { MODEL_ID } from '../core/selection/provider-choice.js';
 import { isRecord } from '../protocol/json.js';
 import { REASONING_LEVELS } from '../protocol/client-options.js';
 import { ApiError } from './api-error.js';

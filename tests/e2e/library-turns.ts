@@ -7,7 +7,7 @@
  */
 import { createCody } from '../../src/index.js';
 import { CLI_VERSION } from '../../src/cli/version.js';
-import type { SessionEvent } from '../../src/core/session-events.js';
+import type { SessionEvent } from '../../src/core/conversation/session-events.js';
 import type { Harness } from './harness.js';
 
 export interface LibraryTurns {

@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCody } from '../../src/index.js';
 import { CLI_VERSION } from '../../src/cli/version.js';
-import type { ApprovalDecision } from '../../src/core/session-events.js';
+import type { ApprovalDecision } from '../../src/core/conversation/session-events.js';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { fakeJwt } from '../fake-provider/token-endpoint.js';
 import type { FakeApi } from '../fake-provider/types.js';

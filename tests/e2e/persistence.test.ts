@@ -288,7 +288,7 @@ describe('cody persistence and resume (e2e)', () => {
         'node_modules/@google/genai/',
         'node_modules/zod/',
         'node_modules/gpt-tokenizer/',
-        'src/core/session.ts',
+        'src/core/conversation/session.ts',
       ]) {
         expect(
           ran.filter((module) => module.includes(heavy)),
@@ -320,7 +320,7 @@ describe('cody persistence and resume (e2e)', () => {
     // That file holds the schema and zod unwrapped: loading it runs them.
     expect(tuned.stderr).toContain(configLoader);
     expect(inputs['bare-list-config.js']).toEqual(
-      expect.arrayContaining(['src/core/config-schema.ts', 'node_modules/zod/v3/types.js']),
+      expect.arrayContaining(['src/core/config/config-schema.ts', 'node_modules/zod/v3/types.js']),
     );
     // And a bad value there is still refused in one line, exit 2.
     await writeFile(configFile, JSON.stringify({ ...config, compact: { threshold: 7 } }));

@@ -20,7 +20,7 @@ export const FILESYSTEM = join(
   'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js',
 );
 /** A small MCP server whose tools crash it, time out, or fail. */
-export const CRASHING_SERVER = join(REPO_ROOT, 'tests/unit/mcp/fixtures/test-mcp-server.mjs');
+export const CRASHING_SERVER = join(REPO_ROOT, 'tests/unit/core/mcp/fixtures/test-mcp-server.mjs');
 
 /** Makes the harness home (cody's working directory) a git work tree with one committed file. */
 export async function makeRepo(home: string): Promise<void> {

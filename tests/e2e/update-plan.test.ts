@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCody } from '../../src/index.js';
-import type { SessionEvent } from '../../src/core/session-events.js';
+import type { SessionEvent } from '../../src/core/conversation/session-events.js';
 import { startCodyServer } from '../../src/server/http-server.js';
 import { apiClient } from '../server/sse-client.js';
 import { createHarness, type Harness, REPO_ROOT } from './harness.js';

@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCody } from '../../src/index.js';
-import type { SessionEvent } from '../../src/core/session-events.js';
+import type { SessionEvent } from '../../src/core/conversation/session-events.js';
 import { createHarness, type Harness } from './harness.js';
 import { startPageServer, type PageServer } from './page-server.js';
 

@@ -6,9 +6,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConversationManager } from '../../src/core/conversation-manager.js';
+import { ConversationManager } from '../../src/core/store/conversation-manager.js';
 import { CorruptRolloutError } from '../../src/core/errors.js';
-import { type CodyPaths, resolveCodyPaths } from '../../src/core/paths.js';
+import { type CodyPaths, resolveCodyPaths } from '../../src/core/config/paths.js';
 import { convertCodexRollout } from '../../src/core/rollout/codex-import.js';
 import { CODEX_ROLLOUT_DIR, type LineOnDisk, makeTempDir, readLines, removeTempDir } from './helpers.js';
 

@@ -6,9 +6,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCody, type Cody } from '../../src/core/cody.js';
-import { writeTitle } from '../../src/core/conversation-titles.js';
-import type { SessionEvent } from '../../src/core/session-events.js';
+import { createCody, type Cody } from '../../src/core/engine/cody.js';
+import { writeTitle } from '../../src/core/store/conversation-titles.js';
+import type { SessionEvent } from '../../src/core/conversation/session-events.js';
 import type { ToolRuntime } from '../../src/core/tools/tool-runtime.js';
 import type { ModelClient, ModelRequest, StreamEvent } from '../../src/protocol/index.js';
 

@@ -3,8 +3,8 @@ import * as fs from 'node:fs';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { newConversationId } from '../../src/core/conversation-id.js';
-import { ConversationManager } from '../../src/core/conversation-manager.js';
+import { newConversationId } from '../../src/core/store/conversation-id.js';
+import { ConversationManager } from '../../src/core/store/conversation-manager.js';
 import {
   AmbiguousConversationError,
   CorruptRolloutError,
@@ -12,7 +12,7 @@ import {
   StorageError,
   UnknownConversationError,
 } from '../../src/core/errors.js';
-import { type CodyPaths, ensureCodyHome, resolveCodyPaths } from '../../src/core/paths.js';
+import { type CodyPaths, ensureCodyHome, resolveCodyPaths } from '../../src/core/config/paths.js';
 import { acquireConversationLock } from '../../src/core/rollout/lock.js';
 import { readConversationSummary, type SummaryFileSystem } from '../../src/core/rollout/summary-reader.js';
 import {

@@ -7,8 +7,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCody, type Cody, type CreateCodyOptions } from '../../src/core/cody.js';
-import type { SessionEvent } from '../../src/core/session-events.js';
+import { createCody, type Cody, type CreateCodyOptions } from '../../src/core/engine/cody.js';
+import type { SessionEvent } from '../../src/core/conversation/session-events.js';
 import type { ToolRuntime } from '../../src/core/tools/tool-runtime.js';
 import type { ModelClient, ModelRequest, StreamEvent } from '../../src/protocol/index.js';
 

@@ -6,18 +6,18 @@ import { mkdtemp, open as openFile, readFile, rm, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CodyConfig } from '../../src/core/config.js';
-import { ConversationManager } from '../../src/core/conversation-manager.js';
-import { ensureCodyHome, resolveCodyPaths } from '../../src/core/paths.js';
+import type { CodyConfig } from '../../src/core/config/config.js';
+import { ConversationManager } from '../../src/core/store/conversation-manager.js';
+import { ensureCodyHome, resolveCodyPaths } from '../../src/core/config/paths.js';
 import type { RecorderFileSystem } from '../../src/core/rollout/index.js';
 import {
   MAX_TOOL_ROUNDS_PER_TURN,
   Session,
   TurnFailedError,
   UnsentMessageError,
-} from '../../src/core/session.js';
-import type { SessionEvent } from '../../src/core/session-events.js';
-import { startConversation } from '../../src/core/start-conversation.js';
+} from '../../src/core/conversation/session.js';
+import type { SessionEvent } from '../../src/core/conversation/session-events.js';
+import { startConversation } from '../../src/core/conversation/start-conversation.js';
 import type { ToolRuntime } from '../../src/core/tools/tool-runtime.js';
 import {
   MissingApiKeyError,

@@ -7,11 +7,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConversationManager } from '../../src/core/conversation-manager.js';
-import { ensureCodyHome, resolveCodyPaths } from '../../src/core/paths.js';
-import { Session } from '../../src/core/session.js';
-import type { SessionEvent } from '../../src/core/session-events.js';
-import { startConversation } from '../../src/core/start-conversation.js';
+import { ConversationManager } from '../../src/core/store/conversation-manager.js';
+import { ensureCodyHome, resolveCodyPaths } from '../../src/core/config/paths.js';
+import { Session } from '../../src/core/conversation/session.js';
+import type { SessionEvent } from '../../src/core/conversation/session-events.js';
+import { startConversation } from '../../src/core/conversation/start-conversation.js';
 import type { ToolRuntime } from '../../src/core/tools/tool-runtime.js';
 import type { FunctionCallItem, ModelClient, ModelRequest, StreamEvent } from '../../src/protocol/index.js';
 

@@ -6,12 +6,12 @@
  */
 import { describe, expect, it } from 'vitest';
 import { COMPACTION_PROMPT } from '../../src/core/compact/index.js';
-import { isReasoningModel } from '../../src/core/model-catalog.js';
+import { isReasoningModel } from '../../src/core/selection/model-catalog.js';
 import { heuristicEstimator } from '../../src/core/tokens/index.js';
 import type { ResponseItem, ToolSpec, WireApi } from '../../src/protocol/index.js';
 import { createModelClient } from '../../src/providers/index.js';
 import type { FakeApi } from '../fake-provider/types.js';
-import { compactWith } from '../unit/compact/compact-with.js';
+import { compactWith } from '../unit/core/compact/compact-with.js';
 import { withFakeServer } from './fake-server.js';
 import { assistant, call, developer, output, system, user } from './item-builders.js';
 

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { providerList } from '../../src/core/config.js';
+import { providerList } from '../../src/core/config/config.js';
 import { buildRoutes } from '../../src/server/http-server.js';
 import { GlobalEvents } from '../../src/server/global-events.js';
 import { LiveConversations } from '../../src/server/live-conversations.js';

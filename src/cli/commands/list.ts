@@ -1,14 +1,14 @@
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { loadConfig } from '../../core/config.js';
+import { loadConfig } from '../../core/config/config.js';
 import {
   isInWorkspace,
   listConversations,
   readActiveId,
   workspaceFirst,
   workspaceOf,
-} from '../../core/conversation-list.js';
-import { resolveCodyPaths } from '../../core/paths.js';
+} from '../../core/store/conversation-list.js';
+import { resolveCodyPaths } from '../../core/config/paths.js';
 import type { ConversationSummary } from '../../core/index.js';
 import type { Io } from '../io.js';
 import { sanitizeForTerminal, terminalSafeJson } from '../sanitize.js';

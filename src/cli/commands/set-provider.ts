@@ -1,8 +1,8 @@
 import { existsSync } from 'node:fs';
-import { providerSettings, resolveSelection, saveConfig } from '../../core/config.js';
+import { providerSettings, resolveSelection, saveConfig } from '../../core/config/config.js';
 import { ExitCode } from '../exit-codes.js';
-import { isKnownModel, lookupModelLimits } from '../../core/model-catalog.js';
-import { applyProviderChoice, droppedSignIn } from '../../core/provider-choice.js';
+import { isKnownModel, lookupModelLimits } from '../../core/selection/model-catalog.js';
+import { applyProviderChoice, droppedSignIn } from '../../core/selection/provider-choice.js';
 import { claudeCredentialsFile } from '../../core/auth/claude-signin.js';
 import { codexAuthFile } from '../../core/auth/codex-signin.js';
 import { createContext } from '../context.js';

@@ -6,7 +6,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { FunctionCallItem } from '../../protocol/index.js';
-import type { SessionEvent } from '../../core/session-events.js';
+import type { SessionEvent } from '../../core/conversation/session-events.js';
 import { sanitizeForTerminal } from '../sanitize.js';
 import { callOutcome, summarizeToolCall } from '../tool-summary.js';
 

@@ -1,4 +1,4 @@
-import type { ConversationManager } from '../conversation-manager.js';
+import type { ConversationManager } from './conversation-manager.js';
 import { forkConversation } from './fork.js';
 
 /**

@@ -3,7 +3,7 @@
  * still holds what the turn left (else kept, unless forced) — and records the rollback (a
  * `thread_rolled_back` event, with what was restored, removed and kept) so resume drops those turns.
  */
-import type { ConversationManager } from '../conversation-manager.js';
+import type { ConversationManager } from '../store/conversation-manager.js';
 import { CodyError } from '../errors.js';
 import { acquireConversationLock, DEFAULT_LOCK_TIMEOUT_MS } from '../rollout/index.js';
 import { openWorkspace } from '../tools/workspace.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendHistory, historyPath, readHistory } from '../../../src/cli/history.js';
-import { createRedactor } from '../../../src/core/redact.js';
+import { createRedactor } from '../../../src/core/redact/redact.js';
 
 describe('prompt history', () => {
   let home: string;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { formatRows, relativeTime, uniquePrefixes } from '../../../src/cli/commands/list.js';
 import { mistypedCommand } from '../../../src/cli/main.js';
 import { withStdinBlock } from '../../../src/cli/message.js';
-import { generateTitle } from '../../../src/core/conversation-titles.js';
+import { generateTitle } from '../../../src/core/store/conversation-titles.js';
 
 describe('list formatting', () => {
   it('gives each id the shortest unique prefix (8 at least), never ending in a dash', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent } from '../../../src/core/session-events.js';
+import type { SessionEvent } from '../../../src/core/conversation/session-events.js';
 import { createReplyOutput } from '../../../src/cli/reply-output.js';
 
 function stream(isTTY: boolean): { isTTY: boolean; text: string; write(chunk: string): void } {

@@ -6,7 +6,7 @@
 import { EventEmitter } from 'node:events';
 import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent, SessionEventType } from '../../../src/core/session-events.js';
+import type { SessionEvent, SessionEventType } from '../../../src/core/conversation/session-events.js';
 import type { Io, OutputStream } from '../../../src/cli/io.js';
 import { createTurnRenderer } from '../../../src/cli/render.js';
 import { runTurn } from '../../../src/cli/repl-turn.js';

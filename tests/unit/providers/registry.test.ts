@@ -7,28 +7,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { completionScript } from '../../../src/cli/completion.js';
 import { unknownModelWarning } from '../../../src/cli/known-models.js';
-import { costOf } from '../../../src/core/cost.js';
+import { costOf } from '../../../src/core/selection/cost.js';
 import { knownModelIds } from '../../../src/cli/known-models.js';
 import { loginProviders } from '../../../src/core/auth/key-store.js';
 import { endpointOf, keyFromEnvironment } from '../../../src/core/auth/provider-endpoints.js';
 import { clientCredentials } from '../../../src/core/auth/resolve-credentials.js';
-import { quickCheckedConfig } from '../../../src/core/config-quick-check.js';
-import { configSchema } from '../../../src/core/config-schema.js';
+import { quickCheckedConfig } from '../../../src/core/config/config-quick-check.js';
+import { configSchema } from '../../../src/core/config/config-schema.js';
 import {
   allApiNames,
   apiNameOf,
   providerList,
   resolveSelection,
   toWireApi,
-} from '../../../src/core/config.js';
+} from '../../../src/core/config/config.js';
 import { imageTokens } from '../../../src/core/images/image-tokens.js';
-import { keyVariables } from '../../../src/core/known-secrets.js';
+import { keyVariables } from '../../../src/core/redact/known-secrets.js';
 import { encodingFor } from '../../../src/core/tokens/index.js';
 import { PNG_1X1_BASE64 } from '../../e2e/image-fixtures.js';
-import { acceptsImages, lookupModelLimits, reasoningSupport } from '../../../src/core/model-catalog.js';
-import { applyProviderChoice } from '../../../src/core/provider-choice.js';
+import { acceptsImages, lookupModelLimits, reasoningSupport } from '../../../src/core/selection/model-catalog.js';
+import { applyProviderChoice } from '../../../src/core/selection/provider-choice.js';
 import { credentialVariables } from '../../../src/core/tools/tool-environment.js';
-import { describeProviderFailure } from '../../../src/core/turn-failure.js';
+import { describeProviderFailure } from '../../../src/core/conversation/turn-failure.js';
 import { ProviderError, type ClientOptions, type ModelClient } from '../../../src/protocol/index.js';
 import {
   createModelClient,

@@ -1,0 +1,41 @@
+/** What every step of one turn (or one compaction) works with. */
+import type { ModelClient, ReasoningLevel } from '../../protocol/index.js';
+import type { CodyConfig, Selection } from '../config/config.js';
+import type { ModelLimits } from '../selection/model-catalog.js';
+import type { ToolRuntime } from '../tools/tool-runtime.js';
+import type { ApprovalDesk } from '../conversation/approvals.js';
+import type { ContextBudget } from './context-budget.js';
+import type { ConversationHandle } from '../conversation/conversation-handle.js';
+import type { TurnStateMachine } from './turn-state.js';
+
+export interface TurnContext {
+  /** Set once this turn recorded its ghost snapshot (one per turn, before the first change). */
+  snapshotTaken?: boolean;
+  /** The id of that snapshot, when one was taken: the turn's change set is measured from it. */
+  snapshotId?: string;
+  handle: ConversationHandle;
+  /** The working directory recorded with the turn. */
+  cwd: string;
+  config: CodyConfig;
+  selection: Selection;
+  limits: ModelLimits;
+  client: ModelClient;
+  budget: ContextBudget;
+  states: TurnStateMachine;
+  tools: ToolRuntime | undefined;
+  approvals: ApprovalDesk;
+  /** How long an approval request waits before it is declined with "no answer" (0: until answered). */
+  approvalTimeoutMs: number;
+  /** The approval policy the conversation keeps, recorded beside the one in force when they differ. */
+  keptApprovalPolicy?: string;
+  /**
+   * Whether someone answers approval requests; when not, an 'ask' is a denial. A function is asked at
+   * each approval (a server: is a client attached to this conversation's events?).
+   */
+  canAsk: boolean | (() => Promise<boolean>);
+  signal: AbortSignal | undefined;
+  /** The project instructions in effect for this turn (read at its start), if any file is. */
+  instructions?: string;
+  /** The conversation's reasoning level for this turn (recorded in turn_context); absent: the API's default. */
+  reasoning?: ReasoningLevel;
+}
