@@ -1,4 +1,10 @@
-import type { FinishReason, FunctionCallItem, ResponseItem, TokenUsage, WireApi } from '../../protocol/index.js';
+import type {
+  FinishReason,
+  FunctionCallItem,
+  ResponseItem,
+  TokenUsage,
+  WireApi,
+} from '../../protocol/index.js';
 import type { ErrorHint, ErrorKind } from '../errors.js';
 import type { PlanStep } from './plan.js';
 import type { AlwaysScope } from '../tools/tool-runtime.js';

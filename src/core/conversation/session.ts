@@ -39,7 +39,11 @@ import {
   lookupModelLimits,
   reasoningSupport,
 } from '../selection/model-catalog.js';
-import { levelFromCodexEffort, parseReasoningLevel, unusableReasoningWarning } from '../turn/reasoning-setting.js';
+import {
+  levelFromCodexEffort,
+  parseReasoningLevel,
+  unusableReasoningWarning,
+} from '../turn/reasoning-setting.js';
 import type { RecorderOptions } from '../rollout/index.js';
 import { knownSecrets } from '../redact/known-secrets.js';
 import { compileMatchers, type Matchers, redactDeep, redactText, replaceSecrets } from '../redact/redact.js';

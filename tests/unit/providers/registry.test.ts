@@ -25,7 +25,11 @@ import { imageTokens } from '../../../src/core/images/image-tokens.js';
 import { keyVariables } from '../../../src/core/redact/known-secrets.js';
 import { encodingFor } from '../../../src/core/tokens/index.js';
 import { PNG_1X1_BASE64 } from '../../e2e/image-fixtures.js';
-import { acceptsImages, lookupModelLimits, reasoningSupport } from '../../../src/core/selection/model-catalog.js';
+import {
+  acceptsImages,
+  lookupModelLimits,
+  reasoningSupport,
+} from '../../../src/core/selection/model-catalog.js';
 import { applyProviderChoice } from '../../../src/core/selection/provider-choice.js';
 import { credentialVariables } from '../../../src/core/tools/tool-environment.js';
 import { describeProviderFailure } from '../../../src/core/conversation/turn-failure.js';

@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { ResponseItem } from '../../../../src/protocol/index.js';
-import { selectKeptUserMessages, SUMMARY_PREFIX, summaryMessage } from '../../../../src/core/compact/index.js';
+import {
+  selectKeptUserMessages,
+  SUMMARY_PREFIX,
+  summaryMessage,
+} from '../../../../src/core/compact/index.js';
 import { ITEM_OVERHEAD_TOKENS } from '../../../../src/core/tokens/index.js';
 import {
   assistant,

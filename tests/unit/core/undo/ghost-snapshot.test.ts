@@ -4,7 +4,11 @@ import { mkdir, mkdtemp, readFile, realpath, rm, unlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createGhostSnapshot, ghostCommitOf, workTreeTree } from '../../../../src/core/undo/ghost-snapshot.js';
+import {
+  createGhostSnapshot,
+  ghostCommitOf,
+  workTreeTree,
+} from '../../../../src/core/undo/ghost-snapshot.js';
 import { changedFiles, type FileChange } from '../../../../src/core/undo/restore.js';
 import { applyRestore, planRestore, treeEntries } from '../../../../src/core/undo/selective-restore.js';
 import { diffStat, formatDiffStat, unifiedDiff } from '../../../../src/core/undo/turn-diff.js';
