@@ -22,6 +22,8 @@ export type { UsageTotals } from './selection/cost.js';
 export type { Store as CodyStore } from './engine/front-end-store.js';
 export { failureOf, thrownBy } from './conversation/conversation.js';
 export type { Conversation, SubmitOptions } from './conversation/conversation.js';
+export type { LiveRun, LiveWatch } from './live-channel/subscriber.js';
+export type { LiveRunKind } from './live-channel/wire.js';
 export type { ImageInput } from './images/attach-images.js';
 export { loadImage } from './images/attach-images.js';
 export { sniffImageType } from './images/image-bytes.js';

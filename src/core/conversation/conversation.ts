@@ -39,6 +39,14 @@ export interface ConversationHooks {
   onClose(): void;
   /** A turn or compaction released the conversation; `last` is the last event its reader was given. */
   onTurnEnd(last: SessionEvent | undefined): void;
+  /** A turn or compaction begins: what to tell of each event its reader is given, and of its end. */
+  onRun?(kind: 'turn' | 'compaction'): RunTap | undefined;
+}
+
+/** Sees a run's events as its reader gets them (the live channel publishes them to other processes). */
+export interface RunTap {
+  event(event: SessionEvent): void;
+  end(): void;
 }
 
 /** What a front end shows for a failure: the kind (mapped to an exit code or HTTP status) and one line. */
@@ -78,13 +86,13 @@ export class Conversation {
       this.running = undefined;
       throw error;
     }
-    return this.guarded(controller, this.turnEvents(message, controller, options.images ?? []));
+    return this.guarded(controller, this.turnEvents(message, controller, options.images ?? []), 'turn');
   }
 
   /** Compacts the history now; events like a turn's, ending with `turn-complete` or `turn-failed`. */
   compact(focus?: string, options: SubmitOptions = {}): AsyncGenerator<SessionEvent> {
     const controller = this.reserve(options.signal);
-    return this.guarded(controller, this.compactionEvents(focus, controller));
+    return this.guarded(controller, this.compactionEvents(focus, controller), 'compaction');
   }
 
   /**
@@ -211,11 +219,14 @@ export class Conversation {
   private guarded(
     controller: AbortController,
     inner: AsyncGenerator<SessionEvent>,
+    kind: 'turn' | 'compaction',
   ): AsyncGenerator<SessionEvent> {
     let last: SessionEvent | undefined;
+    const tap = this.hooks.onRun?.(kind);
     const release = (): void => {
       if (this.running !== controller) return;
       this.running = undefined;
+      tap?.end();
       for (const wake of this.idleWaiters.splice(0)) wake();
       this.hooks.onTurnEnd?.(last);
     };
@@ -223,7 +234,10 @@ export class Conversation {
       next: async (...args) => {
         const step = await inner.next(...args);
         if (step.done === true) release();
-        else last = step.value;
+        else {
+          last = step.value;
+          tap?.event(step.value);
+        }
         return step;
       },
       return: async (value) => {

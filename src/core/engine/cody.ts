@@ -10,7 +10,7 @@
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../config/config.js';
+import { loadConfig, type CodyConfig } from '../config/config.js';
 import { Conversation } from '../conversation/conversation.js';
 import { LiveConversations } from './live-conversations.js';
 import type { ApprovalDecision } from '../conversation/session-events.js';
@@ -31,6 +31,9 @@ import type { TranscriptPage, TranscriptPageOptions } from '../store/transcript-
 import type { ApprovalPolicy } from '../tools/policy.js';
 import type { ToolRuntime } from '../tools/tool-runtime.js';
 import type { SessionOptions } from '../conversation/session.js';
+import { lazyLive } from '../live-channel/lazy-live.js';
+import type { EngineLiveOptions } from '../live-channel/engine-live.js';
+import type { LiveRun, LiveWatch } from '../live-channel/subscriber.js';
 
 export interface CreateCodyOptions {
   /** Cody's home (conversations, config); default `$CODY_HOME`, else `~/.cody`. */
@@ -117,6 +120,13 @@ export interface Cody {
   hold(id: string): () => void;
   /** Called with the id of each live conversation closed (idle, deleted, or found deleted). */
   onClose(listener: (id: string) => void): () => void;
+  /**
+   * Watches the turns (and compactions) another process runs on that conversation — `cody chat` in a
+   * terminal while a server shows it: `onRun` is told of the one going on now and of each that begins
+   * later, with its events from its start (redacted with this engine's secrets too). This engine's own
+   * runs are not told. `ready` resolves once the run going on now, if any, was told.
+   */
+  watchLive(id: string, onRun: (run: LiveRun) => void): LiveWatch;
   /** Interrupts every running turn and forgets the live conversations. */
   close(): Promise<void>;
 }
@@ -140,6 +150,8 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
       return opened.store;
     }));
 
+  // Every turn is offered to other processes on the live channel (not an ephemeral conversation's).
+  const liveChannel = lazyLive(liveOptions(options, homePaths.home, env, load));
   const canAsk = options.canAsk;
   /** The live conversation of a resolved id, its session opened the first time (a draft's from memory). */
   const openSession = (resolved: string, draft?: SessionOptions['draft']): Promise<Conversation> =>
@@ -147,6 +159,7 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
       const { manager, config, runtime } = await load();
       const { Session } = await import('../conversation/session.js');
       const tools = await runtime.createTools();
+      const channel = await liveChannel.load();
       const onLockWait = options.onLockWait;
       const session = await Session.open({
         manager,
@@ -165,6 +178,7 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
       });
       return new Conversation(session, {
         ...hooks,
+        onRun: (kind) => channel?.tap(resolved, kind),
         onClose: () => {
           hooks.onClose();
           // close() waits for the tools (MCP servers) to shut down.
@@ -266,7 +280,9 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     respond: (approvalId, decision, reason) => live.respond(approvalId, decision, reason),
     hold: (id) => live.hold(id),
     onClose: (listener) => live.onClose(listener),
+    watchLive: (id, onRun) => liveChannel.watch(id, onRun),
     close: async () => {
+      liveChannel.close();
       await live.closeAll();
       await Promise.all(closing);
       if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
@@ -274,6 +290,25 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
   };
   registerStore(cody, () => load().then((store) => ({ ...store, draft })));
   return cody;
+}
+
+/**
+ * What the engine's live channel needs: where it lives, and the engine's secrets to redact with; none
+ * for an ephemeral engine (its conversations are nobody else's).
+ */
+function liveOptions(
+  options: CreateCodyOptions,
+  home: string,
+  env: Readonly<Record<string, string | undefined>>,
+  load: () => Promise<{ config: CodyConfig }>,
+): EngineLiveOptions | undefined {
+  if (options.ephemeral) return undefined;
+  return {
+    home,
+    env,
+    secrets: options.secrets ?? [],
+    patterns: async () => (await load()).config.redact ?? [],
+  };
 }
 
 /** Reads config.json, turns it into the runtime, and opens the conversation store (a scratch one with `ephemeral`). */
