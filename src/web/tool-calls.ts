@@ -38,6 +38,17 @@ export type ToolEvent =
   | { type: 'tool-output'; callId: string; chunk: string }
   | { type: 'tool-finished'; callId: string; durationMs: number; exitCode?: number; status: string };
 
+/** The model's plan tool: a call the page shows as the plan checklist (plan-updated), not as a tool row. */
+export const PLAN_TOOL = 'update_plan';
+
+/**
+ * Whether a call gets a tool row: every call but a plan that ran (its checklist is the plan), as the
+ * terminal shows it. A recorded call counts as having run; a live one says whether it was approved.
+ */
+export function showsAsToolRow(name: string, approved = true): boolean {
+  return !(approved && name === PLAN_TOOL);
+}
+
 /** Output longer than this is cut from the front while it streams (the page keeps the latest). */
 export const MAX_LIVE_OUTPUT = 200_000;
 

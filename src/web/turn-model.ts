@@ -3,6 +3,7 @@
  * reasoning, the reply's text as it streams, each tool call's place (its view comes from the extension,
  * see extension.ts), warnings, and how the turn ended. Pure: `applyTurnEvent` returns a new turn.
  */
+import { showsAsToolRow } from './tool-calls.js';
 import type { ResponseItem, ServerEvent } from './types.js';
 
 export type TurnBlock =
@@ -40,6 +41,8 @@ export function applyTurnEvent(turn: LiveTurn | undefined, event: ServerEvent): 
     case 'item-recorded':
       return recordItem(turn, event.item);
     case 'tool-call':
+      // A plan that was set shows as its checklist (the extension's panel), not as a call.
+      if (!showsAsToolRow(event.call.name, event.approved)) return turn;
       return withBlock(turn ?? startTurn(), {
         kind: 'tool',
         callId: event.call.call_id,

@@ -133,6 +133,9 @@ describe('tool calls and approvals in the browser', () => {
     const card = page.locator('.approval-card');
     await card.waitFor({ timeout: 15_000 });
     expect(await card.locator('.approval-command').innerText()).toBe(command);
+    // update_plan is shown as the plan checklist only, never also as a tool row (as in the terminal).
+    await page.locator('.plan .plan-step').first().waitFor({ timeout: 10_000 });
+    expect(await page.locator('.tool-call[data-call-id="plan_1"]').count()).toBe(0);
     await card.locator('.approval-always').click();
 
     // Live: the first line is shown while the command still runs.
@@ -182,6 +185,13 @@ describe('tool calls and approvals in the browser', () => {
     expect(await page.locator('.context-usage').innerText()).toMatch(/ · \$0\.01$/);
     expect(formatCost(cost ?? 0)).toBe('$0.01');
     await page.screenshot({ path: join(SCREENSHOTS, 'web-plan-and-tools.png') });
+
+    // Reloaded from the transcript: the plan again, and still no tool row for it; the command's row is there.
+    await page.reload();
+    await page.locator('.tool-call[data-call-id="call_tick"]').waitFor({ timeout: 10_000 });
+    expect(await page.locator('.plan .plan-step').count()).toBe(3);
+    expect(await page.locator('.tool-call[data-call-id="plan_1"]').count()).toBe(0);
+    expect(await page.locator('.tool-call').count()).toBe(1);
   }, 60_000);
 
   it('opens a long conversation at its end, 80 entries rendered; Show earlier renders the rest', async () => {

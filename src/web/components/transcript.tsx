@@ -5,6 +5,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { extension, type Extras } from '../extension.js';
+import { showsAsToolRow } from '../tool-calls.js';
 import { userText } from '../transcript-read.js';
 import type { FunctionCall, ResponseItem, TranscriptEntry } from '../types.js';
 import { CompactionMarker } from './compaction-marker.js';
@@ -147,7 +148,8 @@ function ItemView({
     const text = (item.summary ?? []).map((part) => part.text ?? '').join('\n');
     return text === '' ? null : <Reasoning text={text} />;
   }
-  if (item.type === 'function_call' && item.call_id) {
+  // A plan call shows as the plan checklist, not as a tool row (as in the terminal).
+  if (item.type === 'function_call' && item.call_id && showsAsToolRow(item.name ?? '')) {
     const call: FunctionCall = {
       type: 'function_call',
       name: item.name ?? '',

@@ -68,6 +68,41 @@ describe('the watched turn', () => {
   });
 });
 
+describe('update_plan on the page', () => {
+  const plan = {
+    type: 'function_call' as const,
+    name: 'update_plan',
+    arguments: '{"plan":[{"step":"a","status":"pending"}]}',
+    call_id: 'p1',
+  };
+
+  it('a plan that was set is no tool row of the live turn (its checklist is the plan); other calls are', () => {
+    const turn = fold(
+      [
+        { type: 'turn-started', turnId: 't4', provider: 'p', api: 'a', model: 'm' },
+        { type: 'tool-call', call: plan, approved: true },
+        { type: 'tool-started', call: plan },
+        { type: 'plan-updated', callId: 'p1', plan: [{ step: 'a', status: 'pending' }] },
+        { type: 'tool-finished', callId: 'p1', durationMs: 1, status: 'ok' },
+        { type: 'tool-call', call, approved: true },
+        { type: 'text-delta', text: 'done' },
+      ],
+      startTurn('plan it'),
+    );
+    expect(turn?.blocks).toEqual([
+      { kind: 'tool', callId: 'c1', name: 'shell', arguments: '{"command":"ls"}' },
+      { kind: 'text', text: 'done' },
+    ]);
+  });
+
+  it('a declined plan call still shows as a call, as the terminal shows it', () => {
+    const turn = fold([{ type: 'tool-call', call: plan, approved: false, reason: 'no' }], startTurn('x'));
+    expect(turn?.blocks).toEqual([
+      { kind: 'tool', callId: 'p1', name: 'update_plan', arguments: plan.arguments },
+    ]);
+  });
+});
+
 describe('the code highlighter', () => {
   it('splits code into pieces whose texts are the code exactly', () => {
     const code = 'const a = "x // y"; // note\nlet n = 42;\n# not a comment in js';
