@@ -21,6 +21,7 @@ export function globalRoutes(context: ServerContext): Route[] {
         const stream = new SseStream(response, {
           heartbeatMs: context.heartbeatMs,
           headers: context.extraHeaders,
+          redact: context.redactFrame,
         });
         context.streams.add(stream);
         const detach = context.signals.attach(lastEventId, (event) => stream.send(event));

@@ -17,7 +17,6 @@ export { IDLE_CLOSE_MS } from './live-conversations.js';
 import { openApiDocument } from './openapi.js';
 import { DEFAULT_MAX_BODY_BYTES, MAX_IMAGE_BODY_BYTES, readJsonBody } from './request-body.js';
 import { compileRoutes, matchRoute, type Route } from './router.js';
-import { createRedactor, redactDeep } from '../core/redact/redact.js';
 import { environmentSecrets } from '../core/redact/known-secrets.js';
 import type { ServerContext } from './server-context.js';
 import { HEARTBEAT_MS, type SseStream } from './sse.js';
@@ -26,6 +25,7 @@ import { turnRoutes } from './turn-routes.js';
 import { defaultWebRoot } from './web-assets.js';
 import { sendPage, WebLayer } from './web-layer.js';
 import { SECURITY_HEADERS } from './web-security.js';
+import { SecretFilter, type SecretSource } from './secret-filter.js';
 
 export interface CodyServerOptions {
   engine: Engine;
@@ -36,8 +36,13 @@ export interface CodyServerOptions {
   corsOrigin?: string;
   maxBodyBytes?: number;
   heartbeatMs?: number;
-  /** Where the provider keys redacted from JSON answers come from (events come redacted from the engine). */
+  /** Where the provider keys redacted from JSON answers and SSE frames come from. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Every other secret Cody knows (stored keys, sign-in tokens: core's `knownSecrets`), read again before
+   * each request; redacted from every JSON answer and SSE frame (see secret-filter.ts).
+   */
+  secrets?: SecretSource;
   /** One line per unexpected error (never a secret, never a body). */
   log?: (line: string) => void;
   /** `--allow-remote`: answer to any `Host` (else only to this server's loopback address and port). */
@@ -82,9 +87,12 @@ export function buildRoutes(context: ServerContext): Route[] {
 }
 
 export async function startCodyServer(options: CodyServerOptions): Promise<CodyServer> {
-  // JSON answers (transcripts of rollouts written before redaction, states) get the engine's redactor
-  // over their string values: the token, the keys Cody reads and the key shapes — never a JSON key.
-  const redact = createRedactor([], [options.token, ...environmentSecrets(options.env ?? {})]);
+  // JSON answers (transcripts of rollouts written before a secret was known, states) and SSE frames (an
+  // event replayed from then) get every secret Cody knows replaced: the token, the keys, the sign-ins.
+  const secrets = new SecretFilter(
+    [options.token, ...environmentSecrets(options.env ?? {})],
+    options.secrets,
+  );
   const signals = new GlobalEvents();
   const context: ServerContext = {
     engine: options.engine,
@@ -93,6 +101,7 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
     conversationStreams: new Map(),
     signals,
     heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
+    redactFrame: (data) => secrets.frame(data),
     extraHeaders: {
       ...SECURITY_HEADERS,
       ...(options.corsOrigin ? { 'access-control-allow-origin': options.corsOrigin, vary: 'Origin' } : {}),
@@ -127,6 +136,8 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
       return;
     }
     try {
+      // A key stored or a sign-in made since the last request counts for this one.
+      await secrets.refresh();
       const web = guards.web;
       if (stopping || !web) throw new ApiError(503, 'shutting-down', 'The server is shutting down.');
       const url = new URL(request.url ?? '/', 'http://localhost');
@@ -172,7 +183,7 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
     body: unknown,
     headers: Readonly<Record<string, string>> = {},
   ): void {
-    const text = JSON.stringify(redactDeep(body, redact));
+    const text = JSON.stringify(secrets.json(body));
     response.writeHead(status, {
       ...context.extraHeaders,
       ...headers,

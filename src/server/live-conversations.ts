@@ -292,7 +292,8 @@ export class LiveConversations {
     // give, without copying the event first: a turn publishes a dozen. Every event has a `type`, so its
     // JSON is never `{}` and the id always follows a field.
     const data = `${JSON.stringify(event).slice(0, -1)}${live.idField}`;
-    // Events come redacted from the engine (core's streaming redactor): nothing is replaced in JSON here.
+    // Events come redacted from the engine (core's streaming redactor); each stream's secret filter
+    // replaces what was learnt since (a replayed event) as the frame leaves (secret-filter.ts).
     live.log.append(event.type, data, URGENT_EVENTS.has(event.type));
     if (event.type === 'approval-requested') {
       const call = event.call as { name?: unknown } | undefined;

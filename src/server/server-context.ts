@@ -16,6 +16,8 @@ export interface ServerContext {
   /** `GET /events`: conversation-level signals for list views. */
   signals: GlobalEvents;
   heartbeatMs: number;
+  /** Every secret Cody knows replaced in an SSE frame's JSON (each stream's `redact`). */
+  redactFrame: (data: string) => string;
   /** Headers every answer carries (CORS when configured). */
   extraHeaders: Record<string, string>;
 }

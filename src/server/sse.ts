@@ -30,12 +30,19 @@ export class SseStream {
   private closed = false;
   private pending: string[] = [];
   private flushTimer: NodeJS.Timeout | undefined;
+  private readonly redact: (data: string) => string;
 
   constructor(
     response: ServerResponse,
-    options: { heartbeatMs?: number; headers?: Record<string, string> } = {},
+    options: {
+      heartbeatMs?: number;
+      headers?: Record<string, string>;
+      /** Applied to each frame's data before it is sent (the server's secret filter). */
+      redact?: (data: string) => string;
+    } = {},
   ) {
     this.response = response;
+    this.redact = options.redact ?? ((data) => data);
     response.writeHead(200, {
       ...options.headers,
       'content-type': 'text/event-stream; charset=utf-8',
@@ -59,7 +66,7 @@ export class SseStream {
     // JSON.stringify never emits a raw newline, so one `data:` line carries the whole event.
     const event = frame.event !== undefined ? `event: ${frame.event}\n` : '';
     const id = frame.id !== undefined ? `id: ${frame.id}\n` : '';
-    this.pending.push(`${event}${id}data: ${frame.data}\n\n`);
+    this.pending.push(`${event}${id}data: ${this.redact(frame.data)}\n\n`);
     if (frame.urgent) this.flush();
     else this.flushTimer ??= setTimeout(() => this.flush(), COALESCE_MS);
   }

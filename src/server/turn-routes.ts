@@ -70,6 +70,7 @@ export function turnRoutes(context: ServerContext): Route[] {
         const stream = new SseStream(response, {
           heartbeatMs: context.heartbeatMs,
           headers: context.extraHeaders,
+          redact: context.redactFrame,
         });
         context.streams.add(stream);
         const streams = context.conversationStreams.get(id) ?? new Set();

@@ -33,6 +33,7 @@ function routeKeys(): string[] {
     conversationStreams: new Map(),
     signals: new GlobalEvents(),
     heartbeatMs: 15_000,
+    redactFrame: (data: string) => data,
     extraHeaders: {},
   };
   return buildRoutes(context).map((route) => `${route.method} ${route.path}`);

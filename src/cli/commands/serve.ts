@@ -19,11 +19,13 @@ export async function runServe(
   const options = parseServeOptions(input);
   const paths = resolveCodyPaths(io.env);
   await ensureCodyHome(paths);
-  const [{ createCody }, { startCodyServer, IDLE_CLOSE_MS }, { loadOrCreateToken }] = await Promise.all([
-    import('../../core/index.js'),
-    import('../../server/http-server.js'),
-    import('../../server/token.js'),
-  ]);
+  const [{ createCody }, { startCodyServer, IDLE_CLOSE_MS }, { loadOrCreateToken }, { knownSecrets }] =
+    await Promise.all([
+      import('../../core/index.js'),
+      import('../../server/http-server.js'),
+      import('../../server/token.js'),
+      import('../../core/redact/known-secrets.js'),
+    ]);
   const token = await loadOrCreateToken(paths.home);
   // An approval is asked only of a client attached to that conversation's events (see clientAttached).
   let attached: (conversationId: string) => Promise<boolean> = () => Promise.resolve(false);
@@ -50,6 +52,8 @@ export async function runServe(
     port: options.port,
     ...(options.corsOrigin !== undefined ? { corsOrigin: options.corsOrigin } : {}),
     env: io.env,
+    // Stored keys and sign-in tokens: never in an answer or a frame, also those learnt after a rollout.
+    secrets: () => knownSecrets(io.env, paths.home),
     allowRemote: options.allowRemote,
     workspace: io.cwd,
     log: (line) => io.stderr.write(`${line}\n`),
