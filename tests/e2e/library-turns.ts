@@ -1,6 +1,6 @@
 /**
  * Turns through the library (`createCody`, in process) on a harness's home, config and fake provider:
- * the same engine `cody chat` runs (tests/e2e/engine-parity.test.ts checks both send the same requests
+ * the same engine `cody chat` runs (tests/e2e/parity-matrix.test.ts checks both send the same requests
  * and record the same rollout). Tests use it to build up a conversation, e.g. to the edge of its
  * context window, in milliseconds per turn instead of spawning the binary once per turn, and keep the
  * spawns for what the command line itself does.

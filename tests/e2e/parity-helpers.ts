@@ -1,7 +1,7 @@
 /**
- * Shared by the front-end parity tests (issue 20): what one run of a scripted turn left behind (the
- * requests the fake provider recorded, the rollout lines), with ids, timestamps and durations made
- * comparable across front ends.
+ * Shared by the front-end parity matrix (issue 20): what one run of a scripted turn left behind (the
+ * requests the fake provider recorded, their credentials, the rollout lines), with ids, timestamps and
+ * durations made comparable across front ends, and the readers its rows check with.
  */
 import type { FakeApi } from '../fake-provider/types.js';
 import type { Harness } from './harness.js';
@@ -46,4 +46,23 @@ export async function collectRun(harness: Harness, id: string, api: FakeApi = 'o
     rollout: normalized(lines.map((line) => JSON.parse(line) as unknown)) as unknown[],
     credentials,
   };
+}
+
+/** The tool outputs a request carries, by call id (Chat Completions `tool` messages, Responses items). */
+export function toolOutputs(request: unknown): Record<string, string> {
+  const body = request as {
+    messages?: Array<{ role: string; tool_call_id?: string; content: string }>;
+    input?: Array<{ type?: string; call_id?: string; output?: string }>;
+  };
+  const chat = (body.messages ?? []).filter((m) => m.role === 'tool').map((m) => [m.tool_call_id, m.content]);
+  const responses = (body.input ?? [])
+    .filter((item) => item.type === 'function_call_output')
+    .map((item) => [item.call_id, item.output]);
+  return Object.fromEntries([...chat, ...responses].map(([id, text]) => [id ?? '', text ?? '']));
+}
+
+/** The tool names a Chat Completions request offers the model. */
+export function toolNames(request: unknown): string[] {
+  const body = request as { tools?: Array<{ function?: { name?: string } }> };
+  return (body.tools ?? []).map((tool) => tool.function?.name ?? '');
 }
