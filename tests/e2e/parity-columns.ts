@@ -15,7 +15,7 @@ import { startTmux, type TmuxSession } from '../pty/tmux.js';
 import { eventsOf } from '../server/sse-client.js';
 import type { Harness } from './harness.js';
 import { collectRun, type Run } from './parity-helpers.js';
-import type { ServeProcess } from './serve-harness.js';
+import { startServe, type ServeProcess } from './serve-harness.js';
 
 export interface Call {
   id: string;
@@ -48,11 +48,36 @@ export interface Row {
   check(run: Run): void;
 }
 
-/** One row's run of one front end; `serve` was started (with the row's config) when the row began. */
+/**
+ * One row's run through the front ends. `cody serve` and the REPL start when the row begins (each reads
+ * config.json once, at start), so their start-up overlaps the columns before theirs.
+ */
 export interface RowRun {
   harness: Harness;
   row: Row;
   serve: Promise<ServeProcess>;
+  repl: Promise<TmuxSession>;
+}
+
+/** Starts the row's `cody serve` and REPL (after its config.json and setup); `stop` ends both. */
+export function startRow(harness: Harness, row: Row): RowRun & { stop(): Promise<void> } {
+  const serve = startServe(harness);
+  const repl = terminal(harness, []);
+  // Awaited by their columns; a start-up that fails before then is reported there, not as unhandled.
+  serve.catch(() => undefined);
+  repl.catch(() => undefined);
+  return {
+    harness,
+    row,
+    serve,
+    repl,
+    stop: async () => {
+      await Promise.all([
+        serve.then((served) => served.stop()).catch(() => undefined),
+        repl.then((tmux) => tmux.kill()).catch(() => undefined),
+      ]);
+    },
+  };
 }
 
 export const MESSAGE = 'please run the parity row';
@@ -114,27 +139,23 @@ export async function runCli(run: RowRun): Promise<Run> {
   return collectRun(harness, await newestConversation(harness), row.api);
 }
 
-/** The REPL on a tmux terminal: the message typed at its prompt, the row's questions answered with keys. */
+/** The REPL on a tmux terminal (started with the row): the message typed at its prompt, questions answered with keys. */
 export async function runRepl(run: RowRun): Promise<Run> {
   const { harness, row } = run;
   script(run);
-  const tmux = await terminal(harness, []);
-  try {
-    const banner = await tmux.waitFor(/conversation ([0-9a-f-]{36})/);
-    const id = /conversation ([0-9a-f-]{36})/.exec(banner)?.[1] ?? '';
-    await tmux.waitFor('› ');
-    await tmux.send(row.message ?? MESSAGE, { literal: true });
-    await tmux.send('Enter');
-    await answerOnTerminal(tmux, row);
-    // The status line after the turn (the reply itself may be redacted on screen): the turn no longer
-    // reads keys (its type-ahead would take Ctrl-D as text).
-    await tmux.waitFor(/ \d+ in · \d+ out/, 20_000);
-    await tmux.send('C-d');
-    await tmux.waitForExit();
-    return await collectRun(harness, id, row.api);
-  } finally {
-    await tmux.kill();
-  }
+  const tmux = await run.repl;
+  const banner = await tmux.waitFor(/conversation ([0-9a-f-]{36})/);
+  const id = /conversation ([0-9a-f-]{36})/.exec(banner)?.[1] ?? '';
+  await tmux.waitFor('› ');
+  await tmux.send(row.message ?? MESSAGE, { literal: true });
+  await tmux.send('Enter');
+  await answerOnTerminal(tmux, row);
+  // The status line after the turn (the reply itself may be redacted on screen): the turn no longer
+  // reads keys (its type-ahead would take Ctrl-D as text).
+  await tmux.waitFor(/ \d+ in · \d+ out/, 20_000);
+  await tmux.send('C-d');
+  await tmux.waitForExit();
+  return await collectRun(harness, id, row.api);
 }
 
 export async function runLibrary(run: RowRun): Promise<Run> {

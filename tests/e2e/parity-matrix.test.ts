@@ -1,19 +1,21 @@
 /**
  * The parity matrix (issue 20): the same config.json and the same scripted turn through every front end
  * send the same requests (bodies and credentials) and record the same rollout lines, up to ids, times
- * and durations; each row also checks that its feature reached the wire and the rollout at all.
+ * and durations; each row also checks, on the first column's run, that its feature reached the wire and
+ * the rollout at all (else parity proves nothing).
  *
- * Rows (ROWS, one minimal config.json each):
+ * Rows (ROWS), each with its own minimal config.json:
  *   redaction · MCP tools · sandbox · dangerous commands · approval policy auto-edit · approval policy
  *   read-only · sign-in choice · model override · shell timeout
- * Columns (COLUMNS, tests/e2e/parity-columns.ts), in this order:
- *   cody chat   spawned; `--json` when the row answers nothing, else on a tmux terminal answered with keys
+ * Columns (COLUMNS, run in this order by tests/e2e/parity-columns.ts; the first is the reference):
+ *   cody chat   spawned: `--json` when the row answers nothing, else on a tmux terminal answered with keys
  *   REPL        `cody` on a tmux terminal, the message typed at its prompt, questions answered with keys
  *   library     createCody in process, questions answered with `respond`
- *   cody serve  spawned once per row (it reads config.json once; every row's differs), started when the
- *               row begins so its start-up overlaps the other columns; questions answered through
- *               `POST /approvals/{id}` from an attached event stream, else nobody listens
- * The first column's run is the reference the others must equal. Cost: DECISIONS.md, "The parity matrix".
+ *   cody serve  spawned, questions answered through `POST /approvals/{id}` from an attached event
+ *               stream; in rows that answer nothing, nobody listens
+ * `cody serve` and the REPL read config.json once, at start, and every row's config differs: each row
+ * starts one of each when it begins (their start-up overlaps the `cody chat` column) and stops them at
+ * its end. Cost and the breaks each row was checked to catch: DECISIONS.md, "The parity matrix".
  */
 import { join } from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -26,11 +28,11 @@ import {
   runRepl,
   runServe,
   requestCount,
+  startRow,
   type Row,
   type RowRun,
 } from './parity-columns.js';
 import { toolNames, toolOutputs, type Run } from './parity-helpers.js';
-import { startServe } from './serve-harness.js';
 import { EVERYTHING } from './tool-fixtures.js';
 
 const ACCOUNT = 'acct-parity-1';
@@ -211,14 +213,12 @@ describe('the parity matrix: each config feature the same on cody chat, the REPL
         typeof row.config === 'function' ? row.config(harness.server.url) : row.config,
       );
       await row.setup?.(harness);
-      const serve = startServe(harness);
-      // Awaited by the serve column; a start-up that fails before then is reported there, not as unhandled.
-      serve.catch(() => undefined);
+      const started = startRow(harness, row);
       try {
         const runs: Array<[string, Run]> = [];
-        for (const column of COLUMNS) runs.push([column.name, await column.run({ harness, row, serve })]);
-        const [[, reference] = ['', undefined]] = runs;
-        if (reference === undefined) throw new Error('no columns');
+        for (const column of COLUMNS) runs.push([column.name, await column.run(started)]);
+        const reference = runs[0]?.[1];
+        if (reference === undefined) throw new Error('the matrix has no columns');
         expect(reference.requests).toHaveLength(requestCount(row));
         row.check(reference);
         for (const [name, run] of runs.slice(1)) {
@@ -227,7 +227,7 @@ describe('the parity matrix: each config feature the same on cody chat, the REPL
           expect(run.rollout, `${name}: rollout lines`).toEqual(reference.rollout);
         }
       } finally {
-        await (await serve.catch(() => undefined))?.stop();
+        await started.stop();
       }
     },
     90_000,
