@@ -5,13 +5,15 @@
  * no session_meta — alone in a CODY_HOME. `show`, `list`, `resume`, `chat` and `status` then run on
  * it. Counted: exit 70 (internal error), a stack trace, a hang, and an unexpected file change: the
  * reading commands must leave the rollout byte for byte as it was; `chat` may only append (after
- * cutting a torn last line).
+ * cutting a torn last line). Each mutant's five commands run one after another in one process of their
+ * own, each as bin/cody.js runs it (run-batch.ts): a process start per mutant, not per command.
  */
 import { copyFile, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createTortureHome, type TortureHome } from './home.js';
-import { hasStackTrace, random, REPO_ROOT, runCody } from './run-cody.js';
+import { startCodyBatch } from './run-batch.js';
+import { hasStackTrace, random, REPO_ROOT } from './run-cody.js';
 
 export const MUTATIONS = [
   'truncate',
@@ -148,20 +150,27 @@ export function mutate(original: Buffer, mutation: Mutation, next: () => number,
 
 /** A few real rollouts to damage: a plain chat, a compacted one, an imported Codex session. */
 async function baseRollouts(torture: TortureHome): Promise<Array<{ id: string; bytes: Buffer }>> {
-  const run = (args: string[]) => runCody(args, { env: torture.env, cwd: torture.root });
-  const plain = (await run(['new'])).stdout.trim();
-  for (const text of ['first question', 'second question', 'third question']) await run(['chat', text]);
-  const compacted = (await run(['new'])).stdout.trim();
-  for (const text of ['one', 'two', 'three']) await run(['chat', text]);
-  await run(['compact']);
-  await run(['chat', 'after the compaction']);
   const fixture = join(
     REPO_ROOT,
     'tests/fixtures/codex-rollouts/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl',
   );
-  const imported = (await run(['import', fixture])).stdout.trim().split(/\s+/).at(-1) ?? '';
+  const batch = startCodyBatch({ env: torture.env, cwd: torture.root });
+  const run = async (args: string[]): Promise<string> => (await batch.run(args)).stdout.trim();
+  let ids: string[];
+  try {
+    const plain = await run(['new']);
+    for (const text of ['first question', 'second question', 'third question']) await run(['chat', text]);
+    const compacted = await run(['new']);
+    for (const text of ['one', 'two', 'three']) await run(['chat', text]);
+    await run(['compact']);
+    await run(['chat', 'after the compaction']);
+    const imported = (await run(['import', fixture])).split(/\s+/).at(-1) ?? '';
+    ids = [plain, compacted, imported];
+  } finally {
+    await batch.close();
+  }
   const result: Array<{ id: string; bytes: Buffer }> = [];
-  for (const id of [plain, compacted, imported]) {
+  for (const id of ids) {
     const bytes = await readFile(torture.rolloutPath(id)).catch(() => undefined);
     if (bytes && bytes.length > 0) result.push({ id, bytes });
   }
@@ -214,6 +223,7 @@ export async function runMutants(options: {
         await writeFile(file, mutant, { mode: 0o600 });
         figures.mutants += 1;
         const env = { ...torture.env, HOME: home, CODY_HOME: join(home, '.cody') };
+        const batch = startCodyBatch({ env, cwd: home, deadlineMs: 30_000 });
         for (const command of COMMANDS) {
           const before = await readFile(file);
           const args =
@@ -226,7 +236,7 @@ export async function runMutants(options: {
                   : command === 'chat'
                     ? ['chat', '--conversation', job.base.id, 'are you still there?']
                     : ['status', job.base.id];
-          const result = await runCody(args, { env, cwd: home, deadlineMs: 30_000 });
+          const result = await batch.run(args);
           const after = await readFile(file).catch(() => Buffer.alloc(0));
           figures.runs += 1;
           const failures: string[] = [];
@@ -245,6 +255,7 @@ export async function runMutants(options: {
             figures.firstFailure = `${job.mutation} (${saved}) × ${command}: ${failures.join(', ')}; ${result.stderr.split('\n')[0] ?? ''}`;
           }
         }
+        await batch.close();
         await rm(home, { recursive: true, force: true });
       }
     };
