@@ -10,6 +10,7 @@
 import { COMPACTION_PROMPT } from '../../src/core/compact/build-summary-request.js';
 import type { RecordedRequest } from '../fake-provider/types.js';
 import { createTortureHome, requestMessages } from './home.js';
+import { startCodyBatch } from './run-batch.js';
 import { random, runCody } from './run-cody.js';
 
 export interface KillFigures {
@@ -78,8 +79,13 @@ export async function runKills(options: {
       });
     // Enough conversations that a killed holder's lock is stale (10 s) before its conversation's next turn.
     const ids: string[] = [];
-    for (let index = 0; index < (options.conversations ?? 12); index += 1) {
-      ids.push((await run(['new'])).stdout.trim());
+    const setUp = startCodyBatch({ env: torture.env, cwd: torture.root });
+    try {
+      for (let index = 0; index < (options.conversations ?? 12); index += 1) {
+        ids.push((await setUp.run(['new'])).stdout.trim());
+      }
+    } finally {
+      await setUp.close();
     }
     const completedReplies: Array<{ id: string; token: string }> = [];
     const acknowledged = new Map<string, string>();

@@ -2,10 +2,12 @@
  * Provider faults on all four APIs: 429 with retry-after, 500, 529, a connection dropped before and
  * in the middle of the stream, failing past the retry budget, and 401. For each: the exit code `cody
  * chat` must give (0 after a successful retry, 5 past the budget, 4 for a rejected key), the reply on
- * stdout exactly once, and a rollout that never holds an answer without its question.
+ * stdout exactly once, and a rollout that never holds an answer without its question. Each scenario's
+ * `cody chat` is a process of its own; the `new` and `set-provider` before it share one (run-batch.ts).
  */
 import type { Step } from '../fake-provider/types.js';
 import { createTortureHome } from './home.js';
+import { startCodyBatch } from './run-batch.js';
 import { hasStackTrace, runCody } from './run-cody.js';
 
 export interface FaultFigures {
@@ -95,14 +97,15 @@ export async function runProviderFaults(): Promise<FaultFigures> {
     inconsistentRollouts: 0,
     stackTraces: 0,
   };
+  const setUp = startCodyBatch({ env: torture.env, cwd: torture.root });
   try {
     await torture.writeConfig({ retry: { maxRetries: 3, baseDelayMs: 20, maxDelayMs: 100 } });
     const run = (args: string[]) =>
       runCody(args, { env: torture.env, cwd: torture.root, deadlineMs: 30_000 });
     for (const [api, select] of APIS) {
       for (const [name, steps, expected] of SCENARIOS) {
-        const id = (await run(['new'])).stdout.trim();
-        await run(select);
+        const id = (await setUp.run(['new'])).stdout.trim();
+        await setUp.run(select);
         torture.server.reset();
         torture.server.enqueue(...steps);
         const result = await run(['chat', '--conversation', id, `${name} on ${api}`]);
@@ -136,6 +139,7 @@ export async function runProviderFaults(): Promise<FaultFigures> {
       }
     }
   } finally {
+    await setUp.close();
     await torture.close();
   }
   return figures;
