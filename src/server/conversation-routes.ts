@@ -115,10 +115,20 @@ export function conversationRoutes(context: ServerContext): Route[] {
       path: '/conversations/{id}/state',
       handler: async ({ params }) => {
         const id = conversationIdParam(params);
-        const { state, turnId, replayAfter, pendingApprovals, plan, status } = await live.state(id);
+        const { state, turnId, replayAfter, pendingApprovals, plan, status, elsewhere } =
+          await live.state(id);
         return {
           status: 200,
-          body: { conversationId: id, state, turnId, replayAfter, pendingApprovals, plan, status },
+          body: {
+            conversationId: id,
+            state,
+            turnId,
+            replayAfter,
+            pendingApprovals,
+            plan,
+            status,
+            ...(elsewhere ? { elsewhere } : {}),
+          },
         };
       },
     },

@@ -50,6 +50,15 @@ export interface EngineConversation {
   close(): Promise<void>;
 }
 
+/** A turn or compaction another process runs on a conversation (`cody chat` in a terminal). */
+export interface RemoteRun {
+  kind: 'turn' | 'compaction';
+  /** Its id, from its `turn-started` ('' when its start was no longer kept). */
+  turnId: string;
+  /** Its events from its start, ending after its terminal event. */
+  events: AsyncIterable<EngineEvent>;
+}
+
 export interface Engine {
   list(): Promise<unknown[]>;
   create(selection?: Selection): Promise<EngineConversation>;
@@ -71,4 +80,9 @@ export interface Engine {
   hold(id: string): () => void;
   /** Called with the id of each conversation the engine closes (idle, deleted, found deleted). */
   onClose(listener: (id: string) => void): () => void;
+  /**
+   * Tells `onRun` of each run another process goes on with on that conversation (the one going on now,
+   * once `ready` resolves, and later ones), never of the engine's own.
+   */
+  watchLive(id: string, onRun: (run: RemoteRun) => void): { ready: Promise<void>; stop(): void };
 }

@@ -13,6 +13,7 @@ import type {
   EngineConversation,
   EngineEvent,
   PendingApprovalView,
+  RemoteRun,
 } from './engine-port.js';
 import { apiErrorOf, describeError } from './error-map.js';
 import { EventLog, REPLAY_BUFFER_EVENTS, type LoggedEvent } from './event-log.js';
@@ -24,6 +25,10 @@ interface RunningTurn {
   done: Promise<void>;
   /** The event id just before the run's first event: a client replaying after it sees the whole run. */
   replayAfter?: string;
+  /** Another process runs it (the terminal): this server relays it and cannot stop it or answer it. */
+  elsewhere?: boolean;
+  /** Such a run's turn state, from its last `state` event (this server's engine is idle meanwhile). */
+  state?: string;
 }
 
 interface Live {
@@ -34,6 +39,8 @@ interface Live {
   opened: boolean;
   log: EventLog;
   turn: RunningTurn | undefined;
+  /** Watching for runs other processes go on with on this conversation (started by a client's interest). */
+  watch: { ready: Promise<void>; stop(): void } | undefined;
 }
 
 export interface LiveConversationsOptions {
@@ -56,6 +63,8 @@ const ENDING_EVENTS: Record<RunningTurn['kind'], ReadonlySet<string>> = {
   turn: TERMINAL_EVENTS,
   compaction: new Set([...TERMINAL_EVENTS, 'compaction-finished']),
 };
+/** A relayed run's events that say it runs elsewhere: its start, and each question it asks there. */
+const ELSEWHERE_MARKED: ReadonlySet<string> = new Set(['turn-started', 'approval-requested']);
 /** Events a client acts on (a run's end, a question): streamed at once, the rest gathered for ≤ 4 ms. */
 const URGENT_EVENTS: ReadonlySet<string> = new Set([...ENDING_EVENTS.compaction, 'approval-requested']);
 
@@ -92,6 +101,8 @@ export class LiveConversations {
   ): Promise<() => void> {
     // The engine has it open when this server opened or made it: `open` answers from its registry.
     const pending = this.isOpen(id) ? (await this.engine.open(id)).pendingApprovals() : [];
+    // A run the terminal goes on with now is in the log (from its start) before the replay is read.
+    await this.follow(this.entry(id));
     const log = this.entry(id).log;
     const replay = log.replayAfter(lastEventId);
     if (replay.gap) {
@@ -132,17 +143,21 @@ export class LiveConversations {
     replayAfter: string | null;
     pendingApprovals: Array<Omit<PendingApprovalView, 'request'>>;
     plan: unknown;
+    elsewhere?: true;
   }> {
     const conversation = await this.handle(id);
+    await this.follow(this.entry(id));
     const status: unknown = await conversation.status();
     const engineState = (status as { state?: unknown } | undefined)?.state;
+    const turn = this.live.get(id)?.turn;
     return {
-      state: typeof engineState === 'string' ? engineState : 'Idle',
+      state: turn?.elsewhere === true ? (turn.state ?? 'ProcessingUserMessage') : stateOf(engineState),
       plan: (status as { plan?: unknown } | undefined)?.plan ?? null,
-      turnId: this.live.get(id)?.turn?.turnId ?? null,
-      replayAfter: this.live.get(id)?.turn?.replayAfter ?? null,
+      turnId: turn?.turnId ?? null,
+      replayAfter: turn?.replayAfter ?? null,
       pendingApprovals: conversation.pendingApprovals().map(({ request: _request, ...pending }) => pending),
       status,
+      ...(turn?.elsewhere === true ? { elsewhere: true as const } : {}),
     };
   }
 
@@ -283,6 +298,50 @@ export class LiveConversations {
     });
   }
 
+  /** Watches the conversation for runs other processes go on with on it (once per entry). */
+  private follow(live: Live): Promise<void> {
+    if (this.live.get(live.id) !== live) return Promise.resolve();
+    live.watch ??= this.engine.watchLive(live.id, (run) => void this.relay(live, run));
+    return live.watch.ready;
+  }
+
+  /**
+   * Another process's run (the terminal's turn): its events go into the conversation's log as this
+   * server's own would — ids, replay, `GET …/state` and the list's signals alike — marked `elsewhere` on
+   * `turn-started` and `approval-requested` (nothing here can stop it or answer its questions).
+   */
+  private async relay(live: Live, run: RemoteRun): Promise<void> {
+    // This server's own run holds the conversation's lock: another process's cannot run beside it.
+    if (live.turn || this.stopping) return;
+    const turn: RunningTurn = {
+      turnId: run.turnId,
+      kind: run.kind,
+      done: Promise.resolve(),
+      replayAfter: live.log.lastId,
+      elsewhere: true,
+    };
+    live.turn = turn;
+    this.signal({ type: 'conversation-state', conversationId: live.id, state: 'busy', turnId: turn.turnId });
+    turn.done = (async () => {
+      let last: EngineEvent | undefined;
+      try {
+        for await (const event of run.events) {
+          if (last) this.publish(live, last);
+          if (event.type === 'state' && typeof event.state === 'string') turn.state = event.state;
+          last = TERMINAL_EVENTS.has(event.type) ? event : undefined;
+          if (!last)
+            this.publish(live, ELSEWHERE_MARKED.has(event.type) ? { ...event, elsewhere: true } : event);
+        }
+      } finally {
+        // As for this server's own runs, the last event comes once the run no longer counts as running.
+        if (live.turn === turn) live.turn = undefined;
+        if (last) this.publish(live, last);
+        this.signal({ type: 'conversation-state', conversationId: live.id, state: 'idle' });
+      }
+    })();
+    await turn.done;
+  }
+
   private json(id: string, event: EngineEvent): string {
     return `${JSON.stringify(event).slice(0, -1)}${this.entry(id).idField}`;
   }
@@ -312,6 +371,7 @@ export class LiveConversations {
     const live = this.live.get(id);
     if (!live) return;
     this.live.delete(id);
+    live.watch?.stop();
     if (live.log.lastSequence > 0) this.lastSequences.set(id, live.log.lastSequence);
   }
 
@@ -330,11 +390,16 @@ export class LiveConversations {
         opened: false,
         log: new EventLog(this.boot, REPLAY_BUFFER_EVENTS, this.lastSequences.get(id)),
         turn: undefined,
+        watch: undefined,
       };
       this.live.set(id, live);
     }
     return live;
   }
+}
+
+function stateOf(engineState: unknown): string {
+  return typeof engineState === 'string' ? engineState : 'Idle';
 }
 
 /** The error of a run that failed before it began, as the POST's answer (`usage` → 400, `auth` → 502…). */

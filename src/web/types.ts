@@ -65,6 +65,8 @@ export interface ConversationState {
   turnId: string | null;
   /** With a run going on, the event id just before its first event (replay after it: the whole run). */
   replayAfter: string | null;
+  /** The run going on is another process's (the terminal's): it cannot be stopped from here. */
+  elsewhere?: true;
   pendingApprovals: PendingApproval[];
   plan?: unknown;
   status?: unknown;
@@ -101,7 +103,15 @@ export interface TokenUsage {
 
 /** The events of `GET /conversations/:id/events` the page acts on (every one carries its `type`). */
 export type ServerEvent = { conversationId?: string } & (
-  | { type: 'turn-started'; turnId: string; provider: string; api: string; model: string }
+  | {
+      type: 'turn-started';
+      turnId: string;
+      provider: string;
+      api: string;
+      model: string;
+      /** Another process (the terminal) runs this turn. */
+      elsewhere?: true;
+    }
   | { type: 'state'; state: string }
   | { type: 'text-delta'; text: string }
   | { type: 'reasoning-delta'; text: string }
@@ -119,6 +129,8 @@ export type ServerEvent = { conversationId?: string } & (
       reason: string;
       preview?: string;
       alwaysScope?: unknown;
+      /** Asked by a turn another process (the terminal) runs: answered there. */
+      elsewhere?: true;
     }
   | { type: 'approval-resolved'; id: string; decision: string; reason?: string }
   | { type: 'tool-started'; call: FunctionCall }

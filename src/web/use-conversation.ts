@@ -18,6 +18,8 @@ export interface OpenConversation {
   turn: LiveTurn | undefined;
   extras: Extras;
   running: boolean;
+  /** The running turn is another process's (`cody chat` in a terminal): watched here, stopped there. */
+  elsewhere: boolean;
   problem: string | undefined;
   send(text: string): Promise<void>;
   stop(): Promise<void>;
@@ -36,6 +38,7 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
   const [turn, setTurn] = useState<LiveTurn | undefined>(undefined);
   const [extras, setExtras] = useState<Extras>(() => extension.fromState(undefined));
   const [running, setRunning] = useState(false);
+  const [elsewhere, setElsewhere] = useState(false);
   const [problem, setProblem] = useState<string | undefined>(undefined);
   const deleted = useRef(onDeleted);
   deleted.current = onDeleted;
@@ -64,11 +67,13 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
       switch (event.type) {
         case 'turn-started':
           setRunning(true);
+          setElsewhere(event.elsewhere === true);
           rememberTurn(id, event.turnId, eventId);
           break;
         case 'turn-complete':
         case 'turn-failed':
           setRunning(false);
+          setElsewhere(false);
           forgetTurn(id);
           void refresh(event.type === 'turn-failed').catch((error: unknown) => setProblem(message(error)));
           break;
@@ -106,6 +111,7 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
         setEntries(resumeAfter !== undefined ? beforeLastUserMessage(recorded) : recorded);
         setExtras(extension.fromState(state));
         setRunning(state.turnId !== null || first.current !== undefined);
+        setElsewhere(state.turnId !== null && state.elsewhere === true);
         if (state.turnId !== null && resumeAfter === undefined) setTurn({ turnId: state.turnId, blocks: [] });
         const onOpen = (): void => {
           const text = first.current;
@@ -149,5 +155,5 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
   }, []);
   const reload = useCallback(() => refresh(false), [refresh]);
 
-  return { summary, entries, turn, extras, running, problem, send, stop, respond, reload };
+  return { summary, entries, turn, extras, running, elsewhere, problem, send, stop, respond, reload };
 }

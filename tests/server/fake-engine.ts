@@ -9,6 +9,7 @@ import type {
   EngineConversation,
   EngineEvent,
   PendingApprovalView,
+  RemoteRun,
   Selection,
 } from '../../src/server/engine-port.js';
 
@@ -219,6 +220,22 @@ export class FakeEngine implements Engine {
   onClose(listener: (id: string) => void): () => void {
     this.closeListeners.add(listener);
     return () => this.closeListeners.delete(listener);
+  }
+
+  /** Who watches each conversation for other processes' runs (`startRemoteRun` tells them). */
+  readonly watchers = new Map<string, Set<(run: RemoteRun) => void>>();
+
+  watchLive(id: string, onRun: (run: RemoteRun) => void): { ready: Promise<void>; stop(): void } {
+    const watchers = this.watchers.get(id) ?? new Set();
+    this.watchers.set(id, watchers.add(onRun));
+    return { ready: Promise.resolve(), stop: () => watchers.delete(onRun) };
+  }
+
+  /** Another process's run on that conversation, as the engine's live channel would tell of it. */
+  startRemoteRun(id: string, run: RemoteRun): number {
+    const watchers = [...(this.watchers.get(id) ?? [])];
+    for (const watcher of watchers) watcher(run);
+    return watchers.length;
   }
 
   async list(): Promise<unknown[]> {

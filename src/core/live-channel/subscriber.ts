@@ -44,6 +44,8 @@ export interface LiveWatcherOptions {
 }
 
 const TERMINAL = new Set(['turn-complete', 'turn-failed']);
+/** Tries at a socket that just appeared and still refuses (20, 40, 80, 160, 320 ms apart). */
+const RETRIES = 5;
 
 /** One engine's watches: one directory watcher per channel directory, shared by every conversation. */
 export class LiveWatcher {
@@ -93,7 +95,7 @@ export class LiveWatcher {
       entry.watcher = watchDirectory(dir, (_event, filename) => {
         const name = filename === null ? undefined : basename(filename.toString());
         for (const watch of entry.watches)
-          if (name === undefined || name === watch.fileName) void watch.check();
+          if (name === undefined || name === watch.fileName) void watch.check(RETRIES);
       });
       entry.watcher.on('error', () => undefined);
       entry.watcher.unref();
@@ -110,6 +112,7 @@ class Watch {
   readonly fileName: string;
   private connection: Socket | undefined;
   private checking: Promise<void> | undefined;
+  private retries = 0;
   private stopped = false;
 
   constructor(
@@ -121,12 +124,28 @@ class Watch {
     this.fileName = `${conversationId}${SOCKET_SUFFIX}`;
   }
 
-  /** Connects to a publisher if one is there and none is followed yet; resolves once its run is told. */
-  check(): Promise<void> {
+  /**
+   * Connects to a publisher if one is there and none is followed yet; resolves once its run is told.
+   * `retries`: a socket that appeared a moment ago may not listen yet (bound, not yet listening, it
+   * refuses), so a check the directory watcher asked for tries again a few times, 20 ms apart and more.
+   */
+  check(retries = 0): Promise<void> {
     if (this.stopped || this.connection || this.options.isOwn?.(this.conversationId) === true) {
       return Promise.resolve();
     }
-    this.checking ??= this.follow().finally(() => (this.checking = undefined));
+    // A check going on already takes the retries of this one too.
+    this.retries = Math.max(this.retries, retries);
+    this.checking ??= this.follow().then(
+      (refused) => {
+        this.checking = undefined;
+        const left = this.retries;
+        this.retries = 0;
+        if (refused && left > 0 && !this.stopped) {
+          setTimeout(() => void this.check(left - 1), 20 * 2 ** (RETRIES - left)).unref();
+        }
+      },
+      () => (this.checking = undefined),
+    );
     return this.checking;
   }
 
@@ -135,8 +154,10 @@ class Watch {
     this.connection?.destroy();
   }
 
-  private follow(): Promise<void> {
+  /** Follows the run published there, if any; true when the connection was refused. */
+  private follow(): Promise<boolean> {
     return new Promise((resolve) => {
+      let refused = false;
       const client = connect(this.socket.path);
       this.connection = client;
       client.setEncoding('utf8');
@@ -157,7 +178,7 @@ class Watch {
           queue = new AsyncQueue<SessionEvent>();
           turnId = event.type === 'turn-started' ? event.turnId : '';
           this.tell(header, turnId, queue);
-          resolve();
+          resolve(false);
         }
         if (TERMINAL.has(event.type)) ended = true;
         queue.push(event);
@@ -170,7 +191,7 @@ class Watch {
         }
         if (buffered.length > MAX_LINE_CHARS) client.destroy();
       });
-      client.on('error', () => undefined);
+      client.on('error', (error: NodeJS.ErrnoException) => (refused = error.code === 'ECONNREFUSED'));
       client.on('close', () => {
         if (this.connection === client) this.connection = undefined;
         if (queue) {
@@ -179,7 +200,7 @@ class Watch {
             queue.push({ type: 'turn-complete', turnId, finishReason: 'other', status: 'interrupted' });
           queue.end();
         }
-        resolve();
+        resolve(refused);
         // A run that ended may be followed at once by the next one (another turn of the terminal).
         if (queue && !this.stopped) void this.check();
       });

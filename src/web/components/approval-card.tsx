@@ -2,7 +2,8 @@
  * An approval card: the whole command or diff a tool call would run, why it asks, and the terminal's
  * choices — once, always (naming the scope the server states, offered only when it states one), deny
  * with an optional reason the model is told, or stop the turn. Answering disables the card until the
- * server's `approval-resolved` removes it.
+ * server's `approval-resolved` removes it. A question of a turn the terminal runs (`elsewhere`) is shown
+ * without choices: it can be answered only there.
  */
 import { useState } from 'preact/hooks';
 import { callHeadline, parseArguments, prettyArguments, type FunctionCall } from '../tool-calls.js';
@@ -17,6 +18,8 @@ export interface ApprovalRequestView {
   reason: string;
   preview?: string;
   alwaysScope?: { kind: 'command' | 'file' | 'call'; label: string };
+  /** Asked by a turn another process (the terminal) runs: answered there, so the card offers nothing. */
+  elsewhere?: boolean;
 }
 
 export interface ApprovalCardProps {
@@ -58,7 +61,11 @@ export function ApprovalCard({ request, onAnswer }: ApprovalCardProps) {
           {failure}
         </div>
       )}
-      {denying ? (
+      {request.elsewhere === true ? (
+        <div class="approval-elsewhere" role="status">
+          Waiting for an answer in the terminal that runs this turn.
+        </div>
+      ) : denying ? (
         <form
           class="approval-deny"
           onSubmit={(event) => {

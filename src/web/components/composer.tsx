@@ -1,17 +1,20 @@
 /**
  * The message box: Enter sends, Shift+Enter starts a new line, Esc stops the running turn, ↑ in an empty
- * box brings back the last message to edit. While a turn runs, the button is Stop.
+ * box brings back the last message to edit. While a turn runs, the button is Stop — unless another process
+ * (the terminal) runs it: it is stopped there, and the box says so.
  */
 import { useState } from 'preact/hooks';
 
 export interface ComposerProps {
   running: boolean;
+  /** The running turn is another process's: nothing here can stop it. */
+  elsewhere?: boolean;
   lastMessage: string | undefined;
   onSend(text: string): void;
   onStop(): void;
 }
 
-export function Composer({ running, lastMessage, onSend, onStop }: ComposerProps) {
+export function Composer({ running, elsewhere = false, lastMessage, onSend, onStop }: ComposerProps) {
   const [text, setText] = useState('');
   const send = () => {
     if (running || text.trim() === '') return;
@@ -22,7 +25,7 @@ export function Composer({ running, lastMessage, onSend, onStop }: ComposerProps
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();
       send();
-    } else if (event.key === 'Escape' && running) {
+    } else if (event.key === 'Escape' && running && !elsewhere) {
       event.preventDefault();
       onStop();
     } else if (event.key === 'ArrowUp' && text === '' && lastMessage !== undefined) {
@@ -47,7 +50,11 @@ export function Composer({ running, lastMessage, onSend, onStop }: ComposerProps
         onInput={(event) => setText(event.currentTarget.value)}
         onKeyDown={onKeyDown}
       />
-      {running ? (
+      {running && elsewhere ? (
+        <span class="running-elsewhere" role="status">
+          Running in the terminal
+        </span>
+      ) : running ? (
         <button type="button" class="stop" onClick={onStop}>
           Stop
         </button>

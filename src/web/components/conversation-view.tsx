@@ -22,7 +22,9 @@ export interface ConversationViewProps {
 
 export function ConversationView({ id, firstMessage, onOpen, onActivity }: ConversationViewProps) {
   const open = useConversation(id, () => onOpen(undefined), firstMessage);
-  const { summary, entries, turn, extras, running, problem } = open;
+  const { summary, entries, turn, extras, running, elsewhere, problem } = open;
+  // A turn another process runs (the terminal) is stopped there: no Stop here, Esc does nothing.
+  const stoppable = running && !elsewhere;
   const scroller = useRef<HTMLDivElement>(null);
   const stuckToBottom = useRef(true);
   const [forkProblem, setForkProblem] = useState<string | undefined>(undefined);
@@ -36,11 +38,11 @@ export function ConversationView({ id, firstMessage, onOpen, onActivity }: Conve
   }, [running]);
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && running) void open.stop();
+      if (event.key === 'Escape' && stoppable) void open.stop();
     };
     document.addEventListener('keydown', onKey);
     return () => document.removeEventListener('keydown', onKey);
-  }, [running, open.stop]);
+  }, [stoppable, open.stop]);
 
   const lastMessage =
     turn?.userText ??
@@ -118,6 +120,7 @@ export function ConversationView({ id, firstMessage, onOpen, onActivity }: Conve
       <extension.Panel extras={extras} conversationId={id} respond={open.respond} />
       <Composer
         running={running}
+        elsewhere={elsewhere}
         lastMessage={lastMessage}
         onSend={(text) => void open.send(text)}
         onStop={() => void open.stop()}
