@@ -1,6 +1,7 @@
 /**
  * The save / list / resume / continue cycle through the real binary, over real HTTP, on OpenAI Chat
- * Completions (the default provider).
+ * Completions (the default provider). The steps that only set a test up (start a conversation, give it
+ * a turn) run the same command in process (`setUp`); the commands a test checks are real processes.
  */
 import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -8,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireConversationLock } from '../../src/core/rollout/lock.js';
 import { CODY_BIN, REPO_ROOT, createHarness, FAKE_KEYS, type Harness, linesOfType } from './harness.js';
+import { codyInProcess } from './in-process.js';
 
 /**
  * The providers' modules a listing may run: the registry, the wire APIs' definitions and the data and
@@ -40,6 +42,7 @@ describe('cody persistence and resume (e2e)', () => {
   afterEach(async () => {
     await harness.close();
   });
+  const setUp = (args: string[]) => codyInProcess(harness, args);
 
   it('remembers Alice across processes: the second request carries the first exchange', async () => {
     const created = await harness.cody(['new']);
@@ -105,10 +108,10 @@ describe('cody persistence and resume (e2e)', () => {
   });
 
   it('resumes an older conversation by prefix in a fresh process and continues it', async () => {
-    const firstId = (await harness.cody(['new'])).stdout.trim();
-    await harness.cody(['chat', 'first conversation message']);
-    const secondId = (await harness.cody(['new'])).stdout.trim();
-    await harness.cody(['chat', 'second conversation message']);
+    const firstId = (await setUp(['new'])).stdout.trim();
+    await setUp(['chat', 'first conversation message']);
+    const secondId = (await setUp(['new'])).stdout.trim();
+    await setUp(['chat', 'second conversation message']);
     expect(firstId).not.toBe(secondId);
 
     const resumed = await harness.cody(['resume', firstId.slice(0, 13)]);
@@ -132,10 +135,10 @@ describe('cody persistence and resume (e2e)', () => {
     expect(empty.stdout).toMatch(/No saved conversations/);
     expect(empty.stdout).toMatch(/cody new/);
 
-    const older = (await harness.cody(['new'])).stdout.trim();
-    await harness.cody(['chat', 'the older one']);
-    const newer = (await harness.cody(['new'])).stdout.trim();
-    await harness.cody(['chat', 'the newer one']);
+    const older = (await setUp(['new'])).stdout.trim();
+    await setUp(['chat', 'the older one']);
+    const newer = (await setUp(['new'])).stdout.trim();
+    await setUp(['chat', 'the newer one']);
 
     const table = await harness.cody(['list']);
     expect(table.code).toBe(0);
@@ -159,9 +162,9 @@ describe('cody persistence and resume (e2e)', () => {
   });
 
   it('names the file and line of a corrupt rollout line and exits non-zero', async () => {
-    const id = (await harness.cody(['new'])).stdout.trim();
-    await harness.cody(['chat', 'one']);
-    await harness.cody(['chat', 'two']);
+    const id = (await setUp(['new'])).stdout.trim();
+    await setUp(['chat', 'one']);
+    await setUp(['chat', 'two']);
     const file = join(harness.env.CODY_HOME ?? '', 'conversations', `${id}.jsonl`);
     const lines = (await readFile(file, 'utf8')).split('\n');
     lines[3] = '{"timestamp": "2026-01-01T00:00:00.000Z", "type": "response_item", "payload": {oops';
@@ -176,8 +179,8 @@ describe('cody persistence and resume (e2e)', () => {
   });
 
   it('tolerates a torn last line (a crash mid-write) and repairs it on the next append', async () => {
-    const id = (await harness.cody(['new'])).stdout.trim();
-    await harness.cody(['chat', 'before the crash']);
+    const id = (await setUp(['new'])).stdout.trim();
+    await setUp(['chat', 'before the crash']);
     const file = join(harness.env.CODY_HOME ?? '', 'conversations', `${id}.jsonl`);
     await appendFile(
       file,
@@ -214,7 +217,7 @@ describe('cody persistence and resume (e2e)', () => {
     await harness.close();
     // Slow streaming keeps the first turn holding the lock while the second process starts.
     harness = await createHarness({ chunkDelayMs: 120 });
-    const id = (await harness.cody(['new'])).stdout.trim();
+    const id = (await setUp(['new'])).stdout.trim();
     const [a, b] = await Promise.all([
       harness.cody(['chat', 'from process A']),
       harness.cody(['chat', 'from process B']),
@@ -232,7 +235,7 @@ describe('cody persistence and resume (e2e)', () => {
 
   it('gives up on a conversation another process keeps locked, with exit code 7', async () => {
     await harness.writeConfig({ lockTimeoutMs: 300 });
-    const id = (await harness.cody(['new'])).stdout.trim();
+    const id = (await setUp(['new'])).stdout.trim();
     const release = await acquireConversationLock(
       join(harness.env.CODY_HOME ?? '', 'conversations', `${id}.jsonl`),
     );
@@ -249,8 +252,8 @@ describe('cody persistence and resume (e2e)', () => {
   });
 
   it('lists without loading any SDK, zod or the tokenizer', async () => {
-    await harness.cody(['new']);
-    await harness.cody(['chat', 'something to list']);
+    await setUp(['new']);
+    await setUp(['chat', 'something to list']);
     const loader = join(harness.home, 'module-logger.mjs');
     await writeFile(
       loader,
@@ -306,7 +309,7 @@ describe('cody persistence and resume (e2e)', () => {
     // The config set-provider writes is checked without zod; any other config by the full schema (zod),
     // loaded from its own file beside the listing's (dist/bundle/bare-list-config.js).
     const configLoader = `LOADED file://${join(bundle, 'bare-list-config.js')}`;
-    await harness.cody(['set-provider', 'anthropic']);
+    await setUp(['set-provider', 'anthropic']);
     const plain = await harness.shell(`node --no-warnings --experimental-loader ${loader} ${CODY_BIN} list`);
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stdout).toContain('Something to list');
@@ -348,7 +351,7 @@ describe('cody persistence and resume (e2e)', () => {
   });
 
   it('fails a turn without a key before recording anything, naming the variable', async () => {
-    const id = (await harness.cody(['new'])).stdout.trim();
+    const id = (await setUp(['new'])).stdout.trim();
     const result = await harness.cody(['chat', 'no key'], {
       env: { OPENAI_API_KEY: undefined, OPENAI_BASE_URL: undefined },
     });
@@ -360,8 +363,8 @@ describe('cody persistence and resume (e2e)', () => {
   });
 
   it('shows, deletes (only with confirmation in scripts) and imports', async () => {
-    const id = (await harness.cody(['new'])).stdout.trim();
-    await harness.cody(['chat', 'show me']);
+    const id = (await setUp(['new'])).stdout.trim();
+    await setUp(['chat', 'show me']);
     const shown = await harness.cody(['show', id]);
     expect(shown.code).toBe(0);
     expect(shown.stdout).toContain('you › show me');
