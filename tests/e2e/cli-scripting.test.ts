@@ -1,7 +1,8 @@
 /**
  * The CLI as scripts and people meet it: typos, prompts as arguments, piped stdin, the --json and
  * stream-json contract (checked against schema/stream-json.schema.json), list, rename, export, redaction,
- * --ephemeral and --continue, through the real binary against the fake provider.
+ * --ephemeral and --continue, through the real binary against the fake provider. Steps that only set a
+ * test up run the same command in process (`setUp`).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -9,6 +10,7 @@ import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, REPO_ROOT } from './harness.js';
+import { codyInProcess } from './in-process.js';
 
 const schema = JSON.parse(readFileSync(join(REPO_ROOT, 'schema/stream-json.schema.json'), 'utf8')) as object;
 const validate = new Ajv({ allErrors: true, strict: false }).compile(schema);
@@ -38,6 +40,7 @@ describe('cody CLI scripting (e2e)', () => {
   afterEach(async () => {
     await harness.close();
   });
+  const setUp = (args: string[]) => codyInProcess(harness, args);
 
   it('answers mistyped commands with a suggestion and sends nothing', async () => {
     for (const [args, suggestion] of [
@@ -145,7 +148,7 @@ describe('cody CLI scripting (e2e)', () => {
   });
 
   it('spells api one way: status --json and list --json agree', async () => {
-    await harness.cody(['chat', 'hi']);
+    await setUp(['chat', 'hi']);
     const status = JSON.parse((await harness.cody(['status', '--json'])).stdout) as {
       api: string;
       id: string;
@@ -160,12 +163,9 @@ describe('cody CLI scripting (e2e)', () => {
   });
 
   it('list fits the width, with short ids, relative times and generated or given titles; --search filters', async () => {
-    await harness.cody([
-      'chat',
-      'please explain the rollout format in detail with many words to fill the row',
-    ]);
-    await harness.cody(['new']);
-    await harness.cody(['chat', 'second conversation about tmux']);
+    await setUp(['chat', 'please explain the rollout format in detail with many words to fill the row']);
+    await setUp(['new']);
+    await setUp(['chat', 'second conversation about tmux']);
     const list = await harness.cody(['list'], { env: { COLUMNS: '60' } });
     expect(list.code).toBe(0);
     const lines = list.stdout.trimEnd().split('\n');
@@ -229,10 +229,10 @@ describe('cody CLI scripting (e2e)', () => {
     const listed = JSON.parse((await harness.cody(['list', '--json'])).stdout) as unknown[];
     expect(listed).toEqual([]);
 
-    const first = (await harness.cody(['new'])).stdout.trim();
-    await harness.cody(['chat', 'in the first']);
-    await harness.cody(['new']);
-    await harness.cody(['chat', '--conversation', first.slice(0, 13), 'touch the first again']);
+    const first = (await setUp(['new'])).stdout.trim();
+    await setUp(['chat', 'in the first']);
+    await setUp(['new']);
+    await setUp(['chat', '--conversation', first.slice(0, 13), 'touch the first again']);
     // The active conversation is the second one, but the first was used last.
     const cont = await harness.cody(['chat', '-c', '--json', 'continue']);
     expect(JSON.parse(cont.stdout)).toMatchObject({ conversationId: first });
@@ -268,9 +268,9 @@ describe('cody CLI scripting (e2e)', () => {
   });
 
   it('cody fork --at N starts a new conversation with forked_from_id and the history up to user turn N', async () => {
-    const source = (await harness.cody(['new'])).stdout.trim();
-    await harness.cody(['chat', 'first question']);
-    await harness.cody(['chat', 'second question']);
+    const source = (await setUp(['new'])).stdout.trim();
+    await setUp(['chat', 'first question']);
+    await setUp(['chat', 'second question']);
     const forked = await harness.cody(['fork', source.slice(0, 13), '--at', '1']);
     expect(forked.code).toBe(0);
     const id = forked.stdout.trim();
