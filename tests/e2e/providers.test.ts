@@ -1,9 +1,12 @@
 /**
  * Every provider through the real binary and the official SDKs over real HTTP: the Alice flow on each,
- * one conversation switched across all four APIs, retries recorded once, and auth failures.
+ * one conversation switched across all four APIs, retries recorded once, and auth failures. Choosing
+ * the provider and starting the conversation run the same commands in process (`setUp`); every turn is
+ * a real `cody chat`.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, linesOfType } from './harness.js';
+import { codyInProcess } from './in-process.js';
 import { historyLines, systemText } from './wire-history.js';
 
 const PROVIDERS = [
@@ -21,11 +24,12 @@ describe('providers end to end', () => {
   afterEach(async () => {
     await harness.close();
   });
+  const setUp = (args: string[]) => codyInProcess(harness, args);
 
   for (const provider of PROVIDERS) {
     it(`remembers Alice on ${provider.api}`, async () => {
-      expect((await harness.cody(['set-provider', ...provider.args])).code).toBe(0);
-      const id = (await harness.cody(['new'])).stdout.trim();
+      expect((await setUp(['set-provider', ...provider.args])).code).toBe(0);
+      const id = (await setUp(['new'])).stdout.trim();
       const first = await harness.cody(['chat', 'my name is Alice']);
       expect(first.stderr).toBe('');
       expect(first.code).toBe(0);
@@ -56,12 +60,12 @@ describe('providers end to end', () => {
       'openai-chat',
       'openai-responses',
     ] as const;
-    const id = (await harness.cody(['new'])).stdout.trim();
+    const id = (await setUp(['new'])).stdout.trim();
     const expected: string[] = [];
     for (const [index, api] of chain.entries()) {
       const provider = PROVIDERS.find((candidate) => candidate.api === api);
       if (!provider) throw new Error(api);
-      expect((await harness.cody(['set-provider', ...provider.args])).code).toBe(0);
+      expect((await setUp(['set-provider', ...provider.args])).code).toBe(0);
       const message = `turn ${index + 1} on ${api}`;
       const result = await harness.cody(['chat', message]);
       expect(result.code, result.stderr).toBe(0);
@@ -79,7 +83,7 @@ describe('providers end to end', () => {
   });
 
   it('retries a 429 and records the reply once', async () => {
-    const id = (await harness.cody(['new'])).stdout.trim();
+    const id = (await setUp(['new'])).stdout.trim();
     harness.server.enqueue(
       { type: 'error', status: 429, headers: { 'retry-after-ms': '50', 'content-type': 'application/json' } },
       { type: 'reply', text: 'made it after a 429' },
@@ -96,8 +100,8 @@ describe('providers end to end', () => {
   });
 
   it('retries a 529 overloaded on Anthropic and records the reply once', async () => {
-    await harness.cody(['set-provider', 'anthropic']);
-    const id = (await harness.cody(['new'])).stdout.trim();
+    await setUp(['set-provider', 'anthropic']);
+    const id = (await setUp(['new'])).stdout.trim();
     harness.server.enqueue(
       { type: 'error', status: 529, headers: { 'retry-after': '0', 'content-type': 'application/json' } },
       {
@@ -116,7 +120,7 @@ describe('providers end to end', () => {
   });
 
   it('discards a reply cut off mid-stream and records the retried one once', async () => {
-    const id = (await harness.cody(['new'])).stdout.trim();
+    const id = (await setUp(['new'])).stdout.trim();
     harness.server.enqueue(
       { type: 'reply', text: 'this reply will be cut off in the middle of it', disconnectAfterFrames: 3 },
       { type: 'reply', text: 'complete reply' },
@@ -136,8 +140,8 @@ describe('providers end to end', () => {
 
   for (const provider of PROVIDERS) {
     it(`gives one line naming the key variable on a 401 from ${provider.api}`, async () => {
-      await harness.cody(['set-provider', ...provider.args]);
-      await harness.cody(['new']);
+      await setUp(['set-provider', ...provider.args]);
+      await setUp(['new']);
       harness.server.enqueue({ type: 'error', status: 401 });
       const result = await harness.cody(['chat', 'bad key']);
       expect(result.code).toBe(4);
@@ -155,7 +159,7 @@ describe('providers end to end', () => {
 
   it('fails with exit 5 after retries are exhausted on a persistent 500', async () => {
     await harness.writeConfig({ retry: { baseDelayMs: 5 } });
-    await harness.cody(['new']);
+    await setUp(['new']);
     const failing = { type: 'error' as const, status: 500 };
     harness.server.enqueue(failing, failing, failing, failing, failing, failing);
     const result = await harness.cody(['chat', 'server down']);
