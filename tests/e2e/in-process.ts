@@ -11,7 +11,7 @@ import type { CodyRun, Harness } from './harness.js';
 export async function codyInProcess(
   harness: Harness,
   args: string[],
-  options: { input?: string; env?: Record<string, string | undefined> } = {},
+  options: { input?: string; env?: Record<string, string | undefined>; cwd?: string } = {},
 ): Promise<CodyRun> {
   const { main } = await import('../../src/cli/main.js');
   const env: Record<string, string | undefined> = { ...harness.env, ...options.env };
@@ -28,7 +28,7 @@ export async function codyInProcess(
       },
     },
     env: Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)),
-    cwd: harness.home,
+    cwd: options.cwd ?? harness.home,
   };
   const code = await main(['node', 'cody', ...args], io);
   return { code, stdout, stderr };

@@ -2,13 +2,16 @@
  * Project instructions (issue 22, part 1) through the built `cody`: `$CODY_HOME/AGENTS.md`, then one
  * file per directory from the git root down to the working directory, on the wire of each API in that
  * order before the user's message; recorded in Codex's contextual shape, once until they change; cut at
- * `projectDocMaxBytes` with a marker; listed by `cody status`.
+ * `projectDocMaxBytes` with a marker; listed by `cody status`. The first turn of each test is a real
+ * `cody chat` in that directory; the turns after it, and the steps that set a test up, run the same
+ * command in process (the same files are found from the same working directory).
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SUMMARY_PREFIX } from '../../src/core/compact/summary-prefix.js';
 import { createHarness, type Harness, linesOfType } from './harness.js';
+import { codyInProcess } from './in-process.js';
 
 const PROVIDERS = [
   { api: 'openai-chat', args: ['openai', '--api', 'chat'] },
@@ -38,10 +41,16 @@ describe('project instructions (AGENTS.md)', () => {
 
   const chatIn = (directory: string, message: string) =>
     harness.shell(`cd "${directory}" && $CODY chat "${message}"`);
+  const chatInProcess = (directory: string, message: string) =>
+    codyInProcess(harness, ['chat', message], { cwd: directory });
+  const newestId = async (): Promise<string> =>
+    (
+      JSON.parse((await codyInProcess(harness, ['list', '--json', '--all'])).stdout) as Array<{ id: string }>
+    )[0]?.id ?? '';
 
   for (const provider of PROVIDERS) {
     it(`are sent on ${provider.api} in order, before the message, and recorded as Codex does`, async () => {
-      expect((await harness.cody(['set-provider', ...provider.args])).code).toBe(0);
+      expect((await codyInProcess(harness, ['set-provider', ...provider.args])).code).toBe(0);
       const first = await chatIn(join(repo, 'pkg', 'sub'), 'hello there');
       expect(first.code, first.stderr).toBe(0);
       const body = JSON.stringify(harness.server.modelRequests(provider.api).at(-1)?.body);
@@ -56,14 +65,14 @@ describe('project instructions (AGENTS.md)', () => {
       expect(body).toContain('# AGENTS.md instructions for ');
 
       // Unchanged: not recorded again. Edited: the next turn sends (and records) the new text.
-      expect((await chatIn(join(repo, 'pkg', 'sub'), 'SECOND-MSG')).code).toBe(0);
+      expect((await chatInProcess(join(repo, 'pkg', 'sub'), 'SECOND-MSG')).code).toBe(0);
       await writeFile(join(repo, 'AGENTS.md'), 'ROOT-RULE-2: edited\n');
-      expect((await chatIn(join(repo, 'pkg', 'sub'), 'THIRD-MSG')).code).toBe(0);
+      expect((await chatInProcess(join(repo, 'pkg', 'sub'), 'THIRD-MSG')).code).toBe(0);
       const last = JSON.stringify(harness.server.modelRequests(provider.api).at(-1)?.body);
       expect(last.lastIndexOf('ROOT-RULE-2')).toBeGreaterThan(last.lastIndexOf('SECOND-MSG'));
       expect(last.lastIndexOf('ROOT-RULE-2')).toBeLessThan(last.lastIndexOf('THIRD-MSG'));
 
-      const id = JSON.parse((await harness.cody(['list', '--json', '--all'])).stdout)[0].id as string;
+      const id = await newestId();
       const items = linesOfType(await harness.rollout(id), 'response_item').map((line) => line.payload);
       const instructions = items.filter(
         (item) =>
@@ -114,8 +123,8 @@ describe('project instructions (AGENTS.md)', () => {
     await harness.writeConfig({ provider: 'openai', api: 'chat', model: 'gpt-4.1-mini' });
     const sub = join(repo, 'pkg', 'sub');
     const filler = 'the quick brown fox jumps over the lazy dog '.repeat(60);
-    expect((await chatIn(sub, `ONE-MSG ${filler}`)).code).toBe(0);
-    expect((await chatIn(sub, `TWO-MSG ${filler}`)).code).toBe(0);
+    expect((await chatInProcess(sub, `ONE-MSG ${filler}`)).code).toBe(0);
+    expect((await chatInProcess(sub, `TWO-MSG ${filler}`)).code).toBe(0);
     const compacted = await harness.shell(`cd "${sub}" && $CODY compact`);
     expect(compacted.code, compacted.stderr).toBe(0);
     expect((await chatIn(sub, 'AFTER-MSG')).code).toBe(0);
@@ -131,7 +140,7 @@ describe('project instructions (AGENTS.md)', () => {
     expect(instructions).toEqual([summary + 1]);
     expect(after).toBeGreaterThan(summary + 1);
     // The compacted line's replacement history carries them too (a resume by Codex sees them).
-    const id = JSON.parse((await harness.cody(['list', '--json', '--all'])).stdout)[0].id as string;
+    const id = await newestId();
     const [line] = linesOfType(await harness.rollout(id), 'compacted');
     expect(JSON.stringify(line?.payload.replacement_history)).toContain('SUB-RULE');
   });
