@@ -13,10 +13,15 @@ import { readBytes, readFirstLine } from './read-bytes.js';
 import { parseMetaLine, parseRolloutLine, type ParsedLine, tornTailWarning } from './rollout-replay.js';
 import { parseResponseItem, toTurnContext } from './schema.js';
 import { invalidUtf8Warning } from './utf8-warning.js';
+import { LiveUserTurns } from './live-user-turns.js';
 
 export type TranscriptEntry =
-  /** `undone`: the item belongs to a turn a later `cody undo` took back (the model no longer sees it). */
-  | { kind: 'item'; item: ResponseItem; undone?: boolean }
+  /**
+   * `undone`: the item belongs to a turn a later `cody undo` took back (the model no longer sees it).
+   * `userTurn`: on a typed user message still in the live history, its number there: the `atUserTurn`
+   * that forks through it (live-user-turns.ts; none for one a compaction dropped or an undo took back).
+   */
+  | { kind: 'item'; item: ResponseItem; undone?: boolean; userTurn?: number }
   /** An undo: the turns with changes it took back, and what it did to which file. */
   | { kind: 'undo'; turns: number[]; restored: string[]; removed: string[]; kept: string[] }
   | { kind: 'compacted'; summary: string; tokensBefore?: number; tokensAfter?: number }
@@ -60,6 +65,8 @@ export async function readTranscript(filePath: string): Promise<Transcript> {
     else builder = new TranscriptBuilder(parseMetaLine(filePath, line));
   }
   if (!builder) throw new EmptyConversationError(filePath);
+  // Only a transcript read whole can number its user turns (a tail misses the earlier ones).
+  builder.userTurns.number();
   return { meta: builder.meta, entries: builder.entries, warnings };
 }
 
@@ -113,6 +120,8 @@ class TranscriptBuilder {
   private lastTurn = '';
   /** Where each user turn still in the conversation starts, in `entries`. */
   private readonly turnStarts: number[] = [];
+  /** The typed user messages still in the live history, for their fork numbers. */
+  readonly userTurns = new LiveUserTurns<{ userTurn?: number }>();
 
   constructor(meta: TranscriptMeta) {
     this.meta = meta;
@@ -132,8 +141,12 @@ class TranscriptBuilder {
           break;
         }
         const item = parseResponseItem(line.payload);
-        if (isTypedUserMessage(item)) this.turnStarts.push(entries.length);
-        entries.push({ kind: 'item', item });
+        const entry: TranscriptEntry = { kind: 'item', item };
+        if (isTypedUserMessage(item)) {
+          this.turnStarts.push(entries.length);
+          this.userTurns.added(entry);
+        }
+        entries.push(entry);
         break;
       }
       case 'turn_context': {
@@ -149,12 +162,21 @@ class TranscriptBuilder {
       }
       case 'compacted':
         entries.push({ kind: 'compacted', summary: String(payload.message ?? '') });
+        this.userTurns.compacted(payload.replacement_history);
         break;
       case 'event_msg': {
         // Older files wrote Cody's events here; Codex's own events of those names are read the same way.
         const event = codyEventOf(line.type, payload);
         if (event) addEvent(entries, event.payload);
-        else if (payload.type === 'thread_rolled_back') addUndo(entries, this.turnStarts, payload);
+        else if (payload.type === 'thread_rolled_back') {
+          addUndo(entries, this.turnStarts, payload);
+          if (
+            typeof payload.num_turns === 'number' &&
+            Number.isInteger(payload.num_turns) &&
+            payload.num_turns > 0
+          )
+            this.userTurns.rolledBack(payload.num_turns);
+        }
         break;
       }
       default:
