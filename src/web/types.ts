@@ -37,7 +37,8 @@ export interface ResponseItem {
 }
 
 export type TranscriptEntry =
-  | { kind: 'item'; item: ResponseItem; undone?: boolean }
+  /** `userTurn`: a user message's number in the live history, the `atUserTurn` that forks through it. */
+  | { kind: 'item'; item: ResponseItem; undone?: boolean; userTurn?: number }
   | { kind: 'undo'; turns: number[]; restored: string[]; removed: string[]; kept: string[] }
   | { kind: 'compacted'; summary: string; tokensBefore?: number; tokensAfter?: number }
   | { kind: 'turn-context'; provider: string; api: string; model: string }

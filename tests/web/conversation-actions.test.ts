@@ -94,6 +94,51 @@ describe('conversation actions in the browser', () => {
     expect(((await apiCall(serve, 'GET', `/conversations/${forkId}`)) as Summary).parentId).toBe(id);
   }, 60_000);
 
+  it('offers a fork on every user message of a compacted conversation; the second one forks through it', async () => {
+    const { page, serve, harness } = suite;
+    const compactedId = ((await apiCall(serve, 'POST', '/conversations', {})) as Summary).id;
+    // Long answers, so the summary makes the history smaller (a compaction that would not is skipped).
+    const LONG = 'the build passed on every platform we tried today. '.repeat(30).trim();
+    await page.goto(`${serve.url}/?c=${compactedId}`);
+    await turn(page, 'alpha message', `alpha answer: ${LONG}`);
+    await turn(page, 'beta message', `beta answer: ${LONG}`);
+    await turn(page, 'gamma message', `gamma answer: ${LONG}`);
+    harness.server.enqueue({ type: 'reply', text: 'They said alpha, beta and gamma.' });
+    await apiCall(serve, 'POST', `/conversations/${compactedId}/compact`, {});
+    await expect
+      .poll(
+        async () =>
+          (
+            (await apiCall(serve, 'GET', `/conversations/${compactedId}`)) as Summary & {
+              compactionCount?: number;
+            }
+          ).compactionCount,
+        { timeout: 15_000 },
+      )
+      .toBe(1);
+    await turn(page, 'delta message', 'delta answer');
+
+    // Read again from the server: the compaction marker, and a fork button under each of the four messages.
+    await page.reload();
+    await page.locator('.compaction-marker').first().waitFor({ timeout: 10_000 });
+    const turns = await page
+      .locator('.fork-button')
+      .evaluateAll((buttons) => buttons.map((button) => button.getAttribute('data-user-turn')));
+    expect(turns).toEqual(['1', '2', '3', '4']);
+    await page.locator('.fork-button[data-user-turn="2"]').click();
+    await page.waitForURL((url) => url.searchParams.get('c') !== compactedId);
+    const forkId = new URL(page.url()).searchParams.get('c') ?? '';
+    await page.locator('.message.user').getByText('beta message').waitFor();
+    // The fork's transcript ends at the second message: nothing of the turns after it.
+    const transcript = await page.locator('.transcript').innerText();
+    expect(transcript).toContain('alpha message');
+    for (const later of ['gamma message', 'delta message', 'gamma answer', 'delta answer'])
+      expect(transcript).not.toContain(later);
+    expect(((await apiCall(serve, 'GET', `/conversations/${forkId}`)) as Summary).parentId).toBe(compactedId);
+    const messages = await page.locator('.transcript .message').allInnerTexts();
+    expect(messages.at(-1)).toContain('beta message');
+  }, 90_000);
+
   it('deletes a conversation after a confirmation: gone from the server and the page', async () => {
     const { page, serve } = suite;
     await page.goto(`${serve.url}/?c=${id}`);

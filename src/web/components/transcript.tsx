@@ -31,18 +31,15 @@ function outputText(output: unknown): string {
 }
 
 /**
- * Each user message's turn number for a fork (`atUserTurn`, counted from 1 as core counts the live
- * history), by entry index. None once the conversation was compacted: its history then keeps some user
- * messages the transcript does not show there, so the page cannot count them; nor for undone turns.
+ * Each user message's turn number for a fork, by entry index: the `userTurn` the server states on it (the
+ * `atUserTurn` that keeps the history through it, compacted or not). None on a message the history no
+ * longer has (dropped by a compaction, taken back by an undo).
  */
 export function forkPoints(entries: readonly TranscriptEntry[]): Map<number, number> {
   const points = new Map<number, number>();
-  if (entries.some((entry) => entry.kind === 'compacted')) return points;
-  let turn = 0;
   entries.forEach((entry, index) => {
-    if (entry.kind !== 'item' || entry.undone === true || userText(entry) === undefined) return;
-    turn += 1;
-    points.set(index, turn);
+    if (entry.kind !== 'item' || entry.userTurn === undefined || userText(entry) === undefined) return;
+    points.set(index, entry.userTurn);
   });
   return points;
 }
