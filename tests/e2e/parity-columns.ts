@@ -59,6 +59,9 @@ export interface RowRun {
   repl: Promise<TmuxSession>;
 }
 
+const terminal = (harness: Harness, args: string[]): Promise<TmuxSession> =>
+  startTmux({ args, env: { ...harness.env, TERM: 'xterm-256color' }, cwd: harness.home });
+
 /** Starts the row's `cody serve` and REPL (after its config.json and setup); `stop` ends both. */
 export function startRow(harness: Harness, row: Row): RowRun & { stop(): Promise<void> } {
   const serve = startServe(harness);
@@ -115,9 +118,6 @@ async function answerOnTerminal(tmux: TmuxSession, row: Row): Promise<void> {
     await tmux.waitFor(answer.decision === 'approve' ? '→ yes' : '→ no');
   }
 }
-
-const terminal = (harness: Harness, args: string[]): Promise<TmuxSession> =>
-  startTmux({ args, env: { ...harness.env, TERM: 'xterm-256color' }, cwd: harness.home });
 
 export async function runCli(run: RowRun): Promise<Run> {
   const { harness, row } = run;
