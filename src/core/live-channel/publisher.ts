@@ -9,7 +9,7 @@
  * than `MAX_QUEUED_BYTES` behind is dropped, so a slow or stuck reader never holds the turn or its memory.
  * Nothing here throws into the turn: a channel that cannot be set up is simply not there.
  */
-import { unlinkSync } from 'node:fs';
+import { statSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import type { SessionEvent } from '../conversation/session-events.js';
 import { ensurePrivateDirectory, liveSocket } from './socket-path.js';
@@ -19,25 +19,39 @@ import { headerLine, type LiveRunKind } from './wire.js';
 export const MAX_KEPT_EVENTS = 20_000;
 /** Bytes written to one subscriber and not yet taken by it, beyond which it is dropped. */
 export const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+/** Tries at a socket path the previous run still holds (25 ms apart: 2 s in all). */
+const TAKEOVER_TRIES = 80;
 /** How long a finished run's subscribers get to take their last lines before they are cut. */
 const DRAIN_MS = 5_000;
 
-/** Socket paths this process listens on, removed when it exits however it exits short of a kill. */
-const listening = new Set<string>();
+/** Socket paths this process listens on (with their inode), removed when it exits short of a kill. */
+const listening = new Map<string, number>();
 let exitHookInstalled = false;
 
-function removeOnExit(path: string): void {
-  listening.add(path);
+function removeOnExit(path: string, inode: number): void {
+  listening.set(path, inode);
   if (exitHookInstalled) return;
   exitHookInstalled = true;
   process.once('exit', () => {
-    for (const socket of listening) unlinkQuietly(socket);
+    for (const [socket, ours] of listening) unlinkIfOurs(socket, ours);
   });
 }
 
 function unlinkQuietly(path: string): void {
   try {
     unlinkSync(path);
+  } catch {
+    // Already gone.
+  }
+}
+
+/**
+ * Removes the socket file only while it is still ours (the same inode): once this run's socket is closed
+ * (libuv removes it then), the next run's publisher may already have made its own at the same path.
+ */
+function unlinkIfOurs(path: string, inode: number | undefined): void {
+  try {
+    if (inode !== undefined && statSync(path).ino === inode) unlinkSync(path);
   } catch {
     // Already gone.
   }
@@ -56,7 +70,9 @@ export class LivePublisher {
   private readonly subscribers = new Set<Socket>();
   private server: Server | undefined;
   private path: string | undefined;
+  private inode: number | undefined;
   private ended = false;
+  private takeoverTries = 0;
 
   constructor(options: LivePublisherOptions) {
     this.options = options;
@@ -119,17 +135,23 @@ export class LivePublisher {
 
   private bind(server: Server, path: string): void {
     server.listen(path, () => {
+      const inode = inodeOf(path);
       if (this.ended || this.server !== server) {
         server.close();
-        unlinkQuietly(path);
+        unlinkIfOurs(path, inode);
         return;
       }
       this.path = path;
-      removeOnExit(path);
+      this.inode = inode;
+      if (inode !== undefined) removeOnExit(path, inode);
     });
   }
 
-  /** A socket file is there already: a killed process's (nobody answers) is removed and ours takes it. */
+  /**
+   * A socket file is there already. A killed process's (nobody answers) is removed and ours takes it.
+   * One that answers is the run before ours, whose process released the conversation's lock a moment
+   * before closing its socket: we try again, 25 ms apart, for up to `TAKEOVER_TRIES` times.
+   */
   private async replaceStale(server: Server, path: string): Promise<void> {
     const alive = await new Promise<boolean>((resolve) => {
       const probe = connect(path);
@@ -139,10 +161,16 @@ export class LivePublisher {
       });
       probe.once('error', () => resolve(false));
     });
-    // Someone publishes there (it holds the conversation's lock, so this cannot be a turn of ours): give up.
-    if (alive || this.ended || this.server !== server) return;
-    unlinkQuietly(path);
-    this.bind(server, path);
+    if (this.ended || this.server !== server) return;
+    if (!alive) {
+      unlinkQuietly(path);
+      this.bind(server, path);
+    } else if (this.takeoverTries < TAKEOVER_TRIES) {
+      this.takeoverTries += 1;
+      setTimeout(() => {
+        if (!this.ended && this.server === server) this.bind(server, path);
+      }, 25).unref();
+    }
   }
 
   private accept(client: Socket): void {
@@ -187,7 +215,15 @@ export class LivePublisher {
     if (server?.listening === true) server.close();
     if (path !== undefined) {
       listening.delete(path);
-      unlinkQuietly(path);
+      unlinkIfOurs(path, this.inode);
     }
+  }
+}
+
+function inodeOf(path: string): number | undefined {
+  try {
+    return statSync(path).ino;
+  } catch {
+    return undefined;
   }
 }

@@ -83,6 +83,35 @@ describe('the live channel', () => {
     stuck.destroy();
   });
 
+  it("takes the socket over from the run before, once that one's process closes it, and keeps it", async () => {
+    const path = join(home, 'live', `${ID}.sock`);
+    const watcher = new LiveWatcher({ home });
+    const runs: LiveRun[] = [];
+    const watch = watcher.watch(ID, (run) => runs.push(run));
+    await watch.ready;
+    const first = new LivePublisher({ home, conversationId: ID, kind: 'turn' });
+    first.publish(STARTED);
+    await until(() => runs.length === 1, 'the first run');
+    // The next run starts while the first's socket still answers (its lock was just released).
+    const second = new LivePublisher({ home, conversationId: ID, kind: 'compaction' });
+    second.publish({ ...STARTED, turnId: 'turn-2' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    first.publish({ type: 'turn-complete', turnId: 'turn-1', finishReason: 'stop', status: 'completed' });
+    first.end();
+    await until(() => runs.length === 2, 'the second run');
+    expect(runs.map((run) => [run.kind, run.turnId])).toEqual([
+      ['turn', 'turn-1'],
+      ['compaction', 'turn-2'],
+    ]);
+    // The first run's end did not take the second's socket with it.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await stat(path)).isSocket()).toBe(true);
+    second.end();
+    await expect(stat(path)).rejects.toThrow(/ENOENT/);
+    watch.stop();
+    watcher.close();
+  });
+
   it('ends a run as interrupted when its publisher dies without its last event', async () => {
     const path = join(home, 'live', `${ID}.sock`);
     const watcher = new LiveWatcher({ home });
