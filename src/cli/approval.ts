@@ -3,7 +3,6 @@ import type { SessionEvent } from '../core/conversation/session-events.js';
 import type { ApprovalAnswer } from './approval-question.js';
 import type { Io } from './io.js';
 import { stderrChalk } from './color.js';
-import { sanitizeForTerminal } from './sanitize.js';
 
 /** Whether this terminal session can answer approval requests. */
 export function canAskOn(io: Io): boolean {
@@ -33,22 +32,4 @@ export async function askApproval(
 
 function isReadable(stream: unknown): stream is NodeJS.ReadableStream {
   return typeof (stream as { on?: unknown }).on === 'function';
-}
-
-/**
- * The line shown for a call declined without asking: by the approval policy, or because no terminal
- * could be asked (a pipe, a script). Each names its real reason. Undefined for the person's own "no".
- */
-export function declinedNotice(event: Extract<SessionEvent, { type: 'tool-call' }>): string | undefined {
-  const call = `${event.call.name} ${event.call.arguments}`;
-  const reason = sanitizeForTerminal(event.reason ?? '');
-  if (event.declinedBy === 'policy')
-    return sanitizeForTerminal(`Declined by policy: ${call}`) + ` — ${reason}\n`;
-  if (event.declinedBy === 'nobody-to-ask') {
-    return (
-      sanitizeForTerminal(`Declined (no terminal to ask; pass --approval full-auto to allow): ${call}`) +
-      ` — needs approval: ${reason}\n`
-    );
-  }
-  return undefined;
 }

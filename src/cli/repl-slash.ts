@@ -7,7 +7,7 @@ import { conversationChoice } from './conversation-choice.js';
 import type { Io } from './io.js';
 import { unknownModelWarning } from './known-models.js';
 import { planLines } from './plan-view.js';
-import { formatTokens } from './render.js';
+import { formatTokens } from './turn-view/wording.js';
 import { helpText } from './repl-input.js';
 import type { UserCommands } from './repl-prompts.js';
 import { instructionsLines } from './instructions-view.js';
@@ -128,13 +128,13 @@ export async function runSlashCommand(
       return undefined;
     case '/compact': {
       const session = state.session;
-      const outcome = await runTurn(
+      // How it ended (a failure too) is said by the turn's view.
+      await runTurn(
         { terminal: ui.terminal, stdout: ui.io.stdout, color: ui.color, markdown: false },
         session,
         (signal) => compactEvents(session, argument === '' ? undefined : argument, signal),
         session.status().model,
       );
-      if (outcome.status === 'failed') throw outcome.error;
       return undefined;
     }
     case '/export': {

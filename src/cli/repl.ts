@@ -218,14 +218,8 @@ async function interactive(
         current.status().model,
       );
       if (outcome.lastToolOutput !== undefined) state.lastToolOutput = outcome.lastToolOutput;
+      // A failed turn was said by the turn's view, in the words every view uses.
       state.lastReasoning = outcome.lastReasoning;
-      if (outcome.status === 'failed') {
-        reportError(
-          outcome.error,
-          { ...io, stderr: { write: (chunk: string) => terminal.write(chunk.replace(/\n/g, '\r\n')) } },
-          false,
-        );
-      }
       queue.push(...outcome.queued);
       draft = outcome.draft;
     }

@@ -9,7 +9,7 @@ import { sanitizeForTerminal } from './sanitize.js';
  * ones show it only with --debug.
  */
 export function reportError(error: unknown, io: Io, debug: boolean): ExitCodeValue {
-  const { message, exitCode, expected } = classify(error);
+  const { message, exitCode, expected } = describeError(error);
   // Error texts carry provider bodies, file names and rollout contents: shown, never obeyed.
   io.stderr.write(`cody: ${sanitizeForTerminal(message)}\n`);
   if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
@@ -17,7 +17,15 @@ export function reportError(error: unknown, io: Io, debug: boolean): ExitCodeVal
   return exitCode;
 }
 
-function classify(error: unknown): { message: string; exitCode: ExitCodeValue; expected: boolean } {
+/**
+ * What an error says to a person (one line, before sanitising), the exit code it ends a command with, and
+ * whether it was expected (a user error: no "--debug" hint). The turn views word a failed turn with it.
+ */
+export function describeError(error: unknown): {
+  message: string;
+  exitCode: ExitCodeValue;
+  expected: boolean;
+} {
   if (error instanceof CodyError) {
     const hint = hintText(error.hint, error.hintSubject, error.hintModel);
     return {

@@ -19,13 +19,15 @@ export interface ThinkingView {
 
 /**
  * A view writing with `write` (the terminal, where `\n` is already a line end) at `columns()` wide. With
- * `show` false, nothing is written, yet the text is still kept for `/expand`.
+ * `show` false, nothing is written, yet the text is still kept for `/expand`; `expandable` says whether
+ * `/expand` exists to be named (the REPL) or not (`cody chat`).
  */
 export function createThinkingView(
   write: (text: string) => void,
   color: ChalkInstance,
   columns: () => number,
   show = true,
+  expandable = true,
 ): ThinkingView {
   let text = '';
   /** Characters of the current block already written, and whether the block is open on screen. */
@@ -55,7 +57,8 @@ export function createThinkingView(
     end() {
       if (!open) return;
       open = false;
-      if (hidden > 0) write(color.dim(` … (${hidden} more characters; /expand shows the thinking whole)`));
+      const expand = expandable ? '; /expand shows the thinking whole' : '';
+      if (hidden > 0) write(color.dim(` … (${hidden} more characters${expand})`));
       write('\n');
       if (text !== '' && !text.endsWith('\n\n')) text += '\n\n';
     },

@@ -170,7 +170,7 @@ describe('tools end to end', () => {
       const readOnlyRun = await harness.cody(['chat', '--approval', 'read-only', 'try']);
       expect(readOnlyRun.code).toBe(0);
       // On screen too, each denial says its real reason: the policy, not a missing terminal.
-      expect(readOnlyRun.stderr).toMatch(/^Declined by policy: write_file .* — .*read-only/m);
+      expect(readOnlyRun.stderr).toMatch(/^✗ write w\.txt .* — declined by policy: .*read-only/m);
       expect(readOnlyRun.stderr).not.toMatch(/no terminal/);
       const readOnly = outputsOfLastTurn();
       expect(readOnly[0]).toMatch(/^Declined by policy: .*read-only.*write w\.txt/);
@@ -185,7 +185,9 @@ describe('tools end to end', () => {
       // The conversation now keeps read-only (its last turn's policy): ask is chosen explicitly.
       const asked = await harness.cody(['chat', '--approval', 'ask', 'try again']);
       expect(asked.code).toBe(0);
-      expect(asked.stderr).toMatch(/^Declined \(no terminal to ask; .*\): shell .* — needs approval: /m);
+      expect(asked.stderr).toMatch(
+        /^✗ \$ touch ran\.txt — declined \(no terminal to ask; pass --approval full-auto to allow\): needs approval: /m,
+      );
       const askOutputs = outputsOfLastTurn();
       expect(askOutputs[0]).toMatch(/needs approval .*touch ran\.txt.* nobody can approve it here/);
       expect(askOutputs[1]).toMatch(/needs approval .*edit a\.txt.* nobody can approve it here/);

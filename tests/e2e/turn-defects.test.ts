@@ -7,7 +7,7 @@
  */
 import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { formatTokens } from '../../src/cli/render.js';
+import { formatTokens } from '../../src/cli/turn-view/wording.js';
 import { SUMMARY_PREFIX } from '../../src/core/compact/index.js';
 import { CODY_BIN, createHarness, type Harness, linesOfType } from './harness.js';
 import { libraryTurns } from './library-turns.js';

@@ -11,20 +11,22 @@ import {
   type SubmitOptions,
 } from '../../core/index.js';
 import { approvalFromFlags } from '../approval-flag.js';
-import { askApproval, canAskOn, declinedNotice } from '../approval.js';
+import { askApproval, canAskOn } from '../approval.js';
 import { conversationChoice, hasChoice } from '../conversation-choice.js';
 import { chooseConversation } from '../choose-conversation.js';
 import { createContext, ephemeralContext, type CommandContext, type EngineOptions } from '../context.js';
 
 export { chooseConversation };
-import { errorKindOf } from '../error-kind.js';
 import { type Io, readAll, useColor } from '../io.js';
 import { createJsonWriter } from '../json-output.js';
 import { withStdinBlock } from '../message.js';
-import { createTurnRenderer, startSpinner, stderrChalk } from '../render.js';
+import { stderrChalk } from '../color.js';
 import { createChangeReporter } from '../turn-changes.js';
-import { reportError } from '../report-error.js';
+import { describeError, reportError } from '../report-error.js';
 import { throwing } from '../turn-events.js';
+import { dispatchTurn, type TurnOutcome } from '../turn-view/dispatch.js';
+import { createJsonView } from '../turn-view/json-view.js';
+import { createPlainView } from '../turn-view/plain-view.js';
 
 export type OutputFormat = 'text' | 'json' | 'stream-json';
 
@@ -49,6 +51,8 @@ export interface ChatOptions {
   fresh?: boolean;
   /** `--image <file>` (repeatable): images attached to the message. */
   images?: string[];
+  /** `--plain`: the plain view on a terminal too (no Markdown, no redrawing; questions read lines). */
+  plain?: boolean;
 }
 
 /** The session option for `--reasoning`, when it was given. */
@@ -115,23 +119,35 @@ export async function runChat(options: ChatOptions, io: Io): Promise<number> {
     });
     try {
       const events = conversation.submit(message, turnOptions(options, abort.signal, images));
-      for await (const event of throwing(events)) writer.handle(event);
+      return exitCodeOf(
+        await dispatchTurn(throwing(events), createJsonView(writer, io), {
+          model: status.model,
+          respond: (id, decision, reason) => conversation.respond(id, decision, reason),
+          signal: abort.signal,
+        }),
+      );
     } finally {
       await context.dispose();
     }
-    writer.finish();
-    return ExitCode.ok;
   } catch (error) {
+    // Before the turn (no message, no conversation): the object says what failed, stderr says it too.
     const final = writer.finish(error);
-    // The object says what failed; stderr says it to a person too.
-    const code = reportError(error, { ...io, stderr: io.stderr }, false);
-    return final.error?.kind === 'interrupted' || errorKindOf(error) === 'interrupted'
-      ? ExitCode.interrupted
-      : code;
+    const code = reportError(error, io, false);
+    return final.error?.kind === 'interrupted' ? ExitCode.interrupted : code;
   } finally {
     process.removeListener('SIGINT', onSignal);
     process.removeListener('SIGTERM', onSignal);
   }
+}
+
+/** How a turn ended (the view has said it). */
+type Ending = Pick<TurnOutcome, 'status' | 'error'>;
+
+/** How `cody chat` exits after a turn: 0, 130 when it was stopped, or the failure's own code. */
+function exitCodeOf(outcome: Ending): number {
+  if (outcome.status === 'completed') return ExitCode.ok;
+  if (outcome.status === 'interrupted') return ExitCode.interrupted;
+  return describeError(outcome.error).exitCode;
 }
 
 /**
@@ -182,23 +198,41 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   const { context, conversation } = await openChosen(options, io, engine, (id) =>
     io.stderr.write(color.dim(`Started conversation ${id}\n`)),
   );
-  if (canAsk && io.stderr.isTTY === true) {
-    try {
-      return await terminalTurn(io, conversation, message, context.config.showReasoning !== false, {
-        ...options,
-        images,
-      });
-    } catch (error) {
-      keepUnsent(error, io);
-      throw error;
-    } finally {
-      await context.dispose();
-    }
+  const turn = { ...options, images, showReasoning: context.config.showReasoning !== false };
+  try {
+    const live = canAsk && io.stderr.isTTY === true && options.plain !== true;
+    const outcome = live
+      ? await terminalTurn(io, conversation, message, turn)
+      : await plainTurn(io, conversation, message, turn);
+    if (outcome === 'quiet') return ExitCode.ok;
+    if (outcome.status === 'failed') keepUnsent(outcome.error, io);
+    return exitCodeOf(outcome);
+  } finally {
+    await context.dispose();
   }
+}
+
+type TurnFlags = Pick<ChatOptions, 'reasoning' | 'plain'> & {
+  images: readonly ImageInput[];
+  /** Config `showReasoning`: the model's thinking shows, folded. */
+  showReasoning: boolean;
+};
+
+/**
+ * Where no terminal can be driven (or with --plain): the plain view, approval questions on lines, Ctrl-C
+ * and SIGTERM stop the turn. `quiet` when stdout was closed (`cody chat … | head -1`): the turn is
+ * recorded as interrupted, and the command stops quietly, as `head` expects.
+ */
+async function plainTurn(
+  io: Io,
+  conversation: Conversation,
+  message: string,
+  options: TurnFlags,
+): Promise<TurnOutcome | 'quiet'> {
   const abort = new AbortController();
   const onInterrupt = (): void => abort.abort(new Error('interrupted'));
   process.once('SIGINT', onInterrupt);
-  // A closed pipe (`cody chat … | head -1`) ends the turn like Ctrl-C: recorded as interrupted.
+  process.once('SIGTERM', onInterrupt);
   let brokenPipe = false;
   const onOutputError = (error: NodeJS.ErrnoException): void => {
     if (error.code !== 'EPIPE') return;
@@ -207,37 +241,27 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   };
   const stdoutEvents = eventsOf(io.stdout);
   stdoutEvents?.on('error', onOutputError);
-  process.once('SIGTERM', onInterrupt);
-  const spinner = await startSpinner(io, 'Thinking…');
-  const renderer = createTurnRenderer(io, { ...(spinner ? { spinner } : {}) });
+  const view = createPlainView(io, {
+    ask: (event) => askApproval(io, event),
+    ...(options.plain === true ? { markdown: false } : {}),
+    showReasoning: options.showReasoning,
+    quietInterrupt: () => brokenPipe,
+  });
   const changes = createChangeReporter((line) => io.stderr.write(`${line}\n`), io.cwd);
   try {
-    for await (const event of throwing(
-      conversation.submit(message, turnOptions(options, abort.signal, images)),
-    )) {
-      renderer.handle(event);
-      changes.observe(event);
-      if (event.type === 'approval-requested') {
-        const answer = await askApproval(io, event);
-        conversation.respond(event.id, answer.decision, answer.reason);
-      }
-      const notice = event.type === 'tool-call' && !event.approved ? declinedNotice(event) : undefined;
-      if (notice !== undefined) io.stderr.write(notice);
-    }
-  } catch (error) {
-    // Nobody reads any more: the turn is recorded as interrupted; stop quietly, as `head` expects.
-    if (brokenPipe && errorKindOf(error) === 'interrupted') return ExitCode.ok;
-    keepUnsent(error, io);
-    throw error;
+    const events = conversation.submit(message, turnOptions(options, abort.signal, options.images));
+    const outcome = await dispatchTurn(changes.watch(throwing(events)), view, {
+      model: conversation.status().model,
+      respond: (id, decision, reason) => conversation.respond(id, decision, reason),
+      signal: abort.signal,
+      beforeEnding: () => changes.report(),
+    });
+    return brokenPipe && outcome.status === 'interrupted' ? 'quiet' : outcome;
   } finally {
-    renderer.end();
-    await changes.report();
     process.removeListener('SIGINT', onInterrupt);
-    stdoutEvents?.removeListener('error', onOutputError);
     process.removeListener('SIGTERM', onInterrupt);
-    await context.dispose();
+    stdoutEvents?.removeListener('error', onOutputError);
   }
-  return ExitCode.ok;
 }
 
 /**
@@ -248,9 +272,8 @@ async function terminalTurn(
   io: Io,
   conversation: Conversation,
   message: string,
-  showReasoning: boolean,
-  options: Pick<ChatOptions, 'reasoning'> & { images: readonly ImageInput[] },
-): Promise<number> {
+  options: TurnFlags,
+): Promise<Ending> {
   const [{ runTurn }, { RawTerminal }] = await Promise.all([
     import('../repl-turn.js'),
     import('../tty/terminal.js'),
@@ -258,16 +281,15 @@ async function terminalTurn(
   const terminal = new RawTerminal(process.stdin, process.stderr);
   const changes = createChangeReporter((line) => io.stderr.write(`${line}\n`), io.cwd);
   terminal.start();
-  let outcome;
   try {
-    outcome = await runTurn(
+    const outcome = await runTurn(
       {
         terminal,
         stdout: io.stdout,
         color: stderrChalk(io),
         markdown: io.stdout.isTTY === true && useColor(io.stdout, io.env),
         oneShot: true,
-        showReasoning,
+        showReasoning: options.showReasoning,
         beforeStatus: () => changes.report(),
       },
       conversation,
@@ -275,13 +297,10 @@ async function terminalTurn(
         changes.watch(throwing(conversation.submit(message, turnOptions(options, signal, options.images)))),
       conversation.status().model,
     );
+    return outcome;
   } finally {
     terminal.stop();
-    // A turn that threw never reached beforeStatus; a second report after one that did is a no-op.
-    await changes.report();
   }
-  if (outcome.status === 'failed') throw outcome.error;
-  return outcome.status === 'interrupted' ? ExitCode.interrupted : ExitCode.ok;
 }
 
 /** Nothing was sent or saved (a full disk): give the message back so it is not lost. */

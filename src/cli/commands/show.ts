@@ -7,7 +7,7 @@ import { wireApiOf } from '../../core/index.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 import { sanitizeForTerminal, terminalSafeJson } from '../sanitize.js';
-import { formatTokens } from '../render.js';
+import { formatTokens } from '../turn-view/wording.js';
 import { instructionsLines } from '../instructions-view.js';
 
 export interface ShowOptions {

@@ -7,6 +7,9 @@
 import type { ChalkInstance } from 'chalk';
 import type { FunctionCallItem } from '../../protocol/index.js';
 import type { SessionEvent } from '../../core/conversation/session-events.js';
+import { costOf, type UsageTotals } from '../../core/index.js';
+import { formatCost } from '../prices.js';
+import { describeError } from '../report-error.js';
 import { sanitizeForTerminal } from '../sanitize.js';
 import { callOutcome, summarizeToolCall } from '../tool-summary.js';
 
@@ -74,18 +77,42 @@ export function compactionFinishedText(event: Of<'compaction-finished'>, continu
   return { text: `${lead} ${event.status}: the history was kept as it was.`, tone: 'warn' };
 }
 
-/** A call that will not run: `✗ $ rm -rf x — declined by policy: …`. */
+/**
+ * A call that will not run, with its real reason: `✗ $ rm -rf x — declined by policy: …`, or, with no
+ * terminal to ask, what to pass to allow it. The person's own "no" was said by the question: no reason.
+ */
 export function declinedCallLine(event: Of<'tool-call'>): Said {
+  const reason = event.reason !== undefined ? sanitizeForTerminal(event.reason) : undefined;
   const why =
-    event.declinedBy === 'policy' && event.reason !== undefined
-      ? ` — declined by policy: ${sanitizeForTerminal(event.reason)}`
-      : '';
+    event.declinedBy === 'policy'
+      ? ` — declined by policy${reason !== undefined ? `: ${reason}` : ''}`
+      : event.declinedBy === 'nobody-to-ask'
+        ? ` — declined (no terminal to ask; pass --approval full-auto to allow)${reason !== undefined ? `: needs approval: ${reason}` : ''}`
+        : event.declinedBy === 'no-answer'
+          ? ' — declined: nobody answered in time'
+          : '';
   return { text: `✗ ${summarizeToolCall(event.call)}${why}`, tone: 'error' };
 }
 
-/** A call about to run, as the plain view names it before its streamed output: `▶ $ npm test`. */
-export function startedCallLine(call: FunctionCallItem): Said {
-  return { text: `▶ ${summarizeToolCall(call)}`, tone: 'dim' };
+/** A call as it starts, as the plain view names it above its streamed output: `⏺ $ npm test`. */
+export function callLine(call: FunctionCallItem): Said {
+  return { text: `⏺ ${summarizeToolCall(call)}`, tone: 'dim' };
+}
+
+/**
+ * A finished call's row, as the live view prints it once the call is over: its mark (`⏺`, or `✗` when it
+ * failed), the call (a failed edit without line counts) and its outcome: `⏺ $ ls  ✓ 0.0s`.
+ */
+export function finishedCallLine(
+  call: FunctionCallItem,
+  event: Of<'tool-finished'>,
+): { mark: Said; text: string; outcome: Said } {
+  const ok = event.status === 'ok';
+  return {
+    mark: ok ? { text: '⏺', tone: 'info' } : { text: '✗', tone: 'error' },
+    text: summarizeToolCall(call, { failed: !ok }),
+    outcome: outcomeText(call, event),
+  };
 }
 
 /** How a call ended: `✓ 0.3s`, `✗ exit 2 · 1.2s` (tone ok or error). */
@@ -98,6 +125,38 @@ export const INTERRUPTED: Said = {
   text: '⏹ Interrupted — the partial reply is kept in the conversation.',
   tone: 'warn',
 };
+
+/**
+ * A failed turn (or command), as every text view says it: `cody: <what failed>`, and for an unexpected
+ * error the way to learn more.
+ */
+export function failureLines(error: unknown): Said[] {
+  const { message, expected } = describeError(error);
+  const first: Said = { text: `cody: ${sanitizeForTerminal(message)}`, tone: 'error' };
+  return expected ? [first] : [first, { text: 'Run again with --debug for details.', tone: 'dim' }];
+}
+
+/** What a turn used, summed over its responses (the dispatcher keeps it). */
+export interface TurnSummary {
+  model: string;
+  usage: UsageTotals;
+  /** The context after the last response: tokens in it and the model's window. */
+  context?: { tokens: number; window: number };
+}
+
+/** The status line of a turn: its model, context, tokens and cost (at list prices, when known). */
+export function summaryLine(summary: TurnSummary): Said {
+  const cost = costOf(summary.model, summary.usage);
+  return statusLine(
+    summary.model,
+    {
+      input: summary.usage.inputTokens,
+      output: summary.usage.outputTokens,
+      ...(cost !== undefined ? { cost: formatCost(cost) } : {}),
+    },
+    summary.context,
+  );
+}
 
 /** The turn's status line: `gpt-5 · 12% context · 3.2k in · 410 out · $0.01`. */
 export function statusLine(
