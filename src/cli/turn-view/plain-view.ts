@@ -10,12 +10,15 @@ import { type Io, useColor } from '../io.js';
 import { createLiveReply } from '../live-reply.js';
 import { createMarkdownStream } from '../markdown.js';
 import { planLines } from '../plan-view.js';
-import { createReplyOutput } from '../reply-output.js';
+import { createReplyOutput, type ReplyOutput } from '../reply-output.js';
 import { sanitizeForTerminal } from '../sanitize.js';
 import { startSpinner, type Spinner } from '../spinner.js';
-import { createThinkingView } from '../thinking-view.js';
+import { createThinkingView, type ThinkingView } from '../thinking-view.js';
 import { diffPreview, summarizeToolCall } from '../tool-summary.js';
 import type { ApprovalAnswer } from '../approval-question.js';
+import type { ChalkInstance } from 'chalk';
+import type { SessionEvent } from '../../core/session-events.js';
+import type { LiveReply } from '../live-reply.js';
 import type { TurnView } from './dispatch.js';
 import {
   callLine,
@@ -27,7 +30,9 @@ import {
   outcomeText,
   paint,
   retryLine,
+  type Said,
   summaryLine,
+  type TurnSummary,
   warningLine,
 } from './wording.js';
 
@@ -44,132 +49,180 @@ export interface PlainViewOptions {
   quietInterrupt?: () => boolean;
 }
 
-export function createPlainView(io: Io, options: PlainViewOptions = {}): TurnView {
-  const color = stderrChalk(io);
-  const err = (text: string): void => void io.stderr.write(text);
-  const markdown =
-    options.markdown !== false && io.stdout.isTTY === true && useColor(io.stdout, io.env)
-      ? createLiveReply(
-          (text) => io.stdout.write(text),
-          () => io.stdout.columns ?? 80,
-          createMarkdownStream,
-        )
-      : undefined;
-  const reply = markdown
-    ? undefined
-    : createReplyOutput(io.stdout, {
-        discardedMark: color.dim('[the partial reply above is discarded; retrying]'),
-      });
-  let spinner: Spinner | undefined =
-    io.stderr.isTTY === true && useColor(io.stderr, io.env)
-      ? startSpinner(io.stderr, 'Thinking…')
-      : undefined;
-  const stopSpinner = (): void => {
-    spinner?.stop();
-    spinner = undefined;
-  };
-  let compacting = false;
-  const thinking = createThinkingView(
-    err,
-    color,
-    () => io.stderr.columns ?? 80,
-    options.showReasoning !== false,
-    false,
-  );
+type Of<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>;
+
+export class PlainView implements TurnView {
+  private readonly color: ChalkInstance;
+  /** The reply as Markdown (stdout a colour terminal), or as text held until it cannot be retried. */
+  private readonly markdown: LiveReply | undefined;
+  private readonly reply: ReplyOutput | undefined;
+  private readonly thinking: ThinkingView;
+  private readonly tools: ToolLines;
+  private spinner: Spinner | undefined;
+  /** The compaction line is open (its end comes on the same line). */
+  private compacting = false;
+
+  constructor(
+    private readonly io: Io,
+    private readonly options: PlainViewOptions = {},
+  ) {
+    const color = stderrChalk(io);
+    this.color = color;
+    this.markdown =
+      options.markdown !== false && io.stdout.isTTY === true && useColor(io.stdout, io.env)
+        ? createLiveReply(
+            (text) => io.stdout.write(text),
+            () => io.stdout.columns ?? 80,
+            createMarkdownStream,
+          )
+        : undefined;
+    this.reply = this.markdown
+      ? undefined
+      : createReplyOutput(io.stdout, {
+          discardedMark: color.dim('[the partial reply above is discarded; retrying]'),
+        });
+    if (io.stderr.isTTY === true && useColor(io.stderr, io.env))
+      this.spinner = startSpinner(io.stderr, 'Thinking…');
+    this.thinking = createThinkingView(
+      (text) => this.err(text),
+      color,
+      () => io.stderr.columns ?? 80,
+      options.showReasoning !== false,
+      false,
+    );
+    this.tools = createToolLines((text) => this.err(color.dim(text)));
+  }
+
+  private err(text: string): void {
+    this.io.stderr.write(text);
+  }
+
+  private stopSpinner(): void {
+    this.spinner?.stop();
+    this.spinner = undefined;
+  }
+
   /** One line on stderr (after ending open thinking or an open compaction line). */
-  const note = (text: string): void => {
-    stopSpinner();
-    thinking.end();
-    err(`${compacting ? '\n' : ''}${text}\n`);
-    compacting = false;
-  };
-  const tools = createToolLines((text) => err(color.dim(text)));
-  const ask = options.ask;
-  return {
-    event(event) {
-      // Before any text: the spinner's line is cleared and the thinking ended first.
-      if (event.type === 'text-delta') {
-        stopSpinner();
-        thinking.end();
-      }
-      reply?.handle(event);
-    },
-    text: (delta) => markdown?.push(delta),
-    reasoning(delta) {
-      if (options.showReasoning !== false) stopSpinner();
-      thinking.push(delta);
-    },
-    warning: (event) => note(paint(warningLine(event), color)),
-    retry(event) {
-      markdown?.end();
-      note(paint(retryLine(event, io.stdout.isTTY === true), color));
-    },
-    compactionStarted(event) {
-      // One line per compaction: "Compacting conversation (auto)… 3.2k → 1.0k tokens".
-      stopSpinner();
-      thinking.end();
-      err(paint(compactionStartedText(event), color));
-      compacting = true;
-    },
-    compactionFinished(event) {
-      err(`${paint(compactionFinishedText(event, compacting), color)}\n`);
-      compacting = false;
-    },
-    toolCall(event, showDiff) {
-      markdown?.end();
-      tools.called(event.call);
-      note(paint(event.approved ? callLine(event.call) : declinedCallLine(event), color));
-      if (showDiff) for (const line of diffPreview(event.call, 8)) err(color.dim(`  ${line}\n`));
-    },
-    toolStarted: () => undefined,
-    toolOutput: (callId, chunk) => tools.output(callId, chunk),
-    toolRecorded: () => undefined,
-    toolFinished(call, event) {
-      tools.flush(event.callId);
-      err(`  ${paint(outcomeText(call, event), color)}\n`);
-    },
-    plan(event) {
-      markdown?.end();
-      note(planLines(event, color).join('\n'));
-    },
-    async ask(event): Promise<ApprovalAnswer> {
-      // The question (with the whole preview) is the next thing on stderr: nothing may draw over it.
-      stopSpinner();
-      thinking.end();
-      markdown?.end();
-      return ask ? ask(event) : { decision: 'abort' };
-    },
-    close() {
-      stopSpinner();
-      thinking.end();
-      markdown?.end();
-      reply?.end();
-      if (reply?.wroteText === true && !reply.atLineStart) io.stdout.write('\n');
-    },
-    interrupted() {
-      if (options.quietInterrupt?.() !== true) note(paint(INTERRUPTED, color));
-    },
-    failed(error) {
-      for (const line of failureLines(error)) note(paint(line, color));
-    },
-    summary(summary) {
-      const line = summaryLine(summary);
-      // The model's name alone (nothing reported) says nothing.
-      if ((options.status ?? io.stderr.isTTY === true) && line.text !== summary.model)
-        note(paint(line, color));
-    },
-  };
+  private note(said: Said | string): void {
+    this.stopSpinner();
+    this.thinking.end();
+    const text = typeof said === 'string' ? said : paint(said, this.color);
+    this.err(`${this.compacting ? '\n' : ''}${text}\n`);
+    this.compacting = false;
+  }
+
+  event(event: SessionEvent): void {
+    // Before any text: the spinner's line is cleared and the thinking ended first.
+    if (event.type === 'text-delta') {
+      this.stopSpinner();
+      this.thinking.end();
+    }
+    this.reply?.handle(event);
+  }
+
+  text(delta: string): void {
+    this.markdown?.push(delta);
+  }
+
+  reasoning(delta: string): void {
+    if (this.options.showReasoning !== false) this.stopSpinner();
+    this.thinking.push(delta);
+  }
+
+  warning(event: Of<'warning'>): void {
+    this.note(warningLine(event));
+  }
+
+  retry(event: Of<'retry'>): void {
+    this.markdown?.end();
+    this.note(retryLine(event, this.io.stdout.isTTY === true));
+  }
+
+  compactionStarted(event: Of<'compaction-started'>): void {
+    // One line per compaction: "Compacting conversation (auto)… 3.2k → 1.0k tokens".
+    this.stopSpinner();
+    this.thinking.end();
+    this.err(paint(compactionStartedText(event), this.color));
+    this.compacting = true;
+  }
+
+  compactionFinished(event: Of<'compaction-finished'>): void {
+    this.err(`${paint(compactionFinishedText(event, this.compacting), this.color)}\n`);
+    this.compacting = false;
+  }
+
+  toolCall(event: Of<'tool-call'>, showDiff: boolean): void {
+    this.markdown?.end();
+    this.tools.called(event.call);
+    this.note(event.approved ? callLine(event.call) : declinedCallLine(event));
+    if (showDiff) for (const line of diffPreview(event.call, 8)) this.err(this.color.dim(`  ${line}\n`));
+  }
+
+  toolStarted(): void {}
+
+  toolOutput(callId: string, chunk: string): void {
+    this.tools.output(callId, chunk);
+  }
+
+  toolRecorded(): void {}
+
+  toolFinished(call: FunctionCallItem, event: Of<'tool-finished'>): void {
+    this.tools.flush(event.callId);
+    this.err(`  ${paint(outcomeText(call, event), this.color)}\n`);
+  }
+
+  plan(event: Of<'plan-updated'>): void {
+    this.markdown?.end();
+    this.note(planLines(event, this.color).join('\n'));
+  }
+
+  async ask(event: Of<'approval-requested'>): Promise<ApprovalAnswer> {
+    // The question (with the whole preview) is the next thing on stderr: nothing may draw over it.
+    this.stopSpinner();
+    this.thinking.end();
+    this.markdown?.end();
+    return this.options.ask ? this.options.ask(event) : { decision: 'abort' };
+  }
+
+  close(): void {
+    this.stopSpinner();
+    this.thinking.end();
+    this.markdown?.end();
+    this.reply?.end();
+    if (this.reply?.wroteText === true && !this.reply.atLineStart) this.io.stdout.write('\n');
+  }
+
+  interrupted(): void {
+    if (this.options.quietInterrupt?.() !== true) this.note(INTERRUPTED);
+  }
+
+  failed(error: unknown): void {
+    for (const said of failureLines(error)) this.note(said);
+  }
+
+  summary(summary: TurnSummary): void {
+    const said = summaryLine(summary);
+    // The model's name alone (nothing reported) says nothing.
+    if ((this.options.status ?? this.io.stderr.isTTY === true) && said.text !== summary.model)
+      this.note(said);
+  }
+}
+
+export function createPlainView(io: Io, options: PlainViewOptions = {}): TurnView {
+  return new PlainView(io, options);
+}
+
+interface ToolLines {
+  called(call: FunctionCallItem): void;
+  output(callId: string, chunk: string): void;
+  flush(callId: string): void;
 }
 
 /**
  * A running command's output on stderr as it comes, a line at a time (`  │ tick1`), under its call
  * row; when another call's lines came in between, the call is named again above its lines.
  */
-function createToolLines(write: (text: string) => void): {
-  called(call: FunctionCallItem): void;
-  output(callId: string, chunk: string): void;
-  flush(callId: string): void;
-} {
+function createToolLines(write: (text: string) => void): ToolLines {
   const calls = new Map<string, FunctionCallItem>();
   const open = new Map<string, string>();
   let last: string | undefined;

@@ -9,13 +9,17 @@ import type { ChalkInstance } from 'chalk';
 import { createLiveReply, type LiveReply } from '../live-reply.js';
 import { createMarkdownStream } from '../markdown.js';
 import { PlanView } from '../plan-view.js';
-import { createReplyOutput } from '../reply-output.js';
+import { createReplyOutput, type ReplyOutput } from '../reply-output.js';
 import { sanitizeForTerminal } from '../sanitize.js';
 import { startSpinner, type Spinner } from '../spinner.js';
-import { createThinkingView } from '../thinking-view.js';
-import { createToolView } from '../tool-view.js';
+import { createThinkingView, type ThinkingView } from '../thinking-view.js';
+import { createToolView, type ToolView } from '../tool-view.js';
 import type { RawTerminal } from '../tty/terminal.js';
+import type { FunctionCallItem } from '../../protocol/index.js';
+import type { SessionEvent } from '../../core/session-events.js';
+import type { ApprovalAnswer } from '../approval-question.js';
 import type { TurnView } from './dispatch.js';
+import type { TurnSummary } from './wording.js';
 import {
   compactionFinishedText,
   compactionStartedText,
@@ -24,6 +28,7 @@ import {
   INTERRUPTED,
   paint,
   retryLine,
+  type Said,
   summaryLine,
   warningLine,
 } from './wording.js';
@@ -46,163 +51,213 @@ export interface TerminalViewOptions {
   statusWarning?: () => string | undefined;
 }
 
-export interface TerminalView extends TurnView {
-  /** The turn's thinking, whole (what `/expand` shows). */
-  readonly reasoningText: string;
+type Of<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>;
+
+export class TerminalView implements TurnView {
+  private readonly color: ChalkInstance;
+  private readonly planView: PlanView;
+  private readonly thinking: ThinkingView;
+  private readonly tools: ToolView;
+  /** Plain text (a pipe, or NO_COLOR): held in a pipe until the response can no longer be retried. */
+  private readonly plain: ReplyOutput | undefined;
+  private readonly showReasoning: boolean;
+  private reply: LiveReply | undefined;
+  private spinner: Spinner | undefined;
+  private lineStart = true;
+
+  constructor(private readonly options: TerminalViewOptions) {
+    const { terminal, color } = options;
+    this.color = color;
+    this.planView = new PlanView(
+      {
+        write: (text) => terminal.write(text),
+        columns: () => terminal.columns(),
+        rows: () => terminal.rows(),
+      },
+      color,
+    );
+    this.spinner = startSpinner(terminal, color.dim('Thinking… (Esc to stop)'));
+    this.plain = options.markdown
+      ? undefined
+      : createReplyOutput(options.stdout, {
+          discardedMark: color.dim('[the partial reply above is discarded; retrying]'),
+          write: (text) => this.out(sanitizeForTerminal(text)),
+          writeOwn: (text) => this.out(text),
+        });
+    this.showReasoning = options.showReasoning !== false;
+    const columns = (): number => terminal.columns();
+    this.thinking = createThinkingView(
+      this.say,
+      color,
+      columns,
+      this.showReasoning,
+      options.expandable !== false,
+    );
+    // The live block bypasses the plan's line count: it is erased before anything lasting is written.
+    this.tools = createToolView(this.say, color, columns, Date.now, (text) =>
+      terminal.write(text.replace(/\n/g, '\r\n')),
+    );
+  }
+
   /** Writes Cody's own lines (`\n` line ends) where the view writes its notices. */
-  say(text: string): void;
+  readonly say = (text: string): void => {
+    this.planView.note(text);
+    this.options.echo.hide();
+    this.options.terminal.write(text.replace(/\n/g, '\r\n'));
+    this.options.echo.show();
+  };
+
   /** Whether the reply's output ended its line (a note may go over the spinner's line). */
-  readonly atLineStart: boolean;
+  get atLineStart(): boolean {
+    return this.lineStart;
+  }
+
+  /** The turn's thinking, whole (what `/expand` shows). */
+  get reasoningText(): string {
+    return this.thinking.text;
+  }
+
+  private out(text: string): void {
+    // The terminal driver turns \n into \r\n even in raw mode (ONLCR stays on); a file gets plain \n.
+    this.planView.note(text);
+    this.options.echo.hide();
+    this.options.stdout.write(text);
+    this.options.echo.show();
+    if (text !== '') this.lineStart = text.endsWith('\n');
+  }
+
+  private stopSpinner(): void {
+    this.spinner?.stop();
+    this.spinner = undefined;
+  }
+
+  private working(): void {
+    this.spinner ??= startSpinner(this.options.terminal, this.color.dim('Working… (Esc to stop)'));
+  }
+
+  private endReply(): void {
+    this.thinking.end();
+    this.reply?.end();
+    this.reply = undefined;
+    if (!this.lineStart) this.out('\n');
+  }
+
+  /** Stops what draws and ends the reply: something lasting comes next. */
+  private pause(): void {
+    this.stopSpinner();
+    this.endReply();
+  }
+
+  private line(said: Said): void {
+    this.say(`${paint(said, this.color)}\n`);
+  }
+
+  event(event: SessionEvent): void {
+    if (event.type === 'text-delta') {
+      this.thinking.end();
+      // Before any text: stopping the spinner clears its line, which would wipe text already there.
+      this.stopSpinner();
+    }
+    this.plain?.handle(event);
+  }
+
+  text(delta: string): void {
+    if (!this.options.markdown) return;
+    this.reply ??= createLiveReply(
+      (text) => this.out(text),
+      () => this.options.terminal.columns(),
+      createMarkdownStream,
+    );
+    this.reply.push(delta);
+  }
+
+  reasoning(delta: string): void {
+    if (this.showReasoning) this.stopSpinner();
+    this.thinking.push(delta);
+  }
+
+  retry(event: Of<'retry'>): void {
+    this.pause();
+    this.line(retryLine(event, true));
+  }
+
+  warning(event: Of<'warning'>): void {
+    this.pause();
+    this.line(warningLine(event));
+  }
+
+  compactionStarted(event: Of<'compaction-started'>): void {
+    this.pause();
+    this.say(paint(compactionStartedText(event), this.color));
+  }
+
+  compactionFinished(event: Of<'compaction-finished'>): void {
+    this.line(compactionFinishedText(event, true));
+  }
+
+  ask(event: Of<'approval-requested'>): Promise<ApprovalAnswer> {
+    this.pause();
+    return this.options.ask(event);
+  }
+
+  toolCall(event: Of<'tool-call'>, showDiff: boolean): void {
+    this.pause();
+    if (!event.approved) this.line(declinedCallLine(event));
+    this.tools.called(event.call, showDiff);
+  }
+
+  toolStarted(call: FunctionCallItem): void {
+    this.stopSpinner();
+    this.tools.started(call);
+  }
+
+  toolOutput(callId: string, chunk: string): void {
+    this.tools.output(callId, chunk);
+  }
+
+  toolRecorded(callId: string, output: string): void {
+    this.tools.recorded(callId, output);
+  }
+
+  toolFinished(_call: FunctionCallItem, event: Of<'tool-finished'>): void {
+    this.tools.finished(event);
+    if (!this.tools.busy) this.working();
+  }
+
+  plan(event: Of<'plan-updated'>): void {
+    this.pause();
+    this.options.echo.hide();
+    this.planView.show(event);
+    this.options.echo.show();
+    this.working();
+  }
+
+  close(): void {
+    this.tools.stop();
+    this.stopSpinner();
+    this.options.echo.pause(true);
+    this.plain?.end();
+    this.endReply();
+  }
+
+  interrupted(): void {
+    this.line(INTERRUPTED);
+  }
+
+  failed(error: unknown): void {
+    for (const said of failureLines(error)) this.line(said);
+  }
+
+  summary(summary: TurnSummary): void {
+    const said = summaryLine(summary);
+    // The model's name alone (a /compact that reported no usage) says nothing: no line then.
+    const warning = this.options.statusWarning?.();
+    if (said.text === summary.model && warning === undefined) return;
+    const note = warning !== undefined ? this.color.yellow(` · ⚠ ${warning}`) : '';
+    this.say(`${paint(said, this.color)}${note}\n`);
+  }
 }
 
 export function createTerminalView(options: TerminalViewOptions): TerminalView {
-  const { terminal, color, echo } = options;
-  const screen = {
-    write: (text: string) => terminal.write(text),
-    columns: () => terminal.columns(),
-    rows: () => terminal.rows(),
-  };
-  const plan = new PlanView(screen, color);
-  const err = (text: string): void => {
-    plan.note(text);
-    echo.hide();
-    terminal.write(text.replace(/\n/g, '\r\n'));
-    echo.show();
-  };
-  let atLineStart = true;
-  const out = (text: string): void => {
-    // The terminal driver turns \n into \r\n even in raw mode (ONLCR stays on); a file gets plain \n.
-    plan.note(text);
-    echo.hide();
-    options.stdout.write(text);
-    echo.show();
-    if (text !== '') atLineStart = text.endsWith('\n');
-  };
-  let spinner: Spinner | undefined = startSpinner(terminal, color.dim('Thinking… (Esc to stop)'));
-  const stopSpinner = (): void => {
-    spinner?.stop();
-    spinner = undefined;
-  };
-  const working = (): void => {
-    spinner ??= startSpinner(terminal, color.dim('Working… (Esc to stop)'));
-  };
-  // Plain text (a pipe, or NO_COLOR): held in a pipe until the response can no longer be retried.
-  const plain = options.markdown
-    ? undefined
-    : createReplyOutput(options.stdout, {
-        discardedMark: color.dim('[the partial reply above is discarded; retrying]'),
-        write: (text) => out(sanitizeForTerminal(text)),
-        writeOwn: out,
-      });
-  const showReasoning = options.showReasoning !== false;
-  const thinking = createThinkingView(
-    err,
-    color,
-    () => terminal.columns(),
-    showReasoning,
-    options.expandable !== false,
-  );
-  let reply: LiveReply | undefined;
-  const endReply = (): void => {
-    thinking.end();
-    reply?.end();
-    reply = undefined;
-    if (!atLineStart) out('\n');
-  };
-  /** Stops what draws and ends the reply: something lasting comes next. */
-  const pause = (): void => {
-    stopSpinner();
-    endReply();
-  };
-  // The live block bypasses the plan's line count: it is erased before anything lasting is written.
-  const tools = createToolView(
-    err,
-    color,
-    () => terminal.columns(),
-    Date.now,
-    (text) => terminal.write(text.replace(/\n/g, '\r\n')),
-  );
-  return {
-    event(event) {
-      if (event.type === 'text-delta') {
-        thinking.end();
-        // Before any text: stopping the spinner clears its line, which would wipe text already there.
-        stopSpinner();
-      }
-      plain?.handle(event);
-    },
-    text(delta) {
-      if (!options.markdown) return;
-      reply ??= createLiveReply(out, () => terminal.columns(), createMarkdownStream);
-      reply.push(delta);
-    },
-    reasoning(delta) {
-      if (showReasoning) stopSpinner();
-      thinking.push(delta);
-    },
-    retry(event) {
-      pause();
-      err(`${paint(retryLine(event, true), color)}\n`);
-    },
-    warning(event) {
-      pause();
-      err(`${paint(warningLine(event), color)}\n`);
-    },
-    compactionStarted(event) {
-      pause();
-      err(paint(compactionStartedText(event), color));
-    },
-    compactionFinished: (event) => err(`${paint(compactionFinishedText(event, true), color)}\n`),
-    ask(event) {
-      pause();
-      return options.ask(event);
-    },
-    toolCall(event, showDiff) {
-      pause();
-      if (!event.approved) err(`${paint(declinedCallLine(event), color)}\n`);
-      tools.called(event.call, showDiff);
-    },
-    toolStarted(call) {
-      stopSpinner();
-      tools.started(call);
-    },
-    toolOutput: (callId, chunk) => tools.output(callId, chunk),
-    toolRecorded: (callId, output) => tools.recorded(callId, output),
-    toolFinished(_call, event) {
-      tools.finished(event);
-      if (!tools.busy) working();
-    },
-    plan(event) {
-      pause();
-      echo.hide();
-      plan.show(event);
-      echo.show();
-      working();
-    },
-    close() {
-      tools.stop();
-      stopSpinner();
-      echo.pause(true);
-      plain?.end();
-      endReply();
-    },
-    interrupted: () => err(`${paint(INTERRUPTED, color)}\n`),
-    failed(error) {
-      for (const line of failureLines(error)) err(`${paint(line, color)}\n`);
-    },
-    summary(summary) {
-      const line = summaryLine(summary);
-      // The model's name alone (a /compact that reported no usage) says nothing: no line then.
-      const warning = options.statusWarning?.();
-      if (line.text !== summary.model || warning !== undefined)
-        err(`${paint(line, color)}${warning !== undefined ? color.yellow(` · ⚠ ${warning}`) : ''}\n`);
-    },
-    get reasoningText() {
-      return thinking.text;
-    },
-    say: err,
-    get atLineStart() {
-      return atLineStart;
-    },
-  };
+  return new TerminalView(options);
 }
