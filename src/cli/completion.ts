@@ -17,6 +17,7 @@ const OPTIONS = [
   '--ephemeral',
   '--json',
   '--output-format',
+  '--plain',
   '--auto-approve',
   '--format',
   '--redact',

@@ -275,6 +275,34 @@ describe('the approval question in a terminal (tmux)', () => {
     await readFile(join(harness.home, 'lined.txt'));
   });
 
+  it('cody chat --plain on a terminal: the question on lines, the plain rows, the status line', async () => {
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        text: 'Let me **touch** it.\n',
+        toolCalls: [{ id: 'call_p1', name: 'shell', arguments: { command: 'touch plain.txt' } }],
+      },
+      { type: 'reply', text: 'plainly done\n' },
+    );
+    const term = await start(['chat', '--plain', 'go']);
+    // The line reader's question (not raw keys), on the terminal itself.
+    let screen = await term.waitFor('Answer (y/a/n/Esc, then Enter):');
+    expect(screen).toContain('Allow $ touch plain.txt');
+    expect(screen).toContain('[y] yes, once   [a] always for: touch plain.txt');
+    await pastGuard();
+    await term.send('y', { literal: true });
+    await term.send('Enter');
+    expect(await term.waitForExit()).toBe(0);
+    screen = await term.screen();
+    // No Markdown: the reply's asterisks stay as the model wrote them.
+    expect(screen).toContain('Let me **touch** it.');
+    expect(screen).toMatch(/→ yes\n⏺ \$ touch plain\.txt\n {2}✓ [\d.]+s\n/);
+    expect(screen).toContain('plainly done');
+    // The status line, as the REPL ends a turn (stderr is a terminal: a person reads it).
+    expect(screen).toMatch(/^\S+ · \d+% context · [\d.]+k? in · [\d.]+k? out/m);
+    await readFile(join(harness.home, 'plain.txt'));
+  });
+
   it('the policy in force is visible: banner, beside the prompt, /status; a flag is for this run only', async () => {
     let term = await start(['--approval', 'full-auto']);
     let screen = await term.waitFor(/full-auto › *$/m);
