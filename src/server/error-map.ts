@@ -2,6 +2,7 @@
 import { CodyError, type ErrorKind } from '../core/errors.js';
 import { MissingApiKeyError, ProviderError } from '../protocol/errors.js';
 import { ApiError, type ApiErrorCode } from './api-error.js';
+import type { EngineEvent } from './engine-port.js';
 
 const BY_KIND: Record<ErrorKind, { status: number; code: ApiErrorCode }> = {
   usage: { status: 400, code: 'invalid-request' },
@@ -41,4 +42,12 @@ export function apiErrorOf(kind: string, message: string): ApiError {
   const known = (Object.keys(BY_KIND) as ErrorKind[]).find((candidate) => candidate === kind);
   const { status, code } = BY_KIND[known ?? 'internal'];
   return new ApiError(status, code, message);
+}
+
+/** The error of a run that failed before it began, as the POST's answer (`usage` → 400, `auth` → 502…). */
+export function failedRun(event: EngineEvent): ApiError {
+  const error = event.error as { kind?: unknown; message?: unknown } | undefined;
+  const kind = typeof error?.kind === 'string' ? error.kind : 'internal';
+  const message = typeof error?.message === 'string' ? error.message : 'The turn could not start.';
+  return apiErrorOf(kind, message);
 }

@@ -15,7 +15,7 @@ import type {
   PendingApprovalView,
   RemoteRun,
 } from './engine-port.js';
-import { apiErrorOf, describeError } from './error-map.js';
+import { describeError, failedRun } from './error-map.js';
 import { EventLog, REPLAY_BUFFER_EVENTS, type LoggedEvent } from './event-log.js';
 import type { GlobalSignal } from './global-events.js';
 
@@ -400,12 +400,4 @@ export class LiveConversations {
 
 function stateOf(engineState: unknown): string {
   return typeof engineState === 'string' ? engineState : 'Idle';
-}
-
-/** The error of a run that failed before it began, as the POST's answer (`usage` → 400, `auth` → 502…). */
-function failedRun(event: EngineEvent): ApiError {
-  const error = event.error as { kind?: unknown; message?: unknown } | undefined;
-  const kind = typeof error?.kind === 'string' ? error.kind : 'internal';
-  const message = typeof error?.message === 'string' ? error.message : 'The turn could not start.';
-  return apiErrorOf(kind, message);
 }

@@ -164,6 +164,22 @@ describe('the live channel between two engines on one home', () => {
     watchB.stop();
   });
 
+  it("tells B of A's compaction as a run of its own kind, ending like a turn", async () => {
+    const conversation = await a.create();
+    for await (const event of conversation.submit('hi')) void event;
+    const seen = collector();
+    const watch = b.watchLive(conversation.id, seen.onRun);
+    await watch.ready;
+    const events: SessionEvent[] = [];
+    for await (const event of conversation.compact()) events.push(event);
+    await until(() => seen.ended.length === 1, 'the compaction');
+    expect(seen.runs[0]?.kind).toBe('compaction');
+    expect(seen.runs[0]?.turnId).toMatch(/^compaction-/);
+    expect(await seen.ended[0]).toEqual(events);
+    expect(events.map((event) => event.type)).toContain('compaction-finished');
+    watch.stop();
+  });
+
   it("redacts with the watching engine's own secrets too (a server's token the terminal never read)", async () => {
     await b.close();
     b = make(['server-token-0123456789']);
