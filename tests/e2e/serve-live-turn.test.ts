@@ -2,11 +2,15 @@
  * A turn `cody chat` runs in a terminal on a conversation `cody serve` shows (issue 23): the server
  * relays it from the live channel into its own event log, so an attached SSE client sees its events
  * (with the turn's id) as they stream, `GET …/state` says a turn runs elsewhere, a client that opens the
- * conversation mid-turn replays it from its start, and the list's `GET /events` sees busy then idle.
+ * conversation mid-turn replays it from its start, and the list's `GET /events` sees busy then idle. A
+ * `cody chat` killed mid-reply ends its relayed turn as interrupted; the next one is relayed again.
  */
+import { spawn } from 'node:child_process';
+import { stat } from 'node:fs/promises';
+import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { eventsOf } from '../server/sse-client.js';
-import { createHarness, type Harness } from './harness.js';
+import { CODY_BIN, createHarness, type Harness } from './harness.js';
 import { startServe, type ServeProcess } from './serve-harness.js';
 
 let harness: Harness;
@@ -84,5 +88,35 @@ describe("cody serve relays a terminal's turn", () => {
     expect((await api.request('POST', `/conversations/${id}/messages`, { text: 'again' })).status).toBe(202);
     await stream.until((event) => event.type === 'turn-complete', 20_000);
     for (const open of [stream, late, signals]) open.close();
+  });
+
+  it('ends the relayed turn as interrupted when cody chat is killed mid-reply, and relays the next one', async () => {
+    server = await startServe(harness);
+    const { api } = server;
+    const id = String((await api.request('POST', '/conversations', {})).json.id);
+    const stream = await api.events(`/conversations/${id}/events`);
+    harness.server.enqueue({ type: 'reply', textDeltas: Array.from({ length: 80 }, (_, n) => `x${n} `) });
+    const chat = spawn(process.execPath, [CODY_BIN, 'chat', '--conversation', id, 'long one'], {
+      cwd: harness.home,
+      env: harness.env,
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => chat.once('exit', resolve));
+    await stream.until((event) => event.type === 'text-delta', 20_000);
+    chat.kill('SIGKILL');
+    await exited;
+    const ended = eventsOf(await stream.until((event) => event.type === 'turn-complete', 10_000)).at(-1);
+    expect(ended).toMatchObject({ type: 'turn-complete', status: 'interrupted', conversationId: id });
+    expect((await api.request('GET', `/conversations/${id}/state`)).json).toMatchObject({ turnId: null });
+    // The killed process left its socket behind; the next turn's publisher replaces it.
+    expect((await stat(join(harness.env.CODY_HOME ?? '', 'live', `${id}.sock`))).isSocket()).toBe(true);
+    harness.server.enqueue({ type: 'reply', textDeltas: ['after ', 'the ', 'kill'] });
+    const next = await harness.cody(['chat', '--conversation', id, 'again']);
+    expect(next.code, next.stderr).toBe(0);
+    const relayed = eventsOf(await stream.until((event) => event.type === 'turn-complete', 20_000));
+    expect(relayed[0]).toMatchObject({ type: 'turn-started', elsewhere: true });
+    const text = relayed.map((event) => (event.type === 'text-delta' ? String(event.text) : '')).join('');
+    expect(text).toBe('after the kill');
+    stream.close();
   });
 });
