@@ -1,7 +1,7 @@
 /**
  * Tools end to end through `bin/cody` on all four APIs, with the fake provider scripting the calls:
  * policy decision → run → output recorded → the next request carries each call and exactly one output,
- * in call order, in that API's shape; the ghost snapshot, `cody diff` and `cody undo`.
+ * in call order, in that API's shape; the ghost snapshot, `cody diff` and `cody undo`. Choosing the provider runs `cody set-provider` in process.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, linesOfType } from './harness.js';
+import { codyInProcess } from './in-process.js';
 import { historyLines } from './wire-history.js';
 import { makeRepo, PROVIDERS } from './tool-fixtures.js';
 import { toolExchanges } from './wire-tools.js';
@@ -40,7 +41,7 @@ describe('tools end to end', () => {
 
   for (const provider of PROVIDERS) {
     it(`runs calls, records one output per call in order, then diffs and undoes the turn on ${provider.api}`, async () => {
-      expect((await harness.cody(['set-provider', ...provider.args])).code).toBe(0);
+      expect((await codyInProcess(harness, ['set-provider', ...provider.args])).code).toBe(0);
       harness.server.enqueue(
         {
           type: 'reply',
@@ -145,7 +146,7 @@ describe('tools end to end', () => {
     });
 
     it(`applies each policy's denials, outside-workspace checks and no-one-to-ask on ${provider.api}`, async () => {
-      expect((await harness.cody(['set-provider', ...provider.args])).code).toBe(0);
+      expect((await codyInProcess(harness, ['set-provider', ...provider.args])).code).toBe(0);
       const outsideFile = join(outside, 'secret.txt');
       let turn = 0;
       // Call ids unique across turns, as real providers make them.

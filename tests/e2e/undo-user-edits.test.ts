@@ -3,7 +3,8 @@
  * person changed after the turn is kept and listed, files outside the turn's change set are never
  * written, an untracked file made after the turn survives, a turn that only ran `ls -la` or
  * `git status` is not a turn with changes, `--force` asks (or needs --yes), and `cody show` marks the
- * undone turn. Every file is checked byte for byte on disk.
+ * undone turn. Every file is checked byte for byte on disk. The turns that make the changes run
+ * `cody chat` in process (`turn`); the undo, diff, show and list commands checked are real processes.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -11,6 +12,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.js';
+import { codyInProcess } from './in-process.js';
 import { makeRepo } from './tool-fixtures.js';
 
 const APP = 'console.log("app");\n';
@@ -22,7 +24,7 @@ describe('undo takes back only what the turn changed (e2e)', () => {
     execFileSync('git', args, { cwd: harness.home, encoding: 'utf8' }).trimEnd();
   const read = (name: string): Promise<string> => readFile(join(harness.home, name), 'utf8');
   const write = (name: string, text: string): Promise<void> => writeFile(join(harness.home, name), text);
-  /** One turn in which the model makes these calls, then answers. */
+  /** One turn in which the model makes these calls, then answers (`cody chat`, in this process). */
   const turn = async (
     prompt: string,
     ...toolCalls: Array<{ name: string; arguments: Record<string, unknown> }>
@@ -31,7 +33,7 @@ describe('undo takes back only what the turn changed (e2e)', () => {
       { type: 'reply', toolCalls: toolCalls.map((call) => ({ ...call, id: `call_${(calls += 1)}` })) },
       { type: 'reply', text: 'Done.' },
     );
-    const run = await harness.cody(['chat', '--approval', 'full-auto', prompt]);
+    const run = await codyInProcess(harness, ['chat', '--approval', 'full-auto', prompt]);
     expect(run.code, run.stderr).toBe(0);
   };
   const editA = { name: 'edit_file', arguments: { path: 'a.txt', old_text: 'alpha', new_text: 'ALPHA' } };
