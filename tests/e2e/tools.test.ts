@@ -1,7 +1,8 @@
 /**
  * Tools end to end through `bin/cody` on all four APIs, with the fake provider scripting the calls:
  * policy decision → run → output recorded → the next request carries each call and exactly one output,
- * in call order, in that API's shape; the ghost snapshot, `cody diff` and `cody undo`. Choosing the provider runs `cody set-provider` in process.
+ * in call order, in that API's shape; the ghost snapshot, `cody diff` and `cody undo`. Choosing the
+ * provider runs `cody set-provider` in process.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
