@@ -3,13 +3,15 @@
  * the new message stays last after an automatic compaction (7.3), a killed turn or closed pipe ends
  * recorded as interrupted (7.7), a manual compaction of a short conversation is a plain no-op with one
  * set of figures (7.8), Ctrl-C during a retry wait is exit 130 and recorded (7.9), and a refused manual
- * summary keeps the history with chat's exit code (7.10).
+ * summary keeps the history with chat's exit code (7.10). Conversations are started (`cody new`) in
+ * process; the commands each defect is about are real processes.
  */
 import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { formatTokens } from '../../src/cli/turn-view/wording.js';
 import { SUMMARY_PREFIX } from '../../src/core/compact/index.js';
 import { CODY_BIN, createHarness, type Harness, linesOfType } from './harness.js';
+import { codyInProcess } from './in-process.js';
 import { libraryTurns } from './library-turns.js';
 
 const TINY_CONFIG = {
@@ -69,7 +71,7 @@ describe('turn loop and compaction flow (e2e)', () => {
     }
     expect(firstCompaction).toBeGreaterThan(3);
     harness.server.reset();
-    const id = (await harness.cody(['new'])).stdout.trim();
+    const id = (await codyInProcess(harness, ['new'])).stdout.trim();
     const built = Array.from({ length: firstCompaction - 3 }, (_, index) => question(index + 1));
     const { events: buildEvents } = await libraryTurns(harness, built, id);
     expect(buildEvents.some((event) => event.type === 'compaction-started')).toBe(false);
@@ -107,8 +109,8 @@ describe('turn loop and compaction flow (e2e)', () => {
 
   it('7.8: compacting a short conversation is a plain no-op, exit 0; a real one reports one figure everywhere', async () => {
     await harness.writeConfig(TINY_CONFIG);
-    const id = (await harness.cody(['new'])).stdout.trim();
-    await harness.cody(['chat', 'hi']);
+    const id = (await codyInProcess(harness, ['new'])).stdout.trim();
+    await codyInProcess(harness, ['chat', 'hi']);
     const noop = await harness.cody(['compact']);
     expect(noop.code, noop.stderr).toBe(0);
     expect(noop.stdout).toMatch(/^Nothing to compact in \S+: .+\.\n$/);
@@ -132,7 +134,7 @@ describe('turn loop and compaction flow (e2e)', () => {
 
   it('7.9: Ctrl-C while waiting to retry exits 130 and records the turn as interrupted', async () => {
     await harness.writeConfig({ ...TINY_CONFIG, retry: { baseDelayMs: 20_000, maxDelayMs: 20_000 } });
-    const id = (await harness.cody(['new'])).stdout.trim();
+    const id = (await codyInProcess(harness, ['new'])).stdout.trim();
     harness.server.enqueue({ type: 'error', status: 500 });
     const run = startCody(['chat', 'please retry'], /Retrying/);
     await run.seen;
@@ -146,7 +148,7 @@ describe('turn loop and compaction flow (e2e)', () => {
 
   it('7.10: a manual compaction refused with 401 keeps the history and exits 4, like chat', async () => {
     await harness.writeConfig(TINY_CONFIG);
-    const id = (await harness.cody(['new'])).stdout.trim();
+    const id = (await codyInProcess(harness, ['new'])).stdout.trim();
     await libraryTurns(
       harness,
       [1, 2, 3].map((turn) => `filler ${turn}: ${FILLER}`),
@@ -169,7 +171,7 @@ describe('turn loop and compaction flow (e2e)', () => {
   it('7.7: a closed pipe never leaves a dangling turn (complete, or recorded as interrupted)', async () => {
     const slow = await createHarness({ chunkDelayMs: 200 });
     try {
-      const id = (await slow.cody(['new'])).stdout.trim();
+      const id = (await codyInProcess(slow, ['new'])).stdout.trim();
       slow.server.enqueue({
         type: 'reply',
         text: 'one two three four five six seven eight nine ten eleven twelve',
@@ -213,7 +215,7 @@ describe('turn loop and compaction flow (e2e)', () => {
   it('7.7: a turn killed mid-stream is closed as interrupted on the next open', async () => {
     const slow = await createHarness({ chunkDelayMs: 300 });
     try {
-      const id = (await slow.cody(['new'])).stdout.trim();
+      const id = (await codyInProcess(slow, ['new'])).stdout.trim();
       slow.server.enqueue({ type: 'reply', text: 'a long and slow answer that will never finish streaming' });
       const child = spawn(process.execPath, [CODY_BIN, 'chat', 'doomed'], {
         cwd: slow.home,
@@ -260,7 +262,7 @@ describe('turn loop and compaction flow (e2e)', () => {
         tools: false,
         retry: { baseDelayMs: 20_000, maxDelayMs: 20_000 },
       });
-      const id = (await harness.cody(['new'])).stdout.trim();
+      const id = (await codyInProcess(harness, ['new'])).stdout.trim();
       harness.server.enqueue({ type: 'error', status: 500 });
       const run = startCody(['chat', 'first question'], /Retrying/);
       await run.seen;
