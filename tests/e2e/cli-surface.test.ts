@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from './harness.js';
+import { codyInProcess } from './in-process.js';
 
 const CONFIG = { provider: 'openai', api: 'responses', model: 'gpt-4o-mini' };
 
@@ -118,7 +119,7 @@ describe('the command-line surface (issue 21)', () => {
   });
 
   it('cody list at 30 columns keeps a (truncated) title', async () => {
-    await harness.cody(['chat', 'a question about zebras and their stripes']);
+    await codyInProcess(harness, ['chat', 'a question about zebras and their stripes']);
     const list = await harness.cody(['list'], { env: { COLUMNS: '30' } });
     const row = list.stdout.split('\n')[1] ?? '';
     expect(row.length).toBeLessThanOrEqual(30);

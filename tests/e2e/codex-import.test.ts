@@ -1,11 +1,13 @@
 /**
  * Real Codex rollouts through the real binary: imported, listed, shown, resumed, and continued on each
  * of the four APIs with a request the fake server (which rejects what the real APIs reject) accepts.
+ * Before each continued turn, the import and `set-provider` run in process; the turns are real processes.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, linesOfType, REPO_ROOT } from './harness.js';
+import { codyInProcess } from './in-process.js';
 import { historyLines } from './wire-history.js';
 
 const ROLLOUT_DIR = join(REPO_ROOT, 'tests', 'fixtures', 'codex-rollouts');
@@ -148,9 +150,9 @@ describe('importing real Codex rollouts', () => {
       await harness.writeConfig({
         models: { 'gpt-5': big, 'gpt-4.1-mini': big, 'claude-sonnet-4-6': big, 'gemini-2.5-flash': big },
       });
-      const id = (await harness.cody(['import', join(ROLLOUT_DIR, file)])).stdout.trim();
+      const id = (await codyInProcess(harness, ['import', join(ROLLOUT_DIR, file)])).stdout.trim();
       for (const { api, args } of APIS) {
-        expect((await harness.cody(['set-provider', ...args])).code).toBe(0);
+        expect((await codyInProcess(harness, ['set-provider', ...args])).code).toBe(0);
         const result = await harness.cody(['chat', `continue on ${api}`]);
         expect(result.code, result.stderr).toBe(0);
         const request = harness.server.modelRequests().at(-1);
