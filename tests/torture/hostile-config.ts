@@ -1,13 +1,15 @@
 /**
  * Hostile config.json files: each is put in a fresh CODY_HOME and `list`, `chat` and `set-provider`
  * run on it. None may hang, end in exit 70 or print a stack trace; a config that cannot be used must
- * be refused with exit 2 and one line naming the file.
+ * be refused with exit 2 and one line naming the file. Each config's three commands run one after another
+ * in one process of their own, each as bin/cody.js runs it (run-batch.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createTortureHome } from './home.js';
-import { hasStackTrace, runCody } from './run-cody.js';
+import { startCodyBatch } from './run-batch.js';
+import { hasStackTrace } from './run-cody.js';
 
 export interface ConfigFigures {
   configs: number;
@@ -69,8 +71,9 @@ export async function runHostileConfigs(): Promise<ConfigFigures> {
       await plant(file);
       figures.configs += 1;
       const env = { ...torture.env, CODY_HOME: home };
+      const batch = startCodyBatch({ env, cwd: torture.root, deadlineMs: 15_000 });
       for (const args of [['list'], ['chat', 'hello'], ['set-provider', 'anthropic']]) {
-        const result = await runCody(args, { env, cwd: torture.root, deadlineMs: 15_000 });
+        const result = await batch.run(args);
         figures.runs += 1;
         const failures: string[] = [];
         if (result.hung) {
@@ -95,6 +98,7 @@ export async function runHostileConfigs(): Promise<ConfigFigures> {
           figures.firstFailure = `${name} × ${args[0] ?? ''}: ${failures.join(', ')}; ${result.stderr.split('\n')[0] ?? ''}`;
         }
       }
+      await batch.close();
       await rm(home, { recursive: true, force: true });
     }
   } finally {
