@@ -1,12 +1,14 @@
 /**
  * The ChatGPT sign-in reused from Codex, end to end: bin/cody against the fake Codex backend
- * (`{base}/responses`) and a fake OAuth token endpoint (CODY_OPENAI_TOKEN_URL).
+ * (`{base}/responses`) and a fake OAuth token endpoint (CODY_OPENAI_TOKEN_URL). Choosing the sign-in
+ * before each test and starting conversations run the same commands in process (`setUp`).
  */
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeJwt, FakeTokenEndpoint } from '../fake-provider/token-endpoint.js';
 import { type CodyRun, createHarness, type Harness } from './harness.js';
+import { codyInProcess } from './in-process.js';
 import { recordSecrets, scanForSecrets } from './secret-scan.js';
 
 const hour = 3600;
@@ -25,6 +27,13 @@ function env(extra: Record<string, string | undefined> = {}): Record<string, str
 
 async function cody(args: string[], extra: Record<string, string | undefined> = {}): Promise<CodyRun> {
   const run = await harness.cody(args, { env: env(extra) });
+  runs.push(run);
+  return run;
+}
+
+/** A set-up step: the same command in this process (its output is scanned for secrets too). */
+async function setUp(args: string[]): Promise<CodyRun> {
+  const run = await codyInProcess(harness, args, { env: env() });
   runs.push(run);
   return run;
 }
@@ -78,7 +87,7 @@ beforeEach(async () => {
     delayMs: 150,
   });
   tokenUrl = await tokens.start();
-  const set = await cody([
+  const set = await setUp([
     'set-provider',
     'openai',
     '--auth',
@@ -169,8 +178,8 @@ describe('ChatGPT sign-in from Codex', () => {
 
   it('two processes refreshing at once make one refresh and leave one valid file', async () => {
     await writeCodexAuth(now() - 60);
-    const first = await cody(['new']);
-    const second = await cody(['new']);
+    const first = await setUp(['new']);
+    const second = await setUp(['new']);
     const [a, b] = await Promise.all([
       cody(['chat', '-c', first.stdout.trim(), 'one']),
       cody(['chat', '-c', second.stdout.trim(), 'two']),
