@@ -6,55 +6,90 @@ import prettier from 'eslint-config-prettier';
 /** Terminal and CLI libraries core must never touch. */
 const terminalLibraries = ['commander', 'chalk', 'ora'];
 
+/** Core's folders, one job each; a folder's `index.ts` is its public surface. */
+const coreFolders = [
+  'auth',
+  'compact',
+  'config',
+  'conversation',
+  'engine',
+  'images',
+  'live-channel',
+  'mcp',
+  'project',
+  'redact',
+  'rollout',
+  'selection',
+  'store',
+  'tokens',
+  'tools',
+  'turn',
+  'undo',
+];
+/**
+ * Inside core, a module reaches another folder through that folder's `index.ts` only. A dynamic
+ * `import()` may name a module directly: that is how heavy modules (the session, MCP, the rollout
+ * schema) stay out of the commands that never need them.
+ */
+const coreFolderImport = (prefix) => `/^${prefix}(${coreFolders.join('|')})\\/(?!index\\.js$)[^/]+\\.js$/`;
+const throughFolderIndex = (prefix) =>
+  ['ImportDeclaration', 'ExportNamedDeclaration', 'ExportAllDeclaration'].map((node) => ({
+    selector: `${node}[source.value=${coreFolderImport(prefix)}]`,
+    message:
+      "import another core folder through its index.ts (its public surface); only import('…') may name a module.",
+  }));
+
 /**
  * What the front ends (src/cli, src/server) may import from core: its front door, `core/index.ts`
- * (createCody and what goes with it), and a deliberate list of leaf modules that hold no engine state
- * (errors, event types, config and paths, the redactor, readers of what is on disk, the auth commands'
- * helpers, undo). Everything else, the session, the conversation manager, the tool runtime, MCP, the
- * rollout recorder, is core's own: a front end obtains conversations from createCody (issue 20).
+ * (createCody and what goes with it), `core/errors.ts`, and the public surface (`index.ts`) of the folders
+ * that hold no engine state (config and paths, sign-in and keys, the redactor, selection and the model
+ * catalogue, the conversation store's readers and exports, the event types and the plan, project files,
+ * the tool policy and workspace, undo). The session, the turn loop, MCP, the rollout recorder and the tool
+ * runtime are core's own: a front end obtains conversations from createCody (issue 20).
  */
 const corePublicModules = [
   'index',
   'errors',
-  'conversation/session-events',
-  'conversation/plan',
-  'project/prompt-commands',
-  'config/config',
-  'config/paths',
-  'redact/redact',
-  'redact/known-secrets',
-  'store/export-formats',
-  'store/conversation-list',
-  'store/conversation-titles',
-  'store/conversation-stats',
-  'store/conversation-id',
-  'selection/provider-choice',
-  'selection/resolve-selection',
-  'selection/model-catalog',
-  'selection/provider-catalogue',
-  'selection/infer-provider',
-  'tools/policy',
+  ...[
+    'auth',
+    'config',
+    'conversation',
+    'images',
+    'project',
+    'redact',
+    'selection',
+    'store',
+    'tools',
+    'undo',
+  ].map((folder) => `${folder}/index`),
+];
+/** Modules a front end may load with `import()` (on demand, so a command that never needs them never loads them). */
+const coreLazyModules = [
+  'index',
   'tools/workspace',
-  'auth/auth-status',
-  'auth/claude-signin',
-  'auth/codex-signin',
-  'auth/key-store',
-  'auth/provider-endpoints',
-  'auth/resolve-credentials',
   'undo/turn-diff',
   'undo/turn-snapshots',
   'undo/undo-turns',
 ];
 const coreEntryMessage =
-  'front ends import core only through its entry points: src/core/index.ts (createCody) and the leaf modules listed in eslint.config.js.';
+  "front ends import core only through its entry points: src/core/index.ts (createCody), core/errors.ts and the folders' index.ts listed in eslint.config.js.";
 // Files only (`*.js`): a pattern that matched core's folders would keep their public files out too.
 const coreEntryPoints = {
   group: ['**/core/**/*.js', ...corePublicModules.map((module) => `!**/core/${module}.js`)],
   message: coreEntryMessage,
 };
+/** What a front end never takes even from a public surface: the engine's internals. */
+const coreInternals = [
+  { group: ['**/core/store/index.js'], importNames: ['ConversationManager'], message: coreEntryMessage },
+  {
+    group: ['**/core/conversation/index.js'],
+    importNames: ['AsyncQueue', 'TurnFailedError'],
+    message: coreEntryMessage,
+  },
+];
 /** The same rule for `import('…')`, which no-restricted-imports does not see. */
 const coreDynamicImports = {
-  selector: `ImportExpression[source.value=/\\/core\\/(?!(${corePublicModules.map((module) => module.replace('/', '\\/')).join('|')})\\.js$)/]`,
+  selector: `ImportExpression[source.value=/\\/core\\/(?!(${coreLazyModules.map((module) => module.replace('/', '\\/')).join('|')})\\.js$)/]`,
   message: coreEntryMessage,
 };
 
@@ -146,6 +181,14 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/core/*/**/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...throughFolderIndex('(\\.\\.\\/)+')] },
+  },
+  {
+    files: ['src/core/*.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...throughFolderIndex('\\.\\/')] },
+  },
+  {
     // The web page runs in a browser and speaks HTTP only: nothing of the engine, the server or Node.
     files: ['src/web/**/*.ts', 'src/web/**/*.tsx'],
     rules: {
@@ -169,7 +212,7 @@ export default tseslint.config(
   },
   {
     files: ['src/cli/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [coreEntryPoints] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [coreEntryPoints, ...coreInternals] }] },
   },
   {
     files: ['src/server/**/*.ts'],
@@ -183,6 +226,7 @@ export default tseslint.config(
           })),
           patterns: [
             coreEntryPoints,
+            ...coreInternals,
             {
               group: ['**/cli/**', '**/cli'],
               message: 'the server is a front end beside the cli, not on it.',

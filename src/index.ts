@@ -6,15 +6,15 @@
  *   const conversation = await cody.create({ provider: 'openai', api: 'chat', model: 'gpt-4o-mini' });
  *   for await (const event of conversation.submit('hello')) { … }
  */
-export { createCody } from './core/engine/cody.js';
-export type { Cody, CreateCodyOptions } from './core/engine/cody.js';
-export type { Conversation, SubmitOptions } from './core/conversation/conversation.js';
-export type { ImageInput } from './core/images/attach-images.js';
+export { createCody } from './core/engine/index.js';
+export type { Cody, CreateCodyOptions } from './core/engine/index.js';
+export type { Conversation, SubmitOptions } from './core/conversation/index.js';
+export type { ImageInput } from './core/images/index.js';
 export type {
   CodyNotice,
   SelectionChoice,
   SessionStatus as ConversationStatus,
-} from './core/conversation/session-surface.js';
+} from './core/conversation/index.js';
 export type {
   ApprovalDecision,
   CompactionTrigger,
@@ -24,20 +24,20 @@ export type {
   ToolFinishStatus,
   TurnCompleteStatus,
   TurnState,
-} from './core/conversation/session-events.js';
-export type { Plan, PlanStep, PlanStepStatus } from './core/conversation/plan.js';
+} from './core/conversation/index.js';
+export type { Plan, PlanStep, PlanStepStatus } from './core/conversation/index.js';
 export { CodyError } from './core/errors.js';
 export type { ErrorHint, ErrorKind } from './core/errors.js';
-export type { ConversationSummary } from './core/rollout/summary-reader.js';
-export type { ForkOptions } from './core/store/fork-options.js';
-export type { TranscriptPage, TranscriptPageOptions } from './core/store/transcript-page.js';
-export { APPROVAL_POLICIES } from './core/tools/policy.js';
-export type { ApprovalPolicy } from './core/tools/policy.js';
+export type { ConversationSummary } from './core/rollout/index.js';
+export type { ForkOptions } from './core/store/index.js';
+export type { TranscriptPage, TranscriptPageOptions } from './core/store/index.js';
+export { APPROVAL_POLICIES } from './core/tools/index.js';
+export type { ApprovalPolicy } from './core/tools/index.js';
 export type {
   SpecsTarget,
   ToolDecision,
   ToolResult,
   ToolRunContext,
   ToolRuntime,
-} from './core/tools/tool-runtime.js';
+} from './core/tools/index.js';
 export type { ContentPart, FunctionCallItem, ResponseItem, TokenUsage, WireApi } from './protocol/index.js';

@@ -3,8 +3,8 @@
  * conversation store, created on demand. The CLI builds no session or tool runtime of its own: it passes
  * createCody only what is the terminal's (whether it can ask, where notices go, its approval flags).
  */
-import { ensureCodyHome, type CodyPaths } from '../core/config/paths.js';
-import { resolveSelection, type CodyConfig } from '../core/config/config.js';
+import { ensureCodyHome, type CodyPaths } from '../core/config/index.js';
+import { resolveSelection, type CodyConfig } from '../core/config/index.js';
 import {
   createCody,
   storeOf,

@@ -12,9 +12,9 @@ import {
   isWireApi,
   providerList,
   toWireApi,
-} from '../core/config/config.js';
+} from '../core/config/index.js';
 import { UsageError } from '../core/errors.js';
-import { applyProviderChoice } from '../core/selection/provider-choice.js';
+import { applyProviderChoice } from '../core/selection/index.js';
 import type { SelectionChoice, SessionStatus } from '../core/index.js';
 import { closestMatch } from './suggest.js';
 

@@ -2,7 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { CodyStore } from '../core/index.js';
 import { relativeTime } from './commands/list.js';
-import { isInWorkspace, workspaceFirst, workspaceOf } from '../core/store/conversation-list.js';
+import { isInWorkspace, workspaceFirst, workspaceOf } from '../core/store/index.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { LineEditor } from './tty/line-editor.js';
 import type { RawTerminal } from './tty/terminal.js';

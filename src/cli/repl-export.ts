@@ -5,11 +5,11 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
-import { readTitles } from '../core/store/conversation-titles.js';
+import { readTitles } from '../core/store/index.js';
 import { UsageError } from '../core/errors.js';
-import { redactDeep } from '../core/redact/redact.js';
-import { knownSecretsRedactor } from '../core/redact/known-secrets.js';
-import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../core/store/export-formats.js';
+import { redactDeep } from '../core/redact/index.js';
+import { knownSecretsRedactor } from '../core/redact/index.js';
+import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../core/store/index.js';
 import type { CommandContext } from './context.js';
 
 /** How many numbered names (`cody-0123abcd-2.md`, …) are tried before giving up. */

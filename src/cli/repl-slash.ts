@@ -1,6 +1,6 @@
 /** The REPL's slash commands (parsed by `repl-input`). */
 import type { ChalkInstance } from 'chalk';
-import { APPROVAL_POLICIES, noSandboxWarning, type ApprovalPolicy } from '../core/tools/policy.js';
+import { APPROVAL_POLICIES, noSandboxWarning, type ApprovalPolicy } from '../core/tools/index.js';
 import { forkThrough, wireApiOf, type Conversation } from '../core/index.js';
 import type { CommandContext } from './context.js';
 import { conversationChoice } from './conversation-choice.js';

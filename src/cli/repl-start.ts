@@ -2,7 +2,7 @@
  * How the REPL starts: the conversation it opens first (a new one is written only at its first message,
  * and opened once the prompt is on screen) and the banner above the prompt.
  */
-import { resolveSelection } from '../core/config/config.js';
+import { resolveSelection } from '../core/config/index.js';
 import type { Conversation } from '../core/index.js';
 import { approvalFromFlags } from './approval-flag.js';
 import type { ChatOptions } from './commands/chat.js';

@@ -4,9 +4,9 @@
  * the terminal, so a start-up error is one line and an exit, never a hang; every exit restores the terminal.
  */
 import { ExitCode } from './exit-codes.js';
-import { createRedactor } from '../core/redact/redact.js';
+import { createRedactor } from '../core/redact/index.js';
 import type { Conversation } from '../core/index.js';
-import type { ApprovalPolicy } from '../core/tools/policy.js';
+import type { ApprovalPolicy } from '../core/tools/index.js';
 import { approvalFromFlags } from './approval-flag.js';
 import { canAskOn } from './approval.js';
 import { createChangeReporter } from './turn-changes.js';

@@ -1,5 +1,5 @@
 /** After a turn that changed files, one line on stderr: `3 files changed, +12 −4`. */
-import type { SessionEvent } from '../core/conversation/session-events.js';
+import type { SessionEvent } from '../core/conversation/index.js';
 
 export interface ChangeReporter {
   observe(event: SessionEvent): void;

@@ -5,43 +5,42 @@
  * `Session`, `ConversationManager` and the tool runtime stay inside core. Everything here is light:
  * the heavy modules (the session, SDKs, tools, MCP) load only when a conversation is opened.
  */
-import { toWireApi, type CodyConfig } from './config/config.js';
-import type { Store } from './engine/front-end-store.js';
-import type { McpServerStatus } from './mcp/mcp-manager.js';
-import type { SessionStatus } from './conversation/session-surface.js';
-import type { RecapMessage, Transcript } from './rollout/transcript.js';
-import { isProvider } from './selection/provider-names.js';
+import { toWireApi, type CodyConfig } from './config/index.js';
+import type { Store } from './engine/index.js';
+import type { McpServerStatus } from './mcp/index.js';
+import type { SessionStatus } from './conversation/index.js';
+import type { RecapMessage, Transcript } from './rollout/index.js';
+import { isProvider } from './selection/index.js';
 import type { WireApi } from '../protocol/index.js';
 import { isWireApi } from '../providers/lookup.js';
 
-export { createCody } from './engine/cody.js';
-export type { Cody, CreateCodyOptions } from './engine/cody.js';
-export { storeOf } from './engine/front-end-store.js';
-export { costOf } from './selection/cost.js';
-export type { UsageTotals } from './selection/cost.js';
-export type { Store as CodyStore } from './engine/front-end-store.js';
-export { failureOf, thrownBy } from './conversation/conversation.js';
-export type { Conversation, SubmitOptions } from './conversation/conversation.js';
-export type { LiveRun, LiveWatch } from './live-channel/subscriber.js';
-export type { LiveRunKind } from './live-channel/wire.js';
-export type { ImageInput } from './images/attach-images.js';
-export { loadImage } from './images/attach-images.js';
-export { sniffImageType } from './images/image-bytes.js';
-export type { CodyNotice, SelectionChoice, SessionStatus } from './conversation/session-surface.js';
-export type { McpServerStatus } from './mcp/mcp-manager.js';
-export type { ForkOptions } from './store/fork-options.js';
-export type { TranscriptPage, TranscriptPageMeta, TranscriptPageOptions } from './store/transcript-page.js';
-export type { ConversationSummary } from './rollout/summary-reader.js';
-export type { RolloutStore } from './rollout/store.js';
-export type { RecapMessage, Transcript, TranscriptEntry, TranscriptMeta } from './rollout/transcript.js';
+export { createCody } from './engine/index.js';
+export type { Cody, CreateCodyOptions } from './engine/index.js';
+export { storeOf } from './engine/index.js';
+export { costOf } from './selection/index.js';
+export type { UsageTotals } from './selection/index.js';
+export type { Store as CodyStore } from './engine/index.js';
+export { failureOf, thrownBy } from './conversation/index.js';
+export type { Conversation, SubmitOptions } from './conversation/index.js';
+export type { LiveRun, LiveRunKind, LiveWatch } from './live-channel/index.js';
+export type { ImageInput } from './images/index.js';
+export { loadImage } from './images/index.js';
+export { sniffImageType } from './images/index.js';
+export type { CodyNotice, SelectionChoice, SessionStatus } from './conversation/index.js';
+export type { McpServerStatus } from './mcp/index.js';
+export type { ForkOptions } from './store/index.js';
+export type { TranscriptPage, TranscriptPageMeta, TranscriptPageOptions } from './store/index.js';
+export type { ConversationSummary } from './rollout/index.js';
+export type { RolloutStore } from './rollout/index.js';
+export type { RecapMessage, Transcript, TranscriptEntry, TranscriptMeta } from './rollout/index.js';
 
 /** The recap's messages of a transcript (the store's `recentTranscript`); the transcript loads here. */
 export async function recapMessages(transcript: Transcript): Promise<RecapMessage[]> {
   const module = await import('./rollout/transcript.js');
   return module.recapMessages(transcript);
 }
-export type { ProjectDocFile, ProjectInstructions } from './project/project-docs.js';
-export type { PromptCommand, SlashMessage } from './project/prompt-commands.js';
+export type { ProjectDocFile, ProjectInstructions } from './project/index.js';
+export type { PromptCommand, SlashMessage } from './project/index.js';
 
 /** The wire API id (`openai-chat`, …) of a conversation's status, whose `api` is the name a person types. */
 export function wireApiOf(status: Pick<SessionStatus, 'provider' | 'api'>): WireApi {

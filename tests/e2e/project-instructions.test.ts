@@ -9,7 +9,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SUMMARY_PREFIX } from '../../src/core/compact/summary-prefix.js';
+import { SUMMARY_PREFIX } from '../../src/core/rollout/summary-prefix.js';
 import { createHarness, type Harness, linesOfType } from './harness.js';
 import { codyInProcess } from './in-process.js';
 

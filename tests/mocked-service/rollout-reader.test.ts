@@ -2,7 +2,7 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SUMMARY_PREFIX } from '../../src/core/compact/summary-prefix.js';
+import { SUMMARY_PREFIX } from '../../src/core/rollout/summary-prefix.js';
 import {
   CorruptRolloutError,
   EmptyConversationError,

@@ -1,7 +1,7 @@
 /** `cody auth login|logout|status`: keys saved in $CODY_HOME/auth.json, and where each provider's comes from. */
-import { authStatus, type ProviderAuthStatus } from '../../core/auth/auth-status.js';
-import { keyStoreFile, lastFour, loginProviders, updateStoredKey } from '../../core/auth/key-store.js';
-import { endpointSettings, keyFromEnvironment } from '../../core/auth/provider-endpoints.js';
+import { authStatus, type ProviderAuthStatus } from '../../core/auth/index.js';
+import { keyStoreFile, lastFour, loginProviders, updateStoredKey } from '../../core/auth/index.js';
+import { endpointSettings, keyFromEnvironment } from '../../core/auth/index.js';
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';

@@ -1,5 +1,5 @@
 import { UsageError } from '../../core/errors.js';
-import type { SessionEvent } from '../../core/conversation/session-events.js';
+import type { SessionEvent } from '../../core/conversation/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';

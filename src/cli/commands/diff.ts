@@ -1,6 +1,6 @@
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { openWorkspace } from '../../core/tools/workspace.js';
+import { openWorkspace } from '../../core/tools/index.js';
 import { createContext } from '../context.js';
 import { sanitizeForTerminal } from '../sanitize.js';
 import type { Io } from '../io.js';

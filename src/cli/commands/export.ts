@@ -1,9 +1,9 @@
-import { readTitles } from '../../core/store/conversation-titles.js';
+import { readTitles } from '../../core/store/index.js';
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { redactDeep } from '../../core/redact/redact.js';
-import { knownSecretsRedactor } from '../../core/redact/known-secrets.js';
-import { formatExport } from '../../core/store/export-formats.js';
+import { redactDeep } from '../../core/redact/index.js';
+import { knownSecretsRedactor } from '../../core/redact/index.js';
+import { formatExport } from '../../core/store/index.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 import { sanitizeForTerminal } from '../sanitize.js';

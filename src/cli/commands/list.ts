@@ -1,14 +1,14 @@
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
-import { loadConfig } from '../../core/config/config.js';
+import { loadConfig } from '../../core/config/index.js';
 import {
   isInWorkspace,
   listConversations,
   readActiveId,
   workspaceFirst,
   workspaceOf,
-} from '../../core/store/conversation-list.js';
-import { resolveCodyPaths } from '../../core/config/paths.js';
+} from '../../core/store/index.js';
+import { resolveCodyPaths } from '../../core/config/index.js';
 import type { ConversationSummary } from '../../core/index.js';
 import type { Io } from '../io.js';
 import { sanitizeForTerminal, terminalSafeJson } from '../sanitize.js';

@@ -1,7 +1,7 @@
 /** `cody models`: the model ids the selected OpenAI-compatible server offers (`GET {base}/models`). */
-import { clientCredentials } from '../../core/auth/resolve-credentials.js';
-import { endpointOf } from '../../core/auth/provider-endpoints.js';
-import { listsModels, providersListingModels, resolveSelection } from '../../core/config/config.js';
+import { clientCredentials } from '../../core/auth/index.js';
+import { endpointOf } from '../../core/auth/index.js';
+import { listsModels, providersListingModels, resolveSelection } from '../../core/config/index.js';
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';

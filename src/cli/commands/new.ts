@@ -1,6 +1,6 @@
-import { resolveSelection, saveConfig } from '../../core/config/config.js';
+import { resolveSelection, saveConfig } from '../../core/config/index.js';
 import { ExitCode } from '../exit-codes.js';
-import { applyProviderChoice, droppedSignIn } from '../../core/selection/provider-choice.js';
+import { applyProviderChoice, droppedSignIn } from '../../core/selection/index.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 import { unknownModelWarning } from '../known-models.js';

@@ -1,4 +1,4 @@
-import { checkTitle, writeTitle } from '../../core/store/conversation-titles.js';
+import { checkTitle, writeTitle } from '../../core/store/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';

@@ -1,6 +1,6 @@
 import { sanitizeForTerminal } from '../sanitize.js';
-import { recordedSelectionOf, resolveConversationSelection } from '../../core/selection/resolve-selection.js';
-import { countMessages } from '../../core/store/conversation-stats.js';
+import { recordedSelectionOf, resolveConversationSelection } from '../../core/selection/index.js';
+import { countMessages } from '../../core/store/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';

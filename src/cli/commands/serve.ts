@@ -3,7 +3,7 @@
  * stop and exit 0. `cody web` is the same server, and opens the page in the browser.
  */
 import { isErrno, UsageError } from '../../core/errors.js';
-import { ensureCodyHome, resolveCodyPaths } from '../../core/config/paths.js';
+import { ensureCodyHome, resolveCodyPaths } from '../../core/config/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { isWildcardHost, parseServeOptions, type ServeOptionsInput } from '../../server/serve-options.js';
 import type { Io } from '../io.js';

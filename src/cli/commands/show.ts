@@ -2,7 +2,7 @@ import type { ResponseItem } from '../../protocol/index.js';
 import { UsageError } from '../../core/errors.js';
 import { ExitCode } from '../exit-codes.js';
 import type { TranscriptEntry } from '../../core/index.js';
-import { noSandboxWarning } from '../../core/tools/policy.js';
+import { noSandboxWarning } from '../../core/tools/index.js';
 import { wireApiOf } from '../../core/index.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';

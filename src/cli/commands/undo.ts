@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { UsageError } from '../../core/errors.js';
-import type { UndoResult } from '../../core/undo/undo-turns.js';
+import type { UndoResult } from '../../core/undo/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { type CommandContext, createContext } from '../context.js';
 import type { Io } from '../io.js';

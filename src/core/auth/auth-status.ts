@@ -4,7 +4,7 @@
  * offline. The secret itself never leaves this module.
  */
 import { type CredentialCheck, requirePreset } from '../../providers/lookup.js';
-import { authModeOf, type CodyConfig, type Provider, resolveSelection } from '../config/config.js';
+import { authModeOf, type CodyConfig, type Provider, resolveSelection } from '../config/index.js';
 import { errorMessage } from '../errors.js';
 import { lastFour, loginProviders } from './key-store.js';
 import { endpointOf } from './provider-endpoints.js';

@@ -3,7 +3,7 @@
  * variable and default, whether it needs a key at all, and the headers it wants on every request.
  */
 import { requirePreset } from '../../providers/lookup.js';
-import type { Provider } from '../config/config.js';
+import type { Provider } from '../config/index.js';
 
 export interface ProviderEndpoint {
   /** Variables holding the key, the first one set wins. */

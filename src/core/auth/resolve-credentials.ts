@@ -6,7 +6,7 @@
  * headers, endpoint) plus where it came from; nothing is copied anywhere.
  */
 import type { ClientOptions } from '../../protocol/index.js';
-import { isPresetProvider, type Provider, type Selection } from '../config/config.js';
+import { isPresetProvider, type Provider, type Selection } from '../config/index.js';
 import { CodyError } from '../errors.js';
 import { CLAUDE_OAUTH_BETA, readClaudeCredential } from './claude-signin.js';
 import { CHATGPT_CODEX_BASE_URL, readCodexCredential } from './codex-signin.js';

@@ -1,4 +1,4 @@
-import { DEFAULT_COMPACT_THRESHOLD } from '../config/config.js';
+import { DEFAULT_COMPACT_THRESHOLD } from '../config/index.js';
 
 /**
  * Tokens set aside for the compaction prompt (198 o200k tokens) and a `--focus` line, so a history at

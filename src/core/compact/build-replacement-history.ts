@@ -1,5 +1,5 @@
 import type { GhostSnapshotItem, MessageItem, ResponseItem } from '../../protocol/index.js';
-import { SUMMARY_PREFIX } from './summary-prefix.js';
+import { SUMMARY_PREFIX } from '../rollout/index.js';
 
 /** What a compacted history is made of. */
 export interface ReplacementHistoryParts {

@@ -11,8 +11,8 @@ import type {
   ResponseItem,
   ToolSpec,
 } from '../../protocol/index.js';
-import type { ModelResponse } from '../turn/model-request.js';
-import type { SessionEvent } from '../conversation/session-events.js';
+import type { ModelResponse } from '../turn/index.js';
+import type { SessionEvent } from '../conversation/index.js';
 import { countItemsTokens, type TokenEstimator } from '../tokens/index.js';
 import { buildReplacementHistory } from './build-replacement-history.js';
 import { capOversizedItems } from './cap-oversized-items.js';

@@ -1,4 +1,8 @@
-export { SUMMARY_PREFIX } from './summary-prefix.js';
+/**
+ * Compaction: the summary request, the replacement history (kept user messages + summary), limits and trimming.
+ * This file is the folder's public surface: other folders import it, never its modules (eslint.config.js).
+ */
+export { SUMMARY_PREFIX } from '../rollout/index.js';
 export { COMPACTION_PROMPT, buildSummaryRequest, compactionPromptMessage } from './build-summary-request.js';
 export { isRealUserMessage, isSummaryMessage } from './is-summary-message.js';
 export { collectGhostSnapshots, collectInitialContext } from './collect-initial-context.js';
@@ -28,3 +32,4 @@ export {
   type CompactionOutcome,
   type CompactionProgress,
 } from './compact-history.js';
+export { messageText } from './message-text.js';

@@ -1,6 +1,6 @@
 import type { MessageItem, ResponseItem } from '../../protocol/index.js';
 import { messageText } from './message-text.js';
-import { SUMMARY_PREFIX } from './summary-prefix.js';
+import { SUMMARY_PREFIX } from '../rollout/index.js';
 
 /** An earlier compaction's summary: a user-role message whose text starts with {@link SUMMARY_PREFIX}. */
 export function isSummaryMessage(item: ResponseItem): item is MessageItem {

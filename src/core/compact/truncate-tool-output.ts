@@ -1,5 +1,5 @@
 import type { TokenEstimator } from '../tokens/index.js';
-import { DEFAULT_TOOL_OUTPUT_TOKENS } from '../config/config.js';
+import { DEFAULT_TOOL_OUTPUT_TOKENS } from '../config/index.js';
 import { truncateMiddle } from './truncate-middle.js';
 
 /**

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { REASONING_LEVELS } from '../../protocol/reasoning-levels.js';
 import { isProvider, providerList, providerSettings } from './config.js';
 import { isHttpUrl, isTimestamp } from './config-quick-check.js';
-import { APPROVAL_POLICIES } from '../tools/policy.js';
+import { APPROVAL_POLICIES } from '../tools/index.js';
 
 /** A regular expression that compiles. */
 const regexSource = z.string().refine(

@@ -21,9 +21,9 @@ import { CodyError, errorMessage, StorageError, UsageError } from '../errors.js'
 export { errorMessage, isErrno } from '../errors.js';
 import { quickCheckedConfig } from './config-quick-check.js';
 import { forbiddenKeyPath, readConfigText } from './read-config-file.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../turn/retry.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 
-import { isProvider, providerList, type Provider } from '../selection/provider-names.js';
+import { isProvider, providerList, type Provider } from '../selection/index.js';
 
 export { isProvider, providerList, type Provider };
 export { isWireApi, modelEntries, priceEntries, wireApis } from '../../providers/lookup.js';

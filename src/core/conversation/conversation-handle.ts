@@ -4,14 +4,14 @@
  * stops the turn before anything is sent); after it, a failed write stops further writes for the turn,
  * so the rollout never holds an answer without its question, and the turn ends with a storage error.
  */
-import { unansweredNote } from '../rollout/unanswered-turn.js';
+import { unansweredNote } from '../rollout/index.js';
 import { stat } from 'node:fs/promises';
 import type { ResponseItem, TokenUsage } from '../../protocol/index.js';
-import type { CodyConfig } from '../config/config.js';
-import { type RecordedSelection, recordedSelectionOf } from '../selection/resolve-selection.js';
-import { countMessages, firstUserPreview, previewOf } from '../store/conversation-stats.js';
-import { isCountedMessage, typedUserText } from '../rollout/definitions.js';
-import type { ConversationManager } from '../store/conversation-manager.js';
+import type { CodyConfig } from '../config/index.js';
+import { type RecordedSelection, recordedSelectionOf } from '../selection/index.js';
+import { countMessages, firstUserPreview, previewOf } from '../store/index.js';
+import { isCountedMessage, typedUserText } from '../rollout/index.js';
+import type { ConversationManager } from '../store/index.js';
 import { errorMessage, StorageError } from '../errors.js';
 import { type Plan, planFromHistory } from './plan.js';
 import {

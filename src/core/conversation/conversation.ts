@@ -9,15 +9,15 @@
  * The conversation is reserved from the `submit` call until its event stream ends or is abandoned
  * (`return()` on its iterator).
  */
-import type { ApprovalPolicy } from '../tools/policy.js';
+import type { ApprovalPolicy } from '../tools/index.js';
 import { randomUUID } from 'node:crypto';
 import type { ContentPart, ReasoningLevel, WireApi } from '../../protocol/index.js';
 import { CodyError, type ErrorHint, type ErrorKind } from '../errors.js';
-import { messageWithImages, type ImageInput } from '../images/attach-images.js';
-import { checkSelection } from '../selection/selection-check.js';
+import { messageWithImages, type ImageInput } from '../images/index.js';
+import { checkSelection } from '../selection/index.js';
 import type { ApprovalDecision, PendingApproval, SessionEvent } from './session-events.js';
-import type { ProjectInstructions } from '../project/project-docs.js';
-import { type PromptCommand, resolveSlashMessage, type SlashMessage } from '../project/prompt-commands.js';
+import type { ProjectInstructions } from '../project/index.js';
+import { type PromptCommand, resolveSlashMessage, type SlashMessage } from '../project/index.js';
 import type { ConversationEngine, SelectionChoice, SessionStatus } from './session-surface.js';
 
 export interface SubmitOptions {

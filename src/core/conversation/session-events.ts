@@ -7,7 +7,7 @@ import type {
 } from '../../protocol/index.js';
 import type { ErrorHint, ErrorKind } from '../errors.js';
 import type { PlanStep } from './plan.js';
-import type { AlwaysScope } from '../tools/tool-runtime.js';
+import type { AlwaysScope } from '../tools/index.js';
 
 export type { AlwaysScope };
 

@@ -2,10 +2,10 @@
  * What a public `Conversation` drives: the live session's surface, as plain types (no zod, no engine
  * internals), so the library's type declarations stand on their own.
  */
-import type { ApprovalPolicy } from '../tools/policy.js';
+import type { ApprovalPolicy } from '../tools/index.js';
 import type { ContentPart, ReasoningLevel } from '../../protocol/index.js';
 import type { Plan } from './plan.js';
-import type { Provider } from '../selection/provider-names.js';
+import type { Provider } from '../selection/index.js';
 import type { ApprovalDecision, PendingApproval, SessionEvent, TurnState } from './session-events.js';
 
 export interface SessionStatus {
@@ -47,8 +47,8 @@ export interface CodyNotice {
   message: string;
 }
 
-import type { ProjectInstructions } from '../project/project-docs.js';
-import type { PromptCommand } from '../project/prompt-commands.js';
+import type { ProjectInstructions } from '../project/index.js';
+import type { PromptCommand } from '../project/index.js';
 
 export interface ConversationEngine {
   readonly id: string;

@@ -14,15 +14,15 @@ import {
 } from '../../protocol/index.js';
 import { createModelClient } from '../../providers/index.js';
 import { ApprovalDesk } from './approvals.js';
-import { type CompactionReport, runCompaction } from '../turn/compaction-step.js';
-import { ContextBudget } from '../turn/context-budget.js';
+import { type CompactionReport, runCompaction } from '../turn/index.js';
+import { ContextBudget } from '../turn/index.js';
 import { ConversationHandle, type ConversationHandleOptions } from './conversation-handle.js';
-import { runTurn } from '../turn/turn-loop.js';
-import type { TurnContext } from '../turn/turn-context.js';
-import { TurnStateMachine } from '../turn/turn-state.js';
-import type { CodyConfig, Selection } from '../config/config.js';
-import { type ResolvedSelection, resolveConversationSelection } from '../selection/resolve-selection.js';
-import type { ConversationManager } from '../store/conversation-manager.js';
+import { runTurn } from '../turn/index.js';
+import type { TurnContext } from '../turn/index.js';
+import { TurnStateMachine } from '../turn/index.js';
+import type { CodyConfig, Selection } from '../config/index.js';
+import { type ResolvedSelection, resolveConversationSelection } from '../selection/index.js';
+import type { ConversationManager } from '../store/index.js';
 import type { ConversationEngine, SelectionChoice, SessionStatus } from './session-surface.js';
 import { CodyError, UsageError } from '../errors.js';
 import {
@@ -30,37 +30,33 @@ import {
   DEFAULT_APPROVAL_POLICY,
   isApprovalPolicy,
   type ApprovalPolicy,
-} from '../tools/policy.js';
-import { checkImagesFor } from '../images/attach-images.js';
+} from '../tools/index.js';
+import { checkImagesFor } from '../images/index.js';
 import {
   acceptsImages,
   configuredReasoning,
   isReasoningModel,
   lookupModelLimits,
   reasoningSupport,
-} from '../selection/model-catalog.js';
-import {
-  levelFromCodexEffort,
-  parseReasoningLevel,
-  unusableReasoningWarning,
-} from '../turn/reasoning-setting.js';
+} from '../selection/index.js';
+import { levelFromCodexEffort, parseReasoningLevel, unusableReasoningWarning } from '../turn/index.js';
 import type { RecorderOptions } from '../rollout/index.js';
-import { knownSecrets } from '../redact/known-secrets.js';
-import { compileMatchers, type Matchers, redactDeep, redactText, replaceSecrets } from '../redact/redact.js';
-import { redactEvents } from '../redact/redact-stream.js';
-import { loadProjectInstructions, type ProjectInstructions } from '../project/project-docs.js';
+import { knownSecrets } from '../redact/index.js';
+import { compileMatchers, type Matchers, redactDeep, redactText, replaceSecrets } from '../redact/index.js';
+import { redactEvents } from '../redact/index.js';
+import { loadProjectInstructions, type ProjectInstructions } from '../project/index.js';
 import {
   loadPromptCommands,
   parseCommandMessage,
   type PromptCommand,
   resolveSlashMessage,
-} from '../project/prompt-commands.js';
+} from '../project/index.js';
 import type { ApprovalDecision, PendingApproval, SessionEvent, TurnState } from './session-events.js';
-import type { ToolRuntime } from '../tools/tool-runtime.js';
+import type { ToolRuntime } from '../tools/index.js';
 
-export { MAX_AUTO_COMPACTIONS_PER_TURN, MAX_TOOL_ROUNDS_PER_TURN } from '../turn/turn-loop.js';
+export { MAX_AUTO_COMPACTIONS_PER_TURN, MAX_TOOL_ROUNDS_PER_TURN } from '../turn/index.js';
 export { UnsentMessageError } from '../errors.js';
-export type { CompactionReport } from '../turn/compaction-step.js';
+export type { CompactionReport } from '../turn/index.js';
 export { TurnFailedError } from './turn-failure.js';
 
 export interface SessionOptions {

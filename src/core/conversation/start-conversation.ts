@@ -1,9 +1,9 @@
 import type { ResponseItem, WireApi } from '../../protocol/index.js';
-import type { CodyConfig } from '../config/config.js';
-import type { ConversationManager } from '../store/conversation-manager.js';
+import type { CodyConfig } from '../config/index.js';
+import type { ConversationManager } from '../store/index.js';
 import type { SelectionChoice } from './session-surface.js';
-import { resolveConversationSelection } from '../selection/resolve-selection.js';
-import { buildSystemMessage } from '../project/system-prompt.js';
+import { resolveConversationSelection } from '../selection/index.js';
+import { buildSystemMessage } from '../project/index.js';
 
 export interface StartOptions {
   cwd: string;

@@ -1,7 +1,7 @@
 /** How a turn that cannot complete is reported: one error with a kind, and one line of text. */
 import type { ProviderError } from '../../protocol/index.js';
 import { credentialHint, SIGN_IN_FAILED_CODE, SIGN_IN_REFUSED_CODE } from '../../providers/index.js';
-import { providerOfApi } from '../config/config.js';
+import { providerOfApi } from '../config/index.js';
 import { CodyError, type CodyErrorOptions, type ErrorHint, type ErrorKind } from '../errors.js';
 
 /** A turn that could not complete. Its user message stays recorded; a `turn_aborted` event says why. */

@@ -10,30 +10,28 @@
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig, type CodyConfig } from '../config/config.js';
-import { Conversation } from '../conversation/conversation.js';
+import { loadConfig, type CodyConfig } from '../config/index.js';
+import { Conversation } from '../conversation/index.js';
 import { LiveConversations } from './live-conversations.js';
-import type { ApprovalDecision } from '../conversation/session-events.js';
-import { ConversationManager } from '../store/conversation-manager.js';
-import { applyTitle } from '../store/conversation-list.js';
-import { newConversationId } from '../store/conversation-id.js';
-import { checkTitle, readTitles, writeTitle } from '../store/conversation-titles.js';
-import type { ExportFormat } from '../store/export-formats.js';
-import type { ConversationSummary } from '../rollout/summary-reader.js';
-import { checkSelection } from '../selection/selection-check.js';
-import { ensureCodyHome, resolveCodyPaths, type CodyPaths } from '../config/paths.js';
+import type { ApprovalDecision } from '../conversation/index.js';
+import { ConversationManager } from '../store/index.js';
+import { applyTitle } from '../store/index.js';
+import { newConversationId } from '../store/index.js';
+import { checkTitle, readTitles, writeTitle } from '../store/index.js';
+import type { ExportFormat } from '../store/index.js';
+import type { ConversationSummary } from '../rollout/index.js';
+import { checkSelection } from '../selection/index.js';
+import { ensureCodyHome, resolveCodyPaths, type CodyPaths } from '../config/index.js';
 import type { ClientOptions, ModelClient } from '../../protocol/index.js';
-import type { CodyNotice, SelectionChoice } from '../conversation/session-surface.js';
+import type { CodyNotice, SelectionChoice } from '../conversation/index.js';
 import { engineRuntime } from './engine-runtime.js';
 import { registerStore, type Store } from './front-end-store.js';
-import type { ForkOptions } from '../store/fork-options.js';
-import type { TranscriptPage, TranscriptPageOptions } from '../store/transcript-page.js';
-import type { ApprovalPolicy } from '../tools/policy.js';
-import type { ToolRuntime } from '../tools/tool-runtime.js';
-import type { SessionOptions } from '../conversation/session.js';
-import { lazyLive } from '../live-channel/lazy-live.js';
-import type { EngineLiveOptions } from '../live-channel/engine-live.js';
-import type { LiveRun, LiveWatch } from '../live-channel/subscriber.js';
+import type { ForkOptions } from '../store/index.js';
+import type { TranscriptPage, TranscriptPageOptions } from '../store/index.js';
+import type { ApprovalPolicy } from '../tools/index.js';
+import type { ToolRuntime } from '../tools/index.js';
+import type { SessionOptions } from '../conversation/index.js';
+import { lazyLive, type EngineLiveOptions, type LiveRun, type LiveWatch } from '../live-channel/index.js';
 
 export interface CreateCodyOptions {
   /** Cody's home (conversations, config); default `$CODY_HOME`, else `~/.cody`. */

@@ -6,12 +6,12 @@
  * business: it reads config.json's `redact` and the keys Cody knows.) Every front end gets the same
  * meaning of config.json through `createCody`, which is the only caller.
  */
-import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../conversation/approvals.js';
-import type { CodyConfig } from '../config/config.js';
-import type { CodyNotice } from '../conversation/session-surface.js';
-import type { ConversationManagerOptions } from '../store/conversation-manager.js';
-import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from '../tools/policy.js';
-import type { ToolRuntime } from '../tools/tool-runtime.js';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../conversation/index.js';
+import type { CodyConfig } from '../config/index.js';
+import type { CodyNotice } from '../conversation/index.js';
+import type { ConversationManagerOptions } from '../store/index.js';
+import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from '../tools/index.js';
+import type { ToolRuntime } from '../tools/index.js';
 
 /** What a front end (or a program) adds to config.json: only what is its own. */
 export interface RuntimeInputs {

@@ -4,13 +4,13 @@
  * schema or the conversation manager.
  */
 import type { Cody } from './cody.js';
-import type { CodyConfig } from '../config/config.js';
-import type { Conversation } from '../conversation/conversation.js';
-import type { SelectionChoice } from '../conversation/session-surface.js';
-import type { ConversationManager } from '../store/conversation-manager.js';
+import type { CodyConfig } from '../config/index.js';
+import type { Conversation } from '../conversation/index.js';
+import type { SelectionChoice } from '../conversation/index.js';
+import type { ConversationManager } from '../store/index.js';
 import type { EngineRuntime } from './engine-runtime.js';
 import { CodyError } from '../errors.js';
-import type { CodyPaths } from '../config/paths.js';
+import type { CodyPaths } from '../config/index.js';
 
 export interface Store {
   paths: CodyPaths;

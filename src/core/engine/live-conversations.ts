@@ -5,8 +5,8 @@
  * nobody uses. Front ends keep only what is theirs (`cody serve`: its event log and SSE clients).
  */
 import { CodyError } from '../errors.js';
-import type { Conversation, ConversationHooks } from '../conversation/conversation.js';
-import type { ApprovalDecision } from '../conversation/session-events.js';
+import type { Conversation, ConversationHooks } from '../conversation/index.js';
+import type { ApprovalDecision } from '../conversation/index.js';
 
 export interface LiveConversationsOptions {
   /**

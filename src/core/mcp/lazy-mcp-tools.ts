@@ -3,9 +3,9 @@
  * on `prepare()`. Before that (and when no server is configured) there are no MCP tools.
  */
 import type { ToolSpec } from '../../protocol/index.js';
-import type { ExternalTools } from '../tools/runtime.js';
-import type { ToolResult, ToolRunContext } from '../tools/tool-decision.js';
-import type { SpecsTarget } from '../tools/tool-runtime.js';
+import type { ExternalTools } from '../tools/index.js';
+import type { ToolResult, ToolRunContext } from '../tools/index.js';
+import type { SpecsTarget } from '../tools/index.js';
 import type { McpManager, McpManagerOptions } from './mcp-manager.js';
 
 export function createLazyMcpTools(options: McpManagerOptions): ExternalTools | undefined {

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { toolEnvironment } from '../tools/tool-environment.js';
+import { toolEnvironment } from '../tools/index.js';
 
 export type McpServerConfig =
   | { command: string; args?: string[]; env?: Record<string, string>; cwd?: string; timeoutMs?: number }

@@ -6,9 +6,9 @@
  */
 import type { ToolSpec } from '../../protocol/index.js';
 import { sanitizeGeminiSchema } from '../../providers/gemini/sanitize-schema.js';
-import type { ExternalTools } from '../tools/runtime.js';
-import type { ToolResult, ToolRunContext } from '../tools/tool-decision.js';
-import type { SpecsTarget } from '../tools/tool-runtime.js';
+import type { ExternalTools } from '../tools/index.js';
+import type { ToolResult, ToolRunContext } from '../tools/index.js';
+import type { SpecsTarget } from '../tools/index.js';
 import {
   connectMcpServer,
   type McpConnection,

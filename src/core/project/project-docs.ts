@@ -8,8 +8,8 @@
 import { readFile, realpath } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { MessageItem, ResponseItem } from '../../protocol/index.js';
-import type { CodyConfig } from '../config/config.js';
-import { findGitRoot } from '../tools/workspace.js';
+import type { CodyConfig } from '../config/index.js';
+import { findGitRoot } from '../tools/index.js';
 
 export const DEFAULT_PROJECT_DOCS: readonly string[] = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'];
 export const DEFAULT_PROJECT_DOC_MAX_BYTES = 32 * 1024;

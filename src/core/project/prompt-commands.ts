@@ -6,7 +6,7 @@
  */
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
-import { findGitRoot } from '../tools/workspace.js';
+import { findGitRoot } from '../tools/index.js';
 
 export interface PromptCommand {
   /** Without the slash. */

@@ -8,9 +8,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRecord } from '../../protocol/index.js';
 import { secretVariables } from '../../providers/lookup.js';
-import { keyStoreFile, readStoredKeys } from '../auth/key-store.js';
-import { codexAuthFile } from '../auth/codex-signin.js';
-import { claudeCredentialsFile } from '../auth/claude-signin.js';
+import { keyStoreFile, readStoredKeys } from '../auth/index.js';
+import { codexAuthFile } from '../auth/index.js';
+import { claudeCredentialsFile } from '../auth/index.js';
 import { createRedactor, type Redactor } from './redact.js';
 
 type Env = Readonly<Record<string, string | undefined>>;

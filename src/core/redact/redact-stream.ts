@@ -9,7 +9,7 @@
  * never touches JSON keys or structure: it works on the events, not on their serialization.
  */
 import { type Matchers, redactDeep, redactText } from './redact.js';
-import type { SessionEvent } from '../conversation/session-events.js';
+import type { SessionEvent } from '../conversation/index.js';
 
 export class StreamRedactor {
   private held = '';

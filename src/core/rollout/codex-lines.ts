@@ -16,8 +16,8 @@
  * Zod-free and small: `cody list` loads it.
  */
 import type { MessageItem, ReasoningItem } from '../../protocol/index.js';
-import { SUMMARY_PREFIX } from '../compact/summary-prefix.js';
-import { isImageTag } from '../images/image-parts.js';
+import { SUMMARY_PREFIX } from './summary-prefix.js';
+import { isImageTag } from '../images/index.js';
 import { isContextualUserText } from './is-contextual-user-text.js';
 
 /** Cody-only events, written as `response_item` lines of type `cody_<kind>`. */

@@ -4,7 +4,7 @@
  * a turn records. Zod-free and tiny, over the raw line shape (a validated `MessageItem` has the same
  * shape): the bare `cody list` bundle loads it. DECISIONS.md ("One definition of count, preview, title").
  */
-import { SUMMARY_PREFIX } from '../compact/summary-prefix.js';
+import { SUMMARY_PREFIX } from './summary-prefix.js';
 import { isContextualUserText } from './is-contextual-user-text.js';
 
 /** A `message` payload as written in a rollout (raw JSON or a validated item). */

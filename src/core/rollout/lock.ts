@@ -6,7 +6,7 @@
  */
 import lockfile from 'proper-lockfile';
 import { isErrno, LockTimeoutError, StorageError } from '../errors.js';
-import { sleep } from '../turn/retry.js';
+import { sleep } from '../config/index.js';
 import { privateLockFs } from './private-lock-fs.js';
 import { describeWriteError } from './recorder-file-system.js';
 

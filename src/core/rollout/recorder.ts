@@ -6,7 +6,7 @@
 import * as fs from 'node:fs/promises';
 import type { ResponseItem } from '../../protocol/index.js';
 import { errorMessage } from '../errors.js';
-import { createRedactor, redactDeep, type Redactor } from '../redact/redact.js';
+import { createRedactor, redactDeep, type Redactor } from '../redact/index.js';
 import { RolloutWriteError } from '../errors.js';
 import {
   describeWriteError,

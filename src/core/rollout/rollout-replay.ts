@@ -5,10 +5,10 @@
  */
 import { unansweredNote } from './unanswered-turn.js';
 import { isRecord, type ResponseItem, type TokenUsage } from '../../protocol/index.js';
-import { summaryMessage } from '../compact/build-replacement-history.js';
-import { messageText } from '../compact/message-text.js';
+import { summaryMessage } from '../compact/index.js';
+import { messageText } from '../compact/index.js';
 import { CorruptRolloutError } from '../errors.js';
-import { dropLastTurns } from '../undo/rollback.js';
+import { dropLastTurns } from '../undo/index.js';
 import { codyEventOf } from './codex-lines.js';
 import { isCountedMessage, isTypedUserMessage } from './definitions.js';
 import { parseLine } from './line.js';

@@ -7,8 +7,8 @@
  * The writers, the resume reader and the transcript (zod) are imported when first used, so that holding
  * a store costs start-up nothing; the summary reader is small and synchronous.
  */
-import { rolloutPathIn } from '../store/conversation-list.js';
-import type { TranscriptPage, TranscriptPageOptions } from '../store/transcript-page.js';
+import { rolloutPathIn } from '../store/index.js';
+import type { TranscriptPage, TranscriptPageOptions } from '../store/index.js';
 import type { RecorderOptions, RolloutRecorder } from './recorder.js';
 import type { ResumedRollout } from './rollout-replay.js';
 import type { SessionMetaPayload } from './schema.js';

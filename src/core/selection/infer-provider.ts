@@ -9,7 +9,7 @@ import {
   providerList,
   providerOfApi,
   type Provider,
-} from '../config/config.js';
+} from '../config/index.js';
 import { UsageError } from '../errors.js';
 import { ownerOf } from './provider-choice.js';
 

@@ -5,7 +5,7 @@
  */
 import type { ReasoningLevel } from '../../protocol/index.js';
 import { type ModelEntry, modelEntries } from '../../providers/lookup.js';
-import type { CodyConfig } from '../config/config.js';
+import type { CodyConfig } from '../config/index.js';
 
 export interface ModelLimits {
   /** Tokens the model accepts in one request (input + output). */

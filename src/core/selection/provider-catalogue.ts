@@ -3,7 +3,7 @@
  * the registry, the wire APIs it is spoken to with, its default model and the model ids it is known to
  * publish (its definition's `knownModels`, the same list the CLI checks a typed model against).
  */
-import { apiNamesOf, defaultModelOf, providerList, providerSettings, toWireApi } from '../config/config.js';
+import { apiNamesOf, defaultModelOf, providerList, providerSettings, toWireApi } from '../config/index.js';
 import type { WireApi } from '../../protocol/index.js';
 
 export interface ProviderOffer {

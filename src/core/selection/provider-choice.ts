@@ -12,7 +12,7 @@ import {
   type Provider,
   signInServes,
   toWireApi,
-} from '../config/config.js';
+} from '../config/index.js';
 import { UsageError } from '../errors.js';
 
 export interface ProviderChoice {

@@ -27,9 +27,9 @@ import {
   type Selection,
   signInServes,
   toWireApi,
-} from '../config/config.js';
-import type { SelectionChoice } from '../conversation/session-surface.js';
-import type { ResumedRollout } from '../rollout/rollout-replay.js';
+} from '../config/index.js';
+import type { SelectionChoice } from '../conversation/index.js';
+import type { ResumedRollout } from '../rollout/index.js';
 import { isProvider } from './provider-names.js';
 
 /** What a conversation's rollout says it last ran with, and when that was recorded (ISO-8601). */

@@ -1,6 +1,6 @@
 /** A provider/API/model choice from a library caller, checked before it is used or written. */
-import { isProvider, providerList, toWireApi } from '../config/config.js';
-import type { SelectionChoice } from '../conversation/session-surface.js';
+import { isProvider, providerList, toWireApi } from '../config/index.js';
+import type { SelectionChoice } from '../conversation/index.js';
 import { UsageError } from '../errors.js';
 import { MODEL_ID } from './provider-choice.js';
 

@@ -8,9 +8,9 @@ import { dirname, join, sep } from 'node:path';
 import { isConversationId } from './conversation-id.js';
 import { readTitles } from './conversation-titles.js';
 import { errorMessage, isErrno, StorageError } from '../errors.js';
-import type { CodyPaths } from '../config/paths.js';
-import { summarizeConversations } from '../rollout/list-cache.js';
-import type { ConversationSummary } from '../rollout/summary-reader.js';
+import type { CodyPaths } from '../config/index.js';
+import { summarizeConversations } from '../rollout/index.js';
+import type { ConversationSummary } from '../rollout/index.js';
 
 export const ROLLOUT_SUFFIX = '.jsonl';
 

@@ -15,13 +15,13 @@ import {
   StorageError,
   UnknownConversationError,
 } from '../errors.js';
-import { type CodyPaths, ensureCodyHome } from '../config/paths.js';
-import type { ResumedRollout } from '../rollout/reader.js';
-import type { ConversationSummary } from '../rollout/summary-reader.js';
-import { codexModelProvider } from '../rollout/codex-lines.js';
-import { RolloutStore } from '../rollout/store.js';
+import { type CodyPaths, ensureCodyHome } from '../config/index.js';
+import type { ResumedRollout } from '../rollout/index.js';
+import type { ConversationSummary } from '../rollout/index.js';
+import { codexModelProvider } from '../rollout/index.js';
+import { RolloutStore } from '../rollout/index.js';
 
-export type { ConversationSummary } from '../rollout/summary-reader.js';
+export type { ConversationSummary } from '../rollout/index.js';
 
 export interface ConversationManagerOptions {
   /** Recorded in each new rollout's session_meta. */

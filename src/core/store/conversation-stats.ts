@@ -1,6 +1,6 @@
 /** Small facts about a conversation recorded with its turns: token counts, message counts, previews. */
 import type { MessageItem, ResponseItem, TokenUsage } from '../../protocol/index.js';
-import { isCountedMessage, partsText, previewText, typedUserText } from '../rollout/definitions.js';
+import { isCountedMessage, partsText, previewText, typedUserText } from '../rollout/index.js';
 
 /** Token counts in Codex's snake_case shape (all five, as Codex requires). */
 function codexCounts(usage: TokenUsage): Record<string, number> {

@@ -55,4 +55,4 @@ export async function writeTitle(home: string, id: string, title: string): Promi
   }
 }
 
-export { generateTitle } from '../rollout/definitions.js';
+export { generateTitle } from '../rollout/index.js';

@@ -4,7 +4,7 @@
  * write these.
  */
 import type { ResponseItem } from '../../protocol/index.js';
-import type { Transcript, TranscriptEntry } from '../rollout/transcript.js';
+import type { Transcript, TranscriptEntry } from '../rollout/index.js';
 
 export const EXPORT_FORMATS = ['md', 'json', 'html'] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number];

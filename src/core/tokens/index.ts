@@ -1,3 +1,7 @@
+/**
+ * Token counting: the heuristic and exact estimators and the per-conversation accountant.
+ * This file is the folder's public surface: other folders import it, never its modules (eslint.config.js).
+ */
 export {
   countItemTokens,
   countItemsTokens,

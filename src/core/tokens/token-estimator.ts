@@ -3,7 +3,7 @@
  * either a real tokenizer (OpenAI models) or the calibrated heuristic; the framing costs are shared.
  */
 import type { ContentPart, ResponseItem, WireApi } from '../../protocol/index.js';
-import { imageTokens, OPENAI_LOW_DETAIL_TOKENS, UNKNOWN_IMAGE_TOKENS } from '../images/image-tokens.js';
+import { imageTokens, OPENAI_LOW_DETAIL_TOKENS, UNKNOWN_IMAGE_TOKENS } from '../images/index.js';
 
 /** Counts the tokens of text and of whole canonical items. */
 export interface TokenEstimator {

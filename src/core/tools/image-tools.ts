@@ -1,7 +1,7 @@
 /** `view_image`: the model looks at an image file (read rules apply, as for read_file). */
 import { z } from 'zod';
-import { loadImage } from '../images/attach-images.js';
-import { imageParts } from '../images/image-parts.js';
+import { loadImage } from '../images/index.js';
+import { imageParts } from '../images/index.js';
 import { CodyError } from '../errors.js';
 import { defineTool, failed, type ToolHandler } from './handler.js';
 

@@ -1,5 +1,5 @@
 /** The tool runtime's settings from config.json, the same for every front end. */
-import type { CodyConfig } from '../config/config.js';
+import type { CodyConfig } from '../config/index.js';
 import type { ToolRuntimeOptions } from './runtime.js';
 
 export type ConfiguredToolOptions = Pick<

@@ -6,7 +6,7 @@ import type {
   ToolSpec,
   WireApi,
 } from '../../protocol/index.js';
-import type { TurnChangesPayload } from '../undo/turn-changes.js';
+import type { TurnChangesPayload } from '../undo/index.js';
 
 /**
  * What the policy says about one call: run it, ask whoever is in charge (the person, an API client, the

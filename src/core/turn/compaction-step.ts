@@ -6,15 +6,15 @@
  */
 import type { MessageItem, ModelRequest, ResponseItem } from '../../protocol/index.js';
 import { compactHistory, type CompactionProgress, isSummaryMessage } from '../compact/index.js';
-import { collectInitialContext } from '../compact/collect-initial-context.js';
-import { instructionsMessage, isInstructionsMessage } from '../project/project-docs.js';
-import { retryPolicyOf } from '../config/config.js';
-import type { CompactionTrigger, SessionEvent } from '../conversation/session-events.js';
-import { failureFromProvider, TurnFailedError } from '../conversation/turn-failure.js';
+import { collectInitialContext } from '../compact/index.js';
+import { instructionsMessage, isInstructionsMessage } from '../project/index.js';
+import { retryPolicyOf } from '../config/index.js';
+import type { CompactionTrigger, SessionEvent } from '../conversation/index.js';
+import { failureFromProvider, TurnFailedError } from '../conversation/index.js';
 import { requestWithRetry, type ModelResponse } from './model-request.js';
 import type { TurnContext } from './turn-context.js';
-import { acceptsImages } from '../selection/model-catalog.js';
-import { itemsForModel } from '../images/text-only-history.js';
+import { acceptsImages } from '../selection/index.js';
+import { itemsForModel } from '../images/index.js';
 
 export interface CompactionReport {
   status: 'compacted' | 'noop';

@@ -1,10 +1,10 @@
 /** How much of the context window the live history takes, and whether it must be compacted first. */
 import { autoCompactLimit } from '../compact/index.js';
-import { type CodyConfig, DEFAULT_COMPACT_THRESHOLD, type Selection } from '../config/config.js';
-import type { ModelLimits } from '../selection/model-catalog.js';
+import { type CodyConfig, DEFAULT_COMPACT_THRESHOLD, type Selection } from '../config/index.js';
+import type { ModelLimits } from '../selection/index.js';
 import { createTokenEstimator } from '../tokens/index.js';
-import type { ToolRuntime } from '../tools/tool-runtime.js';
-import type { ConversationHandle } from '../conversation/conversation-handle.js';
+import type { ToolRuntime } from '../tools/index.js';
+import type { ConversationHandle } from '../conversation/index.js';
 
 /**
  * Below this share of the auto-compact limit the heuristic estimate decides alone: it never undercounts

@@ -12,8 +12,8 @@ import {
   type ResponseItem,
   type TokenUsage,
 } from '../../protocol/index.js';
-import { backoffDelayMs, sleep, type RetryPolicy } from './retry.js';
-import type { SessionEvent } from '../conversation/session-events.js';
+import { backoffDelayMs, sleep, type RetryPolicy } from '../config/index.js';
+import type { SessionEvent } from '../conversation/index.js';
 import type { TurnStateMachine } from './turn-state.js';
 
 export interface ModelRequestOptions {

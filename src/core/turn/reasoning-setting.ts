@@ -3,9 +3,9 @@
  * `summary`, so Codex reads it), read back, and what a turn tells the person when the model cannot use it.
  */
 import { isReasoningLevel, REASONING_LEVELS, type ReasoningLevel } from '../../protocol/index.js';
-import type { ReasoningSupport } from '../selection/model-catalog.js';
+import type { ReasoningSupport } from '../selection/index.js';
 import { UsageError } from '../errors.js';
-import type { TurnContextPayload } from '../rollout/schema.js';
+import type { TurnContextPayload } from '../rollout/index.js';
 
 /** `turn_context`'s `effort` and `summary` for a level: `off` is Codex's `none`, the rest their own name. */
 export function codexReasoningFields(

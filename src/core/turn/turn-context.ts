@@ -1,11 +1,11 @@
 /** What every step of one turn (or one compaction) works with. */
 import type { ModelClient, ReasoningLevel } from '../../protocol/index.js';
-import type { CodyConfig, Selection } from '../config/config.js';
-import type { ModelLimits } from '../selection/model-catalog.js';
-import type { ToolRuntime } from '../tools/tool-runtime.js';
-import type { ApprovalDesk } from '../conversation/approvals.js';
+import type { CodyConfig, Selection } from '../config/index.js';
+import type { ModelLimits } from '../selection/index.js';
+import type { ToolRuntime } from '../tools/index.js';
+import type { ApprovalDesk } from '../conversation/index.js';
 import type { ContextBudget } from './context-budget.js';
-import type { ConversationHandle } from '../conversation/conversation-handle.js';
+import type { ConversationHandle } from '../conversation/index.js';
 import type { TurnStateMachine } from './turn-state.js';
 
 export interface TurnContext {

@@ -13,22 +13,22 @@ import type {
   TokenUsage,
 } from '../../protocol/index.js';
 import { normalizeItems } from '../../providers/index.js';
-import { retryPolicyOf } from '../config/config.js';
-import { addTokenUsage, tokenCountEvent } from '../store/conversation-stats.js';
-import { costField } from '../selection/cost.js';
+import { retryPolicyOf } from '../config/index.js';
+import { addTokenUsage, tokenCountEvent } from '../store/index.js';
+import { costField } from '../selection/index.js';
 import { StorageError, UnsentMessageError } from '../errors.js';
-import type { SessionEvent } from '../conversation/session-events.js';
-import { failureFromProvider, TurnFailedError } from '../conversation/turn-failure.js';
+import type { SessionEvent } from '../conversation/index.js';
+import { failureFromProvider, TurnFailedError } from '../conversation/index.js';
 import { runCompaction } from './compaction-step.js';
 import { requestWithRetry, type ModelResponse } from './model-request.js';
 import { recordTurnChanges, runToolCalls } from './tool-step.js';
 import type { TurnContext } from './turn-context.js';
-import { codexPermissions } from '../rollout/codex-lines.js';
+import { codexPermissions } from '../rollout/index.js';
 import { codexReasoningFields } from './reasoning-setting.js';
-import type { TurnContextPayload } from '../rollout/schema.js';
-import { instructionsMessage, lastInstructionsText, noInstructionsText } from '../project/project-docs.js';
-import { acceptsImages } from '../selection/model-catalog.js';
-import { itemsForModel, toolsForModel } from '../images/text-only-history.js';
+import type { TurnContextPayload } from '../rollout/index.js';
+import { instructionsMessage, lastInstructionsText, noInstructionsText } from '../project/index.js';
+import { acceptsImages } from '../selection/index.js';
+import { itemsForModel, toolsForModel } from '../images/index.js';
 
 /** Automatic compactions allowed in one turn before it stops instead of looping. */
 export const MAX_AUTO_COMPACTIONS_PER_TURN = 3;

@@ -4,7 +4,7 @@
  * the `state` event to emit.
  */
 import { CodyError } from '../errors.js';
-import type { SessionEvent, TurnState } from '../conversation/session-events.js';
+import type { SessionEvent, TurnState } from '../conversation/index.js';
 
 /** Every allowed transition: state → the states it may move to. Anything else is refused. */
 export const TURN_TRANSITIONS: Readonly<Record<TurnState, readonly TurnState[]>> = {

@@ -5,8 +5,8 @@
  */
 import { readFile } from 'node:fs/promises';
 import type { ResponseItem } from '../../protocol/index.js';
-import { lineOrUndefined, payloadRecord } from '../rollout/line.js';
-import { codyEventOf } from '../rollout/codex-lines.js';
+import { lineOrUndefined, payloadRecord } from '../rollout/index.js';
+import { codyEventOf } from '../rollout/index.js';
 import { ghostCommitOf, workTreeTree } from './ghost-snapshot.js';
 import { changedFiles, type FileChange } from './restore.js';
 import { turnStarts } from './rollback.js';

@@ -3,10 +3,10 @@
  * still holds what the turn left (else kept, unless forced) — and records the rollback (a
  * `thread_rolled_back` event, with what was restored, removed and kept) so resume drops those turns.
  */
-import type { ConversationManager } from '../store/conversation-manager.js';
+import type { ConversationManager } from '../store/index.js';
 import { CodyError } from '../errors.js';
 import { acquireConversationLock, DEFAULT_LOCK_TIMEOUT_MS } from '../rollout/index.js';
-import { openWorkspace } from '../tools/workspace.js';
+import { openWorkspace } from '../tools/index.js';
 import { workTreeTree } from './ghost-snapshot.js';
 import { gitText } from './git.js';
 import { turnStarts } from './rollback.js';

@@ -11,7 +11,7 @@ import {
   type CompactionOutcome,
   type CompactionProgress,
 } from '../../../../src/core/compact/index.js';
-import type { RetryPolicy } from '../../../../src/core/turn/retry.js';
+import type { RetryPolicy } from '../../../../src/core/config/retry.js';
 import { compactWith, type CompactWithOptions } from './compact-with.js';
 import { heuristicEstimator, TokenAccountant } from '../../../../src/core/tokens/index.js';
 import {

@@ -9,7 +9,7 @@ import {
   type CompactionOutcome,
   type CompactionProgress,
 } from '../../../../src/core/compact/index.js';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../../../src/core/turn/retry.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../../../../src/core/config/retry.js';
 import type { ModelClient } from '../../../../src/protocol/index.js';
 
 export type CompactWithOptions = Omit<CompactHistoryOptions, 'request'> & {

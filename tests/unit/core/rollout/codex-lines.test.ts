@@ -7,7 +7,7 @@ import {
   codyEventOf,
   userMessageEvent,
 } from '../../../../src/core/rollout/codex-lines.js';
-import { SUMMARY_PREFIX } from '../../../../src/core/compact/summary-prefix.js';
+import { SUMMARY_PREFIX } from '../../../../src/core/rollout/summary-prefix.js';
 import { codexLineProblems } from '../../../e2e/codex-rollout-requirements.js';
 
 const user = (text: string, image?: string) => ({

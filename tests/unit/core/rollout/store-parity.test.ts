@@ -8,7 +8,7 @@ import { copyFile, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUMMARY_PREFIX } from '../../../../src/core/compact/summary-prefix.js';
+import { SUMMARY_PREFIX } from '../../../../src/core/rollout/summary-prefix.js';
 import { countMessages, firstUserPreview } from '../../../../src/core/store/conversation-stats.js';
 import {
   generateTitle,

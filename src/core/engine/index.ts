@@ -1,0 +1,8 @@
+/**
+ * The engine: `createCody`, the one place config becomes a runtime, and the registry of live conversations.
+ * This file is the folder's public surface: other folders import it, never its modules (eslint.config.js).
+ */
+export { createCody } from './cody.js';
+export type { Cody, CreateCodyOptions } from './cody.js';
+export { storeOf } from './front-end-store.js';
+export type { Store } from './front-end-store.js';
