@@ -65,7 +65,7 @@ const corePublicModules = [
 ];
 /** Modules a front end may load with `import()` (on demand, so a command that never needs them never loads them). */
 const coreLazyModules = [
-  'index',
+  ...corePublicModules,
   'tools/workspace',
   'undo/turn-diff',
   'undo/turn-snapshots',

@@ -13,7 +13,7 @@ import {
   redactText,
   replaceSecrets,
   type Matchers,
-} from '../core/redact/redact.js';
+} from '../core/redact/index.js';
 
 export type SecretSource = () => Promise<readonly string[]>;
 

@@ -24,7 +24,7 @@ export async function runServe(
       import('../../core/index.js'),
       import('../../server/http-server.js'),
       import('../../server/token.js'),
-      import('../../core/redact/known-secrets.js'),
+      import('../../core/redact/index.js'),
     ]);
   const token = await loadOrCreateToken(paths.home);
   // An approval is asked only of a client attached to that conversation's events (see clientAttached).

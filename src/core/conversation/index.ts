@@ -26,3 +26,4 @@ export type {
 export type { CodyNotice, SelectionChoice, SessionStatus } from './session-surface.js';
 export type { SessionOptions } from './session.js';
 export { TurnFailedError, failureFromProvider } from './turn-failure.js';
+export type { RunTap } from './conversation.js';

@@ -3,11 +3,11 @@
  * run, see Conversation's `onRun` hook) and watches other processes' runs for `cody.watchLive`, whose
  * events pass through this engine's own redaction (its secrets and patterns, besides the publisher's).
  */
-import type { RunTap } from '../conversation/conversation.js';
-import { knownSecrets } from '../redact/known-secrets.js';
-import { redactEvents } from '../redact/redact-stream.js';
-import { compileMatchers } from '../redact/redact.js';
-import type { SessionEvent } from '../conversation/session-events.js';
+import type { RunTap } from '../conversation/index.js';
+import { knownSecrets } from '../redact/index.js';
+import { redactEvents } from '../redact/index.js';
+import { compileMatchers } from '../redact/index.js';
+import type { SessionEvent } from '../conversation/index.js';
 import { LivePublisher } from './publisher.js';
 import { LiveWatcher, type LiveRun, type LiveWatch } from './subscriber.js';
 import type { LiveRunKind } from './wire.js';

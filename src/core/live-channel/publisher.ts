@@ -11,7 +11,7 @@
  */
 import { statSync, unlinkSync } from 'node:fs';
 import { connect, createServer, type Server, type Socket } from 'node:net';
-import type { SessionEvent } from '../conversation/session-events.js';
+import type { SessionEvent } from '../conversation/index.js';
 import { ensurePrivateDirectory, liveSocket } from './socket-path.js';
 import { headerLine, type LiveRunKind } from './wire.js';
 

@@ -9,8 +9,8 @@
 import { watch as watchDirectory, type FSWatcher } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { basename } from 'node:path';
-import { AsyncQueue } from '../conversation/async-queue.js';
-import type { SessionEvent } from '../conversation/session-events.js';
+import { AsyncQueue } from '../conversation/index.js';
+import type { SessionEvent } from '../conversation/index.js';
 import { ensurePrivateDirectory, liveSocket, SOCKET_SUFFIX, type LiveSocket } from './socket-path.js';
 import { parseEvent, parseHeader, type LiveRunKind } from './wire.js';
 

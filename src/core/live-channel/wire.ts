@@ -4,7 +4,7 @@
  * run; 0 otherwise).
  */
 import { isRecord } from '../../protocol/index.js';
-import type { SessionEvent } from '../conversation/session-events.js';
+import type { SessionEvent } from '../conversation/index.js';
 
 export type LiveRunKind = 'turn' | 'compaction';
 

@@ -6,3 +6,4 @@ export { environmentSecrets, knownSecrets, knownSecretsRedactor } from './known-
 export { redactEvents } from './redact-stream.js';
 export { compileMatchers, createRedactor, redactDeep, redactText, replaceSecrets } from './redact.js';
 export type { Matchers, Redactor } from './redact.js';
+export { REDACTED } from './redact.js';
