@@ -8,7 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUMMARY_PREFIX } from '../../../../src/core/compact/summary-prefix.js';
+import { SUMMARY_PREFIX } from '../../../../src/core/rollout/summary-prefix.js';
 import { isTypedUserMessage, partsText } from '../../../../src/core/rollout/definitions.js';
 import { readRolloutForResume } from '../../../../src/core/rollout/reader.js';
 import { readTranscript } from '../../../../src/core/rollout/transcript.js';
