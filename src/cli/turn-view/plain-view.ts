@@ -17,7 +17,7 @@ import { createThinkingView, type ThinkingView } from '../thinking-view.js';
 import { diffPreview, summarizeToolCall } from '../tool-summary.js';
 import type { ApprovalAnswer } from '../approval-question.js';
 import type { ChalkInstance } from 'chalk';
-import type { SessionEvent } from '../../core/conversation/session-events.js';
+import type { SessionEvent } from '../../core/conversation/index.js';
 import type { LiveReply } from '../live-reply.js';
 import type { TurnView } from './dispatch.js';
 import {
