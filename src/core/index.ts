@@ -10,7 +10,7 @@ import type { Store } from './engine/index.js';
 import type { McpServerStatus } from './mcp/index.js';
 import type { SessionStatus } from './conversation/index.js';
 import type { RecapMessage, Transcript } from './rollout/index.js';
-import { isProvider } from './selection/index.js';
+import { isProvider } from './config/index.js';
 import type { WireApi } from '../protocol/index.js';
 import { isWireApi } from '../providers/lookup.js';
 

@@ -7,7 +7,7 @@
  */
 import { isRecord } from '../../protocol/index.js';
 import { presetOf } from '../../providers/lookup.js';
-import { isProvider } from '../selection/index.js';
+import { isProvider } from './provider-names.js';
 
 type QuickConfig = Record<string, unknown>;
 

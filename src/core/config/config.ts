@@ -23,7 +23,7 @@ import { quickCheckedConfig } from './config-quick-check.js';
 import { forbiddenKeyPath, readConfigText } from './read-config-file.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry.js';
 
-import { isProvider, providerList, type Provider } from '../selection/index.js';
+import { isProvider, providerList, type Provider } from './provider-names.js';
 
 export { isProvider, providerList, type Provider };
 export { isWireApi, modelEntries, priceEntries, wireApis } from '../../providers/lookup.js';

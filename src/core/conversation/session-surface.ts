@@ -5,7 +5,7 @@
 import type { ApprovalPolicy } from '../tools/index.js';
 import type { ContentPart, ReasoningLevel } from '../../protocol/index.js';
 import type { Plan } from './plan.js';
-import type { Provider } from '../selection/index.js';
+import type { Provider } from '../config/index.js';
 import type { ApprovalDecision, PendingApproval, SessionEvent, TurnState } from './session-events.js';
 
 export interface SessionStatus {

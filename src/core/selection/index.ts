@@ -16,8 +16,6 @@ export {
 export type { ModelLimits, ReasoningSupport } from './model-catalog.js';
 export { providerCatalogue } from './provider-catalogue.js';
 export { MODEL_ID, applyProviderChoice, droppedSignIn } from './provider-choice.js';
-export { isProvider, providerList } from './provider-names.js';
-export type { Provider } from './provider-names.js';
 export { recordedSelectionOf, resolveConversationSelection } from './resolve-selection.js';
 export type { RecordedSelection, ResolvedSelection } from './resolve-selection.js';
 export { checkSelection } from './selection-check.js';

@@ -30,7 +30,7 @@ import {
 } from '../config/index.js';
 import type { SelectionChoice } from '../conversation/index.js';
 import type { ResumedRollout } from '../rollout/index.js';
-import { isProvider } from './provider-names.js';
+import { isProvider } from '../config/index.js';
 
 /** What a conversation's rollout says it last ran with, and when that was recorded (ISO-8601). */
 export interface RecordedSelection {
