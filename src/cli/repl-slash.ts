@@ -64,79 +64,28 @@ export async function runSlashCommand(
       reasoningCommand(argument, state, ui.color, say);
       return undefined;
     case '/model':
-    case '/provider': {
-      const current = state.session.status();
-      if (argument === '') {
-        say(`${current.provider} (${wireApiOf(current)}) · ${current.model}. Switch with ${name} NAME.\n`);
-        return undefined;
-      }
-      const [first = '', second] = argument.split(/\s+/);
-      const words =
-        name === '/model' ? { model: first } : { provider: first, ...(second ? { api: second } : {}) };
-      // For this conversation only: config.json and the conversations opened later keep theirs.
-      const status = state.session.setSelection(conversationChoice(state.context.config, current, words));
-      const typo = unknownModelWarning(status.provider, status.model, hasBaseUrl(state, status.provider));
-      if (typo !== undefined) say(ui.color.yellow(`warning: ${typo}\n`));
-      say(
-        ui.color.green(
-          `✓ Now ${status.provider} (${wireApiOf(status)}) · ${status.model} for this conversation\n`,
-        ),
-      );
+    case '/provider':
+      selectionCommand(name, argument, state, ui, say);
       return undefined;
-    }
     case '/approval':
       approvalCommand(argument, state, ui, say);
       return undefined;
     case '/new':
-    case '/clear': {
-      state.session = await state.openNew(state.context);
-      const id = state.session.id;
-      if (name === '/clear') say('\u001b[2J\u001b[3J\u001b[H');
-      say(ui.color.dim(`Started conversation ${id}\n`));
+    case '/clear':
+      await newCommand(name, state, ui, say);
       return undefined;
-    }
-    case '/fork': {
-      const at = argument === '' ? undefined : Number(argument);
-      if (at !== undefined && (!Number.isInteger(at) || at < 1)) {
-        say('Usage: /fork [N] (N: keep the history up to user turn N)\n');
-        return undefined;
-      }
-      const from = state.session.id;
-      const id = await forkThrough(state.context.manager, from, at);
-      state.session = await state.open(state.context, id);
-      say(ui.color.green(`✓ Forked ${from.slice(0, 8)} into ${id}; you are now in the fork\n`));
+    case '/fork':
+      await forkCommand(argument, state, ui, say);
       return undefined;
-    }
-    case '/resume': {
-      const { pickConversation } = await import('./conversation-picker.js');
-      const id = await pickConversation(state.context.manager, ui, argument, ui.io.cwd);
-      if (id === undefined) return undefined;
-      state.session = await state.open(state.context, id);
-      await state.context.manager.setActive(id);
-      say(ui.color.green(`✓ Resumed ${id}\n`));
-      const { printRecap } = await import('./repl-recap.js');
-      await printRecap(
-        { ...ui.io, stderr: { write: (text: string) => say(text) } },
-        state.context.manager,
-        id,
-        ui.color,
-      );
+    case '/resume':
+      await resumeCommand(argument, state, ui, say);
       return undefined;
-    }
     case '/undo':
       await undoCommand(argument, state, ui, say);
       return undefined;
-    case '/compact': {
-      const session = state.session;
-      // How it ended (a failure too) is said by the turn's view.
-      await runTurn(
-        { terminal: ui.terminal, stdout: ui.io.stdout, color: ui.color, markdown: false },
-        session,
-        (signal) => compactEvents(session, argument === '' ? undefined : argument, signal),
-        session.status().model,
-      );
+    case '/compact':
+      await compactCommand(argument, state, ui);
       return undefined;
-    }
     case '/export': {
       const { exportConversation } = await import('./repl-export.js');
       const target = await exportConversation(state.context, state.session.id, argument, ui.io.cwd);
@@ -149,19 +98,92 @@ export async function runSlashCommand(
     case '/expand':
       say(expandText(state, ui.color));
       return undefined;
-    case '/plan': {
-      const plan = state.session.status().plan;
-      say(
-        plan
-          ? `${planLines(plan, ui.color, ui.terminal.columns()).join('\n')}\n`
-          : 'No plan yet: the model sets one with update_plan for work of several steps.\n',
-      );
+    case '/plan':
+      say(planText(state, ui));
       return undefined;
-    }
     default:
       say(`${name} is not available.\n`);
       return undefined;
   }
+}
+
+type Say = (text: string) => void;
+
+/** `/model NAME`, `/provider NAME [API]`: for this conversation only; alone, what is in use. */
+function selectionCommand(name: string, argument: string, state: ReplState, ui: Ui, say: Say): void {
+  const current = state.session.status();
+  if (argument === '') {
+    say(`${current.provider} (${wireApiOf(current)}) · ${current.model}. Switch with ${name} NAME.\n`);
+    return;
+  }
+  const [first = '', second] = argument.split(/\s+/);
+  const words =
+    name === '/model' ? { model: first } : { provider: first, ...(second ? { api: second } : {}) };
+  // For this conversation only: config.json and the conversations opened later keep theirs.
+  const status = state.session.setSelection(conversationChoice(state.context.config, current, words));
+  const typo = unknownModelWarning(status.provider, status.model, hasBaseUrl(state, status.provider));
+  if (typo !== undefined) say(ui.color.yellow(`warning: ${typo}\n`));
+  say(
+    ui.color.green(
+      `✓ Now ${status.provider} (${wireApiOf(status)}) · ${status.model} for this conversation\n`,
+    ),
+  );
+}
+
+/** `/new`, `/clear` (the screen too): a new conversation, written at its first message. */
+async function newCommand(name: string, state: ReplState, ui: Ui, say: Say): Promise<void> {
+  state.session = await state.openNew(state.context);
+  if (name === '/clear') say('\u001b[2J\u001b[3J\u001b[H');
+  say(ui.color.dim(`Started conversation ${state.session.id}\n`));
+}
+
+/** `/fork [N]`: a fork up to user turn N (all of it without N), which becomes the open conversation. */
+async function forkCommand(argument: string, state: ReplState, ui: Ui, say: Say): Promise<void> {
+  const at = argument === '' ? undefined : Number(argument);
+  if (at !== undefined && (!Number.isInteger(at) || at < 1)) {
+    say('Usage: /fork [N] (N: keep the history up to user turn N)\n');
+    return;
+  }
+  const from = state.session.id;
+  const id = await forkThrough(state.context.manager, from, at);
+  state.session = await state.open(state.context, id);
+  say(ui.color.green(`✓ Forked ${from.slice(0, 8)} into ${id}; you are now in the fork\n`));
+}
+
+/** `/resume [id]`: the picker (or that conversation), made active, with its recap. */
+async function resumeCommand(argument: string, state: ReplState, ui: Ui, say: Say): Promise<void> {
+  const { pickConversation } = await import('./conversation-picker.js');
+  const id = await pickConversation(state.context.manager, ui, argument, ui.io.cwd);
+  if (id === undefined) return;
+  state.session = await state.open(state.context, id);
+  await state.context.manager.setActive(id);
+  say(ui.color.green(`✓ Resumed ${id}\n`));
+  const { printRecap } = await import('./repl-recap.js');
+  await printRecap(
+    { ...ui.io, stderr: { write: (text: string) => say(text) } },
+    state.context.manager,
+    id,
+    ui.color,
+  );
+}
+
+/** `/compact [focus]`: run as a turn, so Esc stops it; how it ended (a failure too) is said by its view. */
+async function compactCommand(argument: string, state: ReplState, ui: Ui): Promise<void> {
+  const session = state.session;
+  await runTurn(
+    { terminal: ui.terminal, stdout: ui.io.stdout, color: ui.color, markdown: false },
+    session,
+    (signal) => compactEvents(session, argument === '' ? undefined : argument, signal),
+    session.status().model,
+  );
+}
+
+/** `/plan`: the model's plan as its checklist, or what a plan is. */
+function planText(state: ReplState, ui: Ui): string {
+  const plan = state.session.status().plan;
+  return plan
+    ? `${planLines(plan, ui.color, ui.terminal.columns()).join('\n')}\n`
+    : 'No plan yet: the model sets one with update_plan for work of several steps.\n';
 }
 
 /** Whether config.json gives this provider an endpoint of its own (any model id may then be right). */

@@ -81,6 +81,46 @@ async function pickAtStart(context: CommandContext, io: Io): Promise<string | nu
   }
 }
 
+/**
+ * The REPL's state, made when the first line needs it (the first conversation opens meanwhile), and how
+ * every conversation it opens is configured: without --approval, each keeps the policy it last ran under
+ * until /approval picks one, which conversations opened later then get; --reasoning, then /reasoning,
+ * is the level they start with.
+ */
+function replStates(
+  initialContext: CommandContext,
+  options: ChatOptions,
+  chosen: string | undefined,
+): {
+  first: ReturnType<typeof firstConversation>;
+  ready: () => Promise<ReplState>;
+  current: () => ReplState | undefined;
+} {
+  let policy: ApprovalPolicy | undefined;
+  let reasoning = options.reasoning;
+  const configure = (conversation: Conversation): Conversation => {
+    if (policy !== undefined) conversation.setApprovalPolicy(policy);
+    if (reasoning !== undefined) conversation.setReasoning(reasoning);
+    return conversation;
+  };
+  const first = firstConversation(initialContext, options, chosen, configure);
+  let state: ReplState | undefined;
+  const ready = async (): Promise<ReplState> => {
+    state ??= {
+      context: initialContext,
+      session: await first.open(),
+      open: async (context, id) => configure(await context.cody.open(id)),
+      // A new conversation is written at its first message: quitting before one leaves nothing behind.
+      openNew: async (context) => configure(await context.store.draft().open()),
+      lastToolOutput: undefined,
+      policyChosen: (chosen) => (policy = chosen),
+      reasoningChosen: (level) => (reasoning = level),
+    };
+    return state;
+  };
+  return { first, ready, current: () => state };
+}
+
 async function interactive(
   initialContext: CommandContext,
   options: ChatOptions,
@@ -88,45 +128,20 @@ async function interactive(
   chosen: string | undefined,
 ): Promise<number> {
   const color = stderrChalk(io);
-  // Without --approval, each conversation keeps the policy it last ran under, until /approval picks one;
-  // conversations opened later in this session then get that one.
-  let policy: ApprovalPolicy | undefined;
-  // --reasoning, then /reasoning: the level conversations opened in this session start with.
-  let reasoning = options.reasoning;
-  const configure = (conversation: Conversation): Conversation => {
-    if (policy !== undefined) conversation.setApprovalPolicy(policy);
-    if (reasoning !== undefined) conversation.setReasoning(reasoning);
-    return conversation;
-  };
-  const open = async (context: CommandContext, id: string): Promise<Conversation> =>
-    configure(await context.cody.open(id));
-  // A new conversation is written at its first message: quitting before one leaves nothing behind.
-  const openNew = async (context: CommandContext): Promise<Conversation> =>
-    configure(await context.store.draft().open());
-  const first = firstConversation(initialContext, options, chosen, configure);
-  const { id, open: startOpening, failed: openFailed } = first;
+  const states = replStates(initialContext, options, chosen);
+  const { id, open: startOpening, failed: openFailed } = states.first;
+  const ready = states.ready;
   const userCommands = new UserCommands(initialContext.paths.home, io.cwd);
-  let state: ReplState | undefined;
-  const ready = async (): Promise<ReplState> => {
-    state ??= {
-      context: initialContext,
-      session: await startOpening(),
-      open,
-      openNew,
-      lastToolOutput: undefined,
-      policyChosen: (chosen) => (policy = chosen),
-      reasoningChosen: (level) => (reasoning = level),
-    };
-    return state;
-  };
   const redact = createRedactor(initialContext.config.redact ?? []);
   const history = options.ephemeral ? [] : readHistory(initialContext.paths.home);
   const terminal = new RawTerminal(process.stdin, process.stderr);
-  const stdout = io.stdout;
+  const session: ReplUi = { io, terminal, color, userCommands };
   const bannerPolicy = await showBanner(initialContext, options, io, chosen, id, startOpening);
   /** The policy in force: the open conversation's, else the one shown in the banner. */
-  const policyInForce = (): string | undefined =>
-    state !== undefined ? state.session.status().approvalPolicy : bannerPolicy;
+  const policyInForce = (): string | undefined => {
+    const current = states.current();
+    return current !== undefined ? current.session.status().approvalPolicy : bannerPolicy;
+  };
   if (chosen !== undefined) await printRecap(io, initialContext.manager, id, color);
 
   const queue: string[] = [];
@@ -174,59 +189,95 @@ async function interactive(
           redact,
         );
       }
-      const slash = parseSlash(text);
-      const own =
-        slash?.kind === 'unknown' ? await userCommandLine(state.session, text, slash, color) : undefined;
-      if (own !== undefined) io.stderr.write(own.view);
-      if (own?.send === false) continue;
-      if (slash?.kind === 'command') {
-        if (slash.name === '/exit') break;
-        try {
-          // Loaded when first used: the prompt must not wait for the export/transcript modules.
-          const { runSlashCommand } = await import('./repl-slash.js');
-          const ui = { io, terminal, color, userCommands };
-          const message = await runSlashCommand(slash.name, slash.argument, state, ui);
-          if (message !== undefined) queue.unshift(message);
-        } catch (error) {
-          reportError(
-            error,
-            { ...io, stderr: { write: (chunk: string) => terminal.write(chunk.replace(/\n/g, '\r\n')) } },
-            false,
-          );
-        }
+      const line = await runCommandLine(text, state, session);
+      if (line.kind === 'exit') break;
+      if (line.kind === 'done') {
+        if (line.next !== undefined) queue.unshift(line.next);
         continue;
       }
-      if (text.startsWith('!')) {
-        const { runBang } = await import('./repl-bang.js');
-        const handOver = await runBang(text.slice(1), io.cwd, terminal, color);
-        if (handOver !== undefined) queue.unshift(handOver);
-        continue;
-      }
-      const { message, notes, warnings, images } = withAttachments(text, io.cwd);
-      for (const note of notes) io.stderr.write(color.dim(`${note}\r\n`));
-      for (const warning of warnings) io.stderr.write(color.yellow(`⚠ ${sanitizeForTerminal(warning)}\r\n`));
-      const current = state.session;
-      const { runTurn } = await import('./repl-turn.js');
-      const changes = createChangeReporter((line) => terminal.write(`${line}\r\n`), io.cwd);
-      const outcome = await runTurn(
-        turnUi(terminal, stdout, color, state, () => changes.report(), io),
-        current,
-        (signal) =>
-          changes.watch(
-            throwing(current.submit(message, { signal, ...(images.length > 0 ? { images } : {}) })),
-          ),
-        current.status().model,
-      );
-      if (outcome.lastToolOutput !== undefined) state.lastToolOutput = outcome.lastToolOutput;
-      // A failed turn was said by the turn's view, in the words every view uses.
-      state.lastReasoning = outcome.lastReasoning;
-      queue.push(...outcome.queued);
-      draft = outcome.draft;
+      const sent = await sendMessage(text, state, session);
+      queue.push(...sent.queued);
+      draft = sent.draft;
     }
   } finally {
     terminal.stop();
   }
   return exitCode;
+}
+
+/** What the REPL's helpers write with. */
+interface ReplUi {
+  io: Io;
+  terminal: RawTerminal;
+  color: ReturnType<typeof stderrChalk>;
+  userCommands: UserCommands;
+}
+
+type CommandLine = { kind: 'exit' } | { kind: 'done'; next?: string } | { kind: 'message' };
+
+/**
+ * A line that is a command, not a message: one of your own commands that only shows something, a slash
+ * command (`/exit` ends the REPL; some give a message to send next) or `!command`. Anything else is a
+ * message (your own command that sends, too).
+ */
+async function runCommandLine(text: string, state: ReplState, ui: ReplUi): Promise<CommandLine> {
+  const { io, terminal, color, userCommands } = ui;
+  const slash = parseSlash(text);
+  const own =
+    slash?.kind === 'unknown' ? await userCommandLine(state.session, text, slash, color) : undefined;
+  if (own !== undefined) io.stderr.write(own.view);
+  if (own?.send === false) return { kind: 'done' };
+  if (slash?.kind === 'command') {
+    if (slash.name === '/exit') return { kind: 'exit' };
+    try {
+      // Loaded when first used: the prompt must not wait for the export/transcript modules.
+      const { runSlashCommand } = await import('./repl-slash.js');
+      const next = await runSlashCommand(slash.name, slash.argument, state, {
+        io,
+        terminal,
+        color,
+        userCommands,
+      });
+      return next !== undefined ? { kind: 'done', next } : { kind: 'done' };
+    } catch (error) {
+      reportError(
+        error,
+        { ...io, stderr: { write: (chunk: string) => terminal.write(chunk.replace(/\n/g, '\r\n')) } },
+        false,
+      );
+      return { kind: 'done' };
+    }
+  }
+  if (!text.startsWith('!')) return { kind: 'message' };
+  const { runBang } = await import('./repl-bang.js');
+  const handOver = await runBang(text.slice(1), io.cwd, terminal, color);
+  return handOver !== undefined ? { kind: 'done', next: handOver } : { kind: 'done' };
+}
+
+/** Sends a message (with the files and images it names) as one turn; what was typed meanwhile is kept. */
+async function sendMessage(
+  text: string,
+  state: ReplState,
+  ui: ReplUi,
+): Promise<{ queued: string[]; draft: string }> {
+  const { io, terminal, color } = ui;
+  const { message, notes, warnings, images } = withAttachments(text, io.cwd);
+  for (const note of notes) io.stderr.write(color.dim(`${note}\r\n`));
+  for (const warning of warnings) io.stderr.write(color.yellow(`⚠ ${sanitizeForTerminal(warning)}\r\n`));
+  const current = state.session;
+  const { runTurn } = await import('./repl-turn.js');
+  const changes = createChangeReporter((line) => terminal.write(`${line}\r\n`), io.cwd);
+  const outcome = await runTurn(
+    turnUi(terminal, io.stdout, color, state, () => changes.report(), io),
+    current,
+    (signal) =>
+      changes.watch(throwing(current.submit(message, { signal, ...(images.length > 0 ? { images } : {}) }))),
+    current.status().model,
+  );
+  if (outcome.lastToolOutput !== undefined) state.lastToolOutput = outcome.lastToolOutput;
+  // A failed turn was said by the turn's view, in the words every view uses.
+  state.lastReasoning = outcome.lastReasoning;
+  return { queued: outcome.queued, draft: outcome.draft };
 }
 
 type PromptResult = { kind: 'line'; text: string } | { kind: 'exit'; code: number } | { kind: 'cancelled' };
