@@ -157,7 +157,8 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
       const { manager, config, runtime } = await load();
       const { Session } = await import('../conversation/session.js');
       const tools = await runtime.createTools();
-      const channel = await liveChannel.load();
+      // Loaded beside the session, never awaited: a run that begins first has its events held for it.
+      liveChannel.preload();
       const onLockWait = options.onLockWait;
       const session = await Session.open({
         manager,
@@ -176,7 +177,7 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
       });
       return new Conversation(session, {
         ...hooks,
-        onRun: (kind) => channel?.tap(resolved, kind),
+        onRun: (kind) => liveChannel.tap(resolved, kind),
         onClose: () => {
           hooks.onClose();
           // close() waits for the tools (MCP servers) to shut down.

@@ -1,13 +1,20 @@
 /**
  * The live channel as `createCody` holds it: nothing is loaded until a conversation opens or a watch
- * begins (`cody list` never pays for sockets), then one `EngineLive` for the engine.
+ * begins (`cody list` never pays for sockets), then one `EngineLive` for the engine. Opening a
+ * conversation starts the load without waiting for it, so the channel adds nothing to the time a
+ * conversation takes to open (the REPL's prompt).
  */
+import type { RunTap } from '../conversation/conversation.js';
+import type { SessionEvent } from '../conversation/session-events.js';
 import type { EngineLive, EngineLiveOptions } from './engine-live.js';
 import type { LiveRun, LiveWatch } from './subscriber.js';
+import type { LiveRunKind } from './wire.js';
 
 export interface LazyLive {
-  /** The engine's channel, loaded the first time; undefined when it has none (ephemeral). */
-  load(): Promise<EngineLive | undefined>;
+  /** Starts loading the channel's modules (a conversation opens: its first run will need them). */
+  preload(): void;
+  /** The tap of a run beginning: publishes its events (held until the channel is loaded, if it is not yet). */
+  tap(conversationId: string, kind: LiveRunKind): RunTap | undefined;
   watch(conversationId: string, onRun: (run: LiveRun) => void): LiveWatch;
   close(): void;
 }
@@ -21,7 +28,12 @@ export function lazyLive(options: EngineLiveOptions | undefined): LazyLive {
     return (channel ??= new EngineLive(options));
   };
   return {
-    load,
+    preload: () => void load().catch(() => undefined),
+    tap: (conversationId, kind) => {
+      if (options === undefined) return undefined;
+      if (channel) return channel.tap(conversationId, kind);
+      return heldTap(load(), conversationId, kind);
+    },
     watch: (conversationId, onRun) => {
       let watch: LiveWatch | undefined;
       let stopped = false;
@@ -39,5 +51,42 @@ export function lazyLive(options: EngineLiveOptions | undefined): LazyLive {
       };
     },
     close: () => channel?.close(),
+  };
+}
+
+/** A run's tap while the channel still loads: its events wait, in order, and go to the real tap once it is. */
+function heldTap(
+  loading: Promise<EngineLive | undefined>,
+  conversationId: string,
+  kind: LiveRunKind,
+): RunTap {
+  const held: SessionEvent[] = [];
+  let ended = false;
+  let dropped = false;
+  let inner: RunTap | undefined;
+  void loading.then(
+    (loaded) => {
+      if (loaded) {
+        inner = loaded.tap(conversationId, kind);
+        for (const event of held) inner.event(event);
+        if (ended) inner.end();
+      }
+      dropped = !loaded;
+      held.length = 0;
+    },
+    () => {
+      dropped = true;
+      held.length = 0;
+    },
+  );
+  return {
+    event: (event) => {
+      if (inner) inner.event(event);
+      else if (!dropped) held.push(event);
+    },
+    end: () => {
+      ended = true;
+      inner?.end();
+    },
   };
 }

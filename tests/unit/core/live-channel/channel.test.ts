@@ -8,6 +8,7 @@ import { connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { lazyLive } from '../../../../src/core/live-channel/lazy-live.js';
 import { LivePublisher, MAX_QUEUED_BYTES } from '../../../../src/core/live-channel/publisher.js';
 import { liveSocket, MAX_SOCKET_PATH_BYTES } from '../../../../src/core/live-channel/socket-path.js';
 import { LiveWatcher, type LiveRun } from '../../../../src/core/live-channel/subscriber.js';
@@ -110,6 +111,36 @@ describe('the live channel', () => {
     await expect(stat(path)).rejects.toThrow(/ENOENT/);
     watch.stop();
     watcher.close();
+  });
+
+  it('holds the events of a run that begins before the channel is loaded, and publishes them from its start', async () => {
+    const live = lazyLive({ home, env: {}, secrets: [], patterns: () => Promise.resolve([]) });
+    // No preload: the first run's tap is made before the channel's modules are there.
+    const tap = live.tap(ID, 'turn');
+    tap?.event(STARTED);
+    tap?.event({ type: 'text-delta', text: 'early' });
+    const watcher = new LiveWatcher({ home });
+    const runs: LiveRun[] = [];
+    const watch = watcher.watch(ID, (run) => runs.push(run));
+    await watch.ready;
+    await until(() => runs.length === 1, 'the run');
+    const events: SessionEvent[] = [];
+    const reading = (async () => {
+      for await (const event of runs[0]?.events ?? []) events.push(event);
+    })();
+    const end: SessionEvent = {
+      type: 'turn-complete',
+      turnId: 'turn-1',
+      finishReason: 'stop',
+      status: 'completed',
+    };
+    tap?.event(end);
+    tap?.end();
+    await reading;
+    expect(events).toEqual([STARTED, { type: 'text-delta', text: 'early' }, end]);
+    watch.stop();
+    watcher.close();
+    live.close();
   });
 
   it('ends a run as interrupted when its publisher dies without its last event', async () => {
