@@ -4,8 +4,7 @@
  * conversation starts the load without waiting for it, so the channel adds nothing to the time a
  * conversation takes to open (the REPL's prompt).
  */
-import type { RunTap } from '../conversation/conversation.js';
-import type { SessionEvent } from '../conversation/session-events.js';
+import type { RunTap, SessionEvent } from '../conversation/index.js';
 import type { EngineLive, EngineLiveOptions } from './engine-live.js';
 import type { LiveRun, LiveWatch } from './subscriber.js';
 import type { LiveRunKind } from './wire.js';
