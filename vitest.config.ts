@@ -13,7 +13,7 @@ const PROCESS_FILES = [
   'tests/web/**/*.test.ts',
 ];
 /** In-process files that still need a process of their own: `process.umask()` is refused in threads. */
-const NEEDS_FORK = ['tests/mocked-service/lock-mode.test.ts'];
+const NEEDS_FORK = ['tests/unit/core/rollout/lock-mode.test.ts'];
 
 /** Longest first: the torture files, then the e2e, pty and browser files, then the rest, so no long file starts last. */
 const FIRST = ['tests/torture/', 'tests/e2e/', 'tests/pty/', 'tests/web/'];

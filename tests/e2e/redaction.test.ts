@@ -2,7 +2,7 @@
  * Secrets in streamed text over the front ends that spawn: `cody serve` (SSE) and `cody chat --json` /
  * stream-json. A key Cody reads and the server token, split across deltas at a few positions, never
  * join back; an environment variable named like a key (`SORT_KEY=createdAt`) renames no JSON field.
- * (Every position on every wire API runs in-process: tests/mocked-service/redaction.test.ts.)
+ * (Every position on every wire API runs in-process: tests/unit/core/redact/redaction.test.ts.)
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -234,8 +234,8 @@ describe('every reader of the store', () => {
 
   it('counts the turn an abort cut short, and keeps counting undone and compacted-away messages', async () => {
     // The Cody fixture: a resume after the interrupted turn counted from the turn_complete before it
-    // (6) and missed its message; the file says 8, its transcript holds 9 (tests/mocked-service/
-    // rollout-store-counts.test.ts checks that a conversation recorded now says 9).
+    // (6) and missed its message; the file says 8, its transcript holds 9 (rollout-store-counts.test.ts beside
+    // this file checks that a conversation recorded now says 9).
     const cody = await readings(OLD_COUNT);
     expect(cody.transcript!.count).toBe(9);
     expect(cody.summary!.count).toBe(8);

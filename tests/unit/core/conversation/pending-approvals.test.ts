@@ -7,10 +7,10 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createCody, type Cody, type CreateCodyOptions } from '../../src/core/engine/cody.js';
-import type { SessionEvent } from '../../src/core/conversation/session-events.js';
-import type { ToolRuntime } from '../../src/core/tools/tool-runtime.js';
-import type { ModelClient, ModelRequest, StreamEvent } from '../../src/protocol/index.js';
+import { createCody, type Cody, type CreateCodyOptions } from '../../../../src/core/engine/cody.js';
+import type { SessionEvent } from '../../../../src/core/conversation/session-events.js';
+import type { ToolRuntime } from '../../../../src/core/tools/tool-runtime.js';
+import type { ModelClient, ModelRequest, StreamEvent } from '../../../../src/protocol/index.js';
 
 /** First a shell call, then a reply that says what the tool output was. */
 class ToolThenReply implements ModelClient {

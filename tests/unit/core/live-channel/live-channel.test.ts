@@ -7,10 +7,10 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCody, type Cody } from '../../src/core/engine/cody.js';
-import type { LiveRun } from '../../src/core/live-channel/subscriber.js';
-import type { SessionEvent } from '../../src/core/conversation/session-events.js';
-import type { ModelClient, ModelRequest, StreamEvent } from '../../src/protocol/index.js';
+import { createCody, type Cody } from '../../../../src/core/engine/cody.js';
+import type { LiveRun } from '../../../../src/core/live-channel/subscriber.js';
+import type { SessionEvent } from '../../../../src/core/conversation/session-events.js';
+import type { ModelClient, ModelRequest, StreamEvent } from '../../../../src/protocol/index.js';
 
 /** Streams "Hello " then waits for `open()` before the rest: a test can look at a turn mid-way. */
 class GatedClient implements ModelClient {

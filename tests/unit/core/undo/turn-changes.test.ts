@@ -9,13 +9,18 @@ import { mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConversationManager } from '../../src/core/store/conversation-manager.js';
-import { ensureCodyHome, resolveCodyPaths } from '../../src/core/config/paths.js';
-import { Session } from '../../src/core/conversation/session.js';
-import { startConversation } from '../../src/core/conversation/start-conversation.js';
-import { createToolRuntime } from '../../src/core/tools/runtime.js';
-import { readTurnChanges, turnChangeSets, withChanges } from '../../src/core/undo/turn-snapshots.js';
-import type { FunctionCallItem, ModelClient, ModelRequest, StreamEvent } from '../../src/protocol/index.js';
+import { ConversationManager } from '../../../../src/core/store/conversation-manager.js';
+import { ensureCodyHome, resolveCodyPaths } from '../../../../src/core/config/paths.js';
+import { Session } from '../../../../src/core/conversation/session.js';
+import { startConversation } from '../../../../src/core/conversation/start-conversation.js';
+import { createToolRuntime } from '../../../../src/core/tools/runtime.js';
+import { readTurnChanges, turnChangeSets, withChanges } from '../../../../src/core/undo/turn-snapshots.js';
+import type {
+  FunctionCallItem,
+  ModelClient,
+  ModelRequest,
+  StreamEvent,
+} from '../../../../src/protocol/index.js';
 
 /** Each turn: one call, then a reply. */
 class OneCallClient implements ModelClient {

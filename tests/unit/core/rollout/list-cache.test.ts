@@ -3,10 +3,10 @@ import { appendFile, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConversationManager } from '../../src/core/store/conversation-manager.js';
-import { ensureCodyHome, resolveCodyPaths, type CodyPaths } from '../../src/core/config/paths.js';
-import { writeTitle } from '../../src/core/store/conversation-titles.js';
-import { LIST_CACHE_FILE } from '../../src/core/rollout/list-cache.js';
+import { ConversationManager } from '../../../../src/core/store/conversation-manager.js';
+import { ensureCodyHome, resolveCodyPaths, type CodyPaths } from '../../../../src/core/config/paths.js';
+import { writeTitle } from '../../../../src/core/store/conversation-titles.js';
+import { LIST_CACHE_FILE } from '../../../../src/core/rollout/list-cache.js';
 
 describe('list cache', () => {
   let home: string;

@@ -7,17 +7,17 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCody, type Cody } from '../../src/core/engine/cody.js';
-import { resolveCodyPaths } from '../../src/core/config/paths.js';
-import { isCountedMessage } from '../../src/core/rollout/definitions.js';
-import { RolloutStore } from '../../src/core/rollout/store.js';
-import type { SessionEvent } from '../../src/core/conversation/session-events.js';
+import { createCody, type Cody } from '../../../../src/core/engine/cody.js';
+import { resolveCodyPaths } from '../../../../src/core/config/paths.js';
+import { isCountedMessage } from '../../../../src/core/rollout/definitions.js';
+import { RolloutStore } from '../../../../src/core/rollout/store.js';
+import type { SessionEvent } from '../../../../src/core/conversation/session-events.js';
 import {
   ProviderError,
   type ModelClient,
   type ModelRequest,
   type StreamEvent,
-} from '../../src/protocol/index.js';
+} from '../../../../src/protocol/index.js';
 
 class ScriptClient implements ModelClient {
   readonly api = 'openai-chat' as const;

@@ -2,9 +2,9 @@
 import { mkdir, stat, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LockTimeoutError } from '../../src/core/errors.js';
-import { acquireConversationLock, LOCK_STALE_MS } from '../../src/core/rollout/lock.js';
-import { makeTempDir, metaLine, removeTempDir, TEST_ID } from './helpers.js';
+import { LockTimeoutError } from '../../../../src/core/errors.js';
+import { acquireConversationLock, LOCK_STALE_MS } from '../../../../src/core/rollout/lock.js';
+import { makeTempDir, metaLine, removeTempDir, TEST_ID } from '../mocked-service.js';
 
 describe('acquireConversationLock', () => {
   let directory: string;

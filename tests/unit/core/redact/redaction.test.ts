@@ -8,12 +8,12 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCody, type Cody } from '../../src/core/engine/cody.js';
-import { REDACTED } from '../../src/core/redact/redact.js';
-import type { SessionEvent } from '../../src/core/conversation/session-events.js';
-import { FakeProviderServer } from '../fake-provider/server.js';
-import type { FakeApi } from '../fake-provider/types.js';
-import type { Provider } from '../../src/core/config/config.js';
+import { createCody, type Cody } from '../../../../src/core/engine/cody.js';
+import { REDACTED } from '../../../../src/core/redact/redact.js';
+import type { SessionEvent } from '../../../../src/core/conversation/session-events.js';
+import { FakeProviderServer } from '../../../fake-provider/server.js';
+import type { FakeApi } from '../../../fake-provider/types.js';
+import type { Provider } from '../../../../src/core/config/config.js';
 
 /** The key: too short for the sk- key shape, so only "a key Cody reads" redacts it. */
 const KEYS = {

@@ -6,19 +6,19 @@ import { mkdtemp, open as openFile, readFile, rm, writeFile } from 'node:fs/prom
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { CodyConfig } from '../../src/core/config/config.js';
-import { ConversationManager } from '../../src/core/store/conversation-manager.js';
-import { ensureCodyHome, resolveCodyPaths } from '../../src/core/config/paths.js';
-import type { RecorderFileSystem } from '../../src/core/rollout/index.js';
+import type { CodyConfig } from '../../../../src/core/config/config.js';
+import { ConversationManager } from '../../../../src/core/store/conversation-manager.js';
+import { ensureCodyHome, resolveCodyPaths } from '../../../../src/core/config/paths.js';
+import type { RecorderFileSystem } from '../../../../src/core/rollout/index.js';
 import {
   MAX_TOOL_ROUNDS_PER_TURN,
   Session,
   TurnFailedError,
   UnsentMessageError,
-} from '../../src/core/conversation/session.js';
-import type { SessionEvent } from '../../src/core/conversation/session-events.js';
-import { startConversation } from '../../src/core/conversation/start-conversation.js';
-import type { ToolRuntime } from '../../src/core/tools/tool-runtime.js';
+} from '../../../../src/core/conversation/session.js';
+import type { SessionEvent } from '../../../../src/core/conversation/session-events.js';
+import { startConversation } from '../../../../src/core/conversation/start-conversation.js';
+import type { ToolRuntime } from '../../../../src/core/tools/tool-runtime.js';
 import {
   MissingApiKeyError,
   ProviderError,
@@ -26,7 +26,7 @@ import {
   type ModelClient,
   type ModelRequest,
   type StreamEvent,
-} from '../../src/protocol/index.js';
+} from '../../../../src/protocol/index.js';
 
 type Script = (request: ModelRequest, index: number) => StreamEvent[] | Promise<StreamEvent[]>;
 

@@ -7,9 +7,9 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCody, type Cody } from '../../src/core/engine/cody.js';
-import type { SessionEvent } from '../../src/core/conversation/session-events.js';
-import type { ModelClient, ModelRequest, StreamEvent } from '../../src/protocol/index.js';
+import { createCody, type Cody } from '../../../../src/core/engine/cody.js';
+import type { SessionEvent } from '../../../../src/core/conversation/session-events.js';
+import type { ModelClient, ModelRequest, StreamEvent } from '../../../../src/protocol/index.js';
 
 const patch = (...lines: string[]): string => ['*** Begin Patch', ...lines, '*** End Patch'].join('\n');
 

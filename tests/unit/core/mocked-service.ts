@@ -2,11 +2,14 @@
 import * as fs from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { MessageItem, ResponseItem } from '../../src/protocol/index.js';
-import type { RecorderFileHandle, RecorderFileSystem } from '../../src/core/rollout/recorder-file-system.js';
-import type { SessionMetaPayload } from '../../src/core/rollout/schema.js';
+import type { MessageItem, ResponseItem } from '../../../src/protocol/index.js';
+import type {
+  RecorderFileHandle,
+  RecorderFileSystem,
+} from '../../../src/core/rollout/recorder-file-system.js';
+import type { SessionMetaPayload } from '../../../src/core/rollout/schema.js';
 
-export const CODEX_ROLLOUT_DIR = join(import.meta.dirname, '..', 'fixtures', 'codex-rollouts');
+export const CODEX_ROLLOUT_DIR = join(import.meta.dirname, '..', '..', 'fixtures', 'codex-rollouts');
 
 /** A fresh directory under the OS temp dir; remove it with `removeTempDir`. */
 export async function makeTempDir(prefix = 'cody-rollout-'): Promise<string> {

@@ -7,9 +7,9 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCody, type Cody } from '../../src/core/engine/cody.js';
-import type { SessionEvent } from '../../src/core/conversation/session-events.js';
-import type { ModelClient, ModelRequest, StreamEvent } from '../../src/protocol/index.js';
+import { createCody, type Cody } from '../../../../src/core/engine/cody.js';
+import type { SessionEvent } from '../../../../src/core/conversation/session-events.js';
+import type { ModelClient, ModelRequest, StreamEvent } from '../../../../src/protocol/index.js';
 
 /** Streams a reply in several deltas, so a caller can stop in the middle of it. */
 class StreamingClient implements ModelClient {

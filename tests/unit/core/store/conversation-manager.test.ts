@@ -3,18 +3,21 @@ import * as fs from 'node:fs';
 import { chmod, mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { newConversationId } from '../../src/core/store/conversation-id.js';
-import { ConversationManager } from '../../src/core/store/conversation-manager.js';
+import { newConversationId } from '../../../../src/core/store/conversation-id.js';
+import { ConversationManager } from '../../../../src/core/store/conversation-manager.js';
 import {
   AmbiguousConversationError,
   CorruptRolloutError,
   InvalidConversationIdError,
   StorageError,
   UnknownConversationError,
-} from '../../src/core/errors.js';
-import { type CodyPaths, ensureCodyHome, resolveCodyPaths } from '../../src/core/config/paths.js';
-import { acquireConversationLock } from '../../src/core/rollout/lock.js';
-import { readConversationSummary, type SummaryFileSystem } from '../../src/core/rollout/summary-reader.js';
+} from '../../../../src/core/errors.js';
+import { type CodyPaths, ensureCodyHome, resolveCodyPaths } from '../../../../src/core/config/paths.js';
+import { acquireConversationLock } from '../../../../src/core/rollout/lock.js';
+import {
+  readConversationSummary,
+  type SummaryFileSystem,
+} from '../../../../src/core/rollout/summary-reader.js';
 import {
   assistantMessage,
   itemLine,
@@ -25,7 +28,7 @@ import {
   removeTempDir,
   systemMessage,
   userMessage,
-} from './helpers.js';
+} from '../mocked-service.js';
 
 describe('ConversationManager', () => {
   let home: string;

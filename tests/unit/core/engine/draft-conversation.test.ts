@@ -7,9 +7,9 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCody, type Cody } from '../../src/core/engine/cody.js';
-import { storeOf } from '../../src/core/engine/front-end-store.js';
-import type { ModelClient, ModelRequest, StreamEvent } from '../../src/protocol/index.js';
+import { createCody, type Cody } from '../../../../src/core/engine/cody.js';
+import { storeOf } from '../../../../src/core/engine/front-end-store.js';
+import type { ModelClient, ModelRequest, StreamEvent } from '../../../../src/protocol/index.js';
 
 class EchoClient implements ModelClient {
   readonly api = 'openai-chat' as const;

@@ -7,13 +7,18 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConversationManager } from '../../src/core/store/conversation-manager.js';
-import { ensureCodyHome, resolveCodyPaths } from '../../src/core/config/paths.js';
-import { Session } from '../../src/core/conversation/session.js';
-import type { SessionEvent } from '../../src/core/conversation/session-events.js';
-import { startConversation } from '../../src/core/conversation/start-conversation.js';
-import type { ToolRuntime } from '../../src/core/tools/tool-runtime.js';
-import type { FunctionCallItem, ModelClient, ModelRequest, StreamEvent } from '../../src/protocol/index.js';
+import { ConversationManager } from '../../../../src/core/store/conversation-manager.js';
+import { ensureCodyHome, resolveCodyPaths } from '../../../../src/core/config/paths.js';
+import { Session } from '../../../../src/core/conversation/session.js';
+import type { SessionEvent } from '../../../../src/core/conversation/session-events.js';
+import { startConversation } from '../../../../src/core/conversation/start-conversation.js';
+import type { ToolRuntime } from '../../../../src/core/tools/tool-runtime.js';
+import type {
+  FunctionCallItem,
+  ModelClient,
+  ModelRequest,
+  StreamEvent,
+} from '../../../../src/protocol/index.js';
 
 const call = (name: string, id: string): FunctionCallItem => ({
   type: 'function_call',

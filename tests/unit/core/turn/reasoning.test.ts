@@ -8,13 +8,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCody, type Cody } from '../../src/core/engine/cody.js';
-import type { SelectionChoice } from '../../src/core/conversation/session-surface.js';
-import type { SessionEvent } from '../../src/core/conversation/session-events.js';
-import type { ToolRuntime } from '../../src/core/tools/tool-runtime.js';
-import { REASONING_LEVELS, type ResponseItem } from '../../src/protocol/index.js';
-import { FakeProviderServer } from '../fake-provider/server.js';
-import { type LineOnDisk, readLines } from './helpers.js';
+import { createCody, type Cody } from '../../../../src/core/engine/cody.js';
+import type { SelectionChoice } from '../../../../src/core/conversation/session-surface.js';
+import type { SessionEvent } from '../../../../src/core/conversation/session-events.js';
+import type { ToolRuntime } from '../../../../src/core/tools/tool-runtime.js';
+import { REASONING_LEVELS, type ResponseItem } from '../../../../src/protocol/index.js';
+import { FakeProviderServer } from '../../../fake-provider/server.js';
+import { type LineOnDisk, readLines } from '../mocked-service.js';
 
 type Json = Record<string, unknown>;
 
@@ -310,8 +310,8 @@ describe('reasoning kept through tool loops', () => {
 
   it('Claude: a tool loop begun without thinking goes on without it, which the API (and the fake) accept', async () => {
     const { convertToAnthropicRequest, THINKING_PAUSED_WARNING } =
-      await import('../../src/providers/anthropic-messages/convert-to-anthropic-messages.js');
-    const { anthropicMessagesProtocol } = await import('../fake-provider/anthropic-messages.js');
+      await import('../../../../src/providers/anthropic-messages/convert-to-anthropic-messages.js');
+    const { anthropicMessagesProtocol } = await import('../../../fake-provider/anthropic-messages.js');
     const items: ResponseItem[] = [
       { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'look' }] },
       { type: 'function_call', name: 'look', arguments: '{}', call_id: 'toolu_1' },
@@ -387,7 +387,7 @@ describe('reasoning kept through tool loops', () => {
   });
 
   it('DeepSeek: without reasoning_content returned, the fake refuses as DeepSeek does', async () => {
-    const { openaiChatProtocol } = await import('../fake-provider/openai-chat.js');
+    const { openaiChatProtocol } = await import('../../../fake-provider/openai-chat.js');
     const call = { id: 'c', type: 'function', function: { name: 'look', arguments: '{}' } };
     const refused = openaiChatProtocol.validate({
       url: new URL('http://127.0.0.1/v1/chat/completions'),

@@ -2,14 +2,14 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SUMMARY_PREFIX } from '../../src/core/rollout/summary-prefix.js';
+import { SUMMARY_PREFIX } from '../../../../src/core/rollout/summary-prefix.js';
 import {
   CorruptRolloutError,
   EmptyConversationError,
   UnknownConversationError,
-} from '../../src/core/errors.js';
-import { readRolloutForResume } from '../../src/core/rollout/reader.js';
-import type { ResponseItem } from '../../src/protocol/index.js';
+} from '../../../../src/core/errors.js';
+import { readRolloutForResume } from '../../../../src/core/rollout/reader.js';
+import type { ResponseItem } from '../../../../src/protocol/index.js';
 import {
   assistantMessage,
   itemLine,
@@ -21,7 +21,7 @@ import {
   TEST_ID,
   testMeta,
   userMessage,
-} from './helpers.js';
+} from '../mocked-service.js';
 
 const call: ResponseItem = { type: 'function_call', name: 'shell', arguments: '{"cmd":"ls"}', call_id: 'c1' };
 const output: ResponseItem = { type: 'function_call_output', call_id: 'c1', output: 'a.txt' };

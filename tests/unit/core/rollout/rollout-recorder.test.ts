@@ -2,9 +2,9 @@
 import { appendFile, readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RolloutWriteError } from '../../src/core/errors.js';
-import { RolloutRecorder } from '../../src/core/rollout/recorder.js';
-import { readRolloutForResume } from '../../src/core/rollout/reader.js';
+import { RolloutWriteError } from '../../../../src/core/errors.js';
+import { RolloutRecorder } from '../../../../src/core/rollout/recorder.js';
+import { readRolloutForResume } from '../../../../src/core/rollout/reader.js';
 import {
   assistantMessage,
   errnoError,
@@ -16,7 +16,7 @@ import {
   testMeta,
   userMessage,
   wrappedFileSystem,
-} from './helpers.js';
+} from '../mocked-service.js';
 
 describe('RolloutRecorder', () => {
   let directory: string;

@@ -8,13 +8,13 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createCody, type Cody } from '../../src/core/engine/cody.js';
-import type { SelectionChoice } from '../../src/core/conversation/session-surface.js';
-import type { SessionEvent } from '../../src/core/conversation/session-events.js';
-import type { ToolRuntime } from '../../src/core/tools/tool-runtime.js';
-import { FakeProviderServer } from '../fake-provider/server.js';
-import { loadRecording, rawStep } from '../providers/recordings.js';
-import { readLines } from './helpers.js';
+import { createCody, type Cody } from '../../../../src/core/engine/cody.js';
+import type { SelectionChoice } from '../../../../src/core/conversation/session-surface.js';
+import type { SessionEvent } from '../../../../src/core/conversation/session-events.js';
+import type { ToolRuntime } from '../../../../src/core/tools/tool-runtime.js';
+import { FakeProviderServer } from '../../../fake-provider/server.js';
+import { loadRecording, rawStep } from '../../../providers/recordings.js';
+import { readLines } from '../mocked-service.js';
 
 type Json = Record<string, unknown>;
 

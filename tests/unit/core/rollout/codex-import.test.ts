@@ -6,11 +6,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConversationManager } from '../../src/core/store/conversation-manager.js';
-import { CorruptRolloutError } from '../../src/core/errors.js';
-import { type CodyPaths, resolveCodyPaths } from '../../src/core/config/paths.js';
-import { convertCodexRollout } from '../../src/core/rollout/codex-import.js';
-import { CODEX_ROLLOUT_DIR, type LineOnDisk, makeTempDir, readLines, removeTempDir } from './helpers.js';
+import { ConversationManager } from '../../../../src/core/store/conversation-manager.js';
+import { CorruptRolloutError } from '../../../../src/core/errors.js';
+import { type CodyPaths, resolveCodyPaths } from '../../../../src/core/config/paths.js';
+import { convertCodexRollout } from '../../../../src/core/rollout/codex-import.js';
+import {
+  CODEX_ROLLOUT_DIR,
+  type LineOnDisk,
+  makeTempDir,
+  readLines,
+  removeTempDir,
+} from '../mocked-service.js';
 
 const SOURCES = readdirSync(CODEX_ROLLOUT_DIR).filter((name) => name.endsWith('.jsonl'));
 

@@ -6,11 +6,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCody, type Cody } from '../../src/core/engine/cody.js';
-import { writeTitle } from '../../src/core/store/conversation-titles.js';
-import type { SessionEvent } from '../../src/core/conversation/session-events.js';
-import type { ToolRuntime } from '../../src/core/tools/tool-runtime.js';
-import type { ModelClient, ModelRequest, StreamEvent } from '../../src/protocol/index.js';
+import { createCody, type Cody } from '../../../../src/core/engine/cody.js';
+import { writeTitle } from '../../../../src/core/store/conversation-titles.js';
+import type { SessionEvent } from '../../../../src/core/conversation/session-events.js';
+import type { ToolRuntime } from '../../../../src/core/tools/tool-runtime.js';
+import type { ModelClient, ModelRequest, StreamEvent } from '../../../../src/protocol/index.js';
 
 function reply(text: string): StreamEvent[] {
   return [
@@ -31,7 +31,7 @@ class ScriptClient implements ModelClient {
     this.requests.push(request);
     for (const event of await this.script(this.requests.length - 1, request)) {
       if (request.signal?.aborted) {
-        const { ProviderError } = await import('../../src/protocol/index.js');
+        const { ProviderError } = await import('../../../../src/protocol/index.js');
         yield {
           type: 'error',
           error: new ProviderError({ api: 'openai-chat', kind: 'aborted', message: 'aborted' }),
@@ -156,7 +156,7 @@ describe('createCody', () => {
 
   it('ends a failing turn with one turn-failed event (kind and message), never a throw', async () => {
     client = new ScriptClient(async () => {
-      const { ProviderError } = await import('../../src/protocol/index.js');
+      const { ProviderError } = await import('../../../../src/protocol/index.js');
       return [
         {
           type: 'error',

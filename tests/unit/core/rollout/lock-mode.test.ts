@@ -3,8 +3,8 @@ import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { withFileLock } from '../../src/core/auth/credential-file.js';
-import { acquireConversationLock } from '../../src/core/rollout/lock.js';
+import { withFileLock } from '../../../../src/core/auth/credential-file.js';
+import { acquireConversationLock } from '../../../../src/core/rollout/lock.js';
 
 describe('lock directory mode', () => {
   let directory: string;

@@ -6,9 +6,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { costOf, createCody, type Cody } from '../../src/core/index.js';
-import type { SessionEvent } from '../../src/core/conversation/session-events.js';
-import type { ModelClient, StreamEvent, TokenUsage } from '../../src/protocol/index.js';
+import { costOf, createCody, type Cody } from '../../../../src/core/index.js';
+import type { SessionEvent } from '../../../../src/core/conversation/session-events.js';
+import type { ModelClient, StreamEvent, TokenUsage } from '../../../../src/protocol/index.js';
 
 const USAGE: TokenUsage = { inputTokens: 12_000, cachedInputTokens: 4_000, outputTokens: 900 };
 
