@@ -24,6 +24,6 @@ export type {
   TurnState,
 } from './session-events.js';
 export type { CodyNotice, SelectionChoice, SessionStatus } from './session-surface.js';
-export type { SessionOptions } from './session.js';
+export type { SessionOptions } from './session-options.js';
 export { TurnFailedError, failureFromProvider } from './turn-failure.js';
 export type { RunTap } from './conversation.js';
