@@ -126,15 +126,17 @@ export async function runKills(options: {
     for (const [sent, id] of acknowledged) {
       if (!(rollouts.get(id) ?? '').includes(sent)) figures.acknowledgedLost += 1;
     }
-    // Usable: a new turn and a show on every conversation.
+    // Usable: a new turn and a show on every conversation (in one process, each as bin/cody.js runs it).
+    const check = startCodyBatch({ env: torture.env, cwd: torture.root });
     for (const id of ids) {
-      const chat = await run(['chat', '--conversation', id, 'final check']);
-      const show = await run(['show', id]);
+      const chat = await check.run(['chat', '--conversation', id, 'final check']);
+      const show = await check.run(['show', id]);
       if (chat.code !== 0 || !chat.stdout.includes('final check') || show.code !== 0) {
         figures.unusable += 1;
         figures.firstUnusable ??= `unusable ${id}: chat exit ${String(chat.code)} ${chat.stderr.trim()}; show exit ${String(show.code)} ${show.stderr.trim()}`;
       }
     }
+    await check.close();
   } finally {
     await torture.close();
   }
