@@ -98,7 +98,8 @@ describe('cody persistence and resume (e2e)', () => {
     expect(texts(last).at(-1)).toBe('user: message 20');
     const conversations = await readdir(join(harness.env.CODY_HOME ?? '', 'conversations'));
     expect(conversations.filter((name) => name.endsWith('.jsonl'))).toHaveLength(1);
-  });
+    // Twenty processes one after another: on a loaded machine they can outlast the 30 s default.
+  }, 90_000);
 
   it('takes the message from stdin and starts a conversation when there is none (id on stderr)', async () => {
     const result = await harness.cody(['chat'], { input: 'hello from a pipe\n' });
