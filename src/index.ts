@@ -25,12 +25,12 @@ export type {
   TurnCompleteStatus,
   TurnState,
 } from './core/conversation/index.js';
-export type { Plan, PlanStep, PlanStepStatus } from './core/conversation/index.js';
+export type { Plan, PlanStep, PlanStepStatus } from './core/tools/index.js';
 export { CodyError } from './core/errors.js';
 export type { ErrorHint, ErrorKind } from './core/errors.js';
 export type { ConversationSummary } from './core/rollout/index.js';
 export type { ForkOptions } from './core/store/index.js';
-export type { TranscriptPage, TranscriptPageOptions } from './core/store/index.js';
+export type { TranscriptPage, TranscriptPageOptions } from './core/rollout/index.js';
 export { APPROVAL_POLICIES } from './core/tools/index.js';
 export type { ApprovalPolicy } from './core/tools/index.js';
 export type {

@@ -29,7 +29,7 @@ export { sniffImageType } from './images/index.js';
 export type { CodyNotice, SelectionChoice, SessionStatus } from './conversation/index.js';
 export type { McpServerStatus } from './mcp/index.js';
 export type { ForkOptions } from './store/index.js';
-export type { TranscriptPage, TranscriptPageMeta, TranscriptPageOptions } from './store/index.js';
+export type { TranscriptPage, TranscriptPageMeta, TranscriptPageOptions } from './rollout/index.js';
 export type { ConversationSummary } from './rollout/index.js';
 export type { RolloutStore } from './rollout/index.js';
 export type { RecapMessage, Transcript, TranscriptEntry, TranscriptMeta } from './rollout/index.js';

@@ -5,7 +5,7 @@
  * against openapi.json.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { AsyncQueue } from '../../src/core/conversation/async-queue.js';
+import { AsyncQueue } from '../../src/core/turn/async-queue.js';
 import type { EngineEvent } from '../../src/server/engine-port.js';
 import { startCodyServer, type CodyServer } from '../../src/server/http-server.js';
 import { FakeEngine } from './fake-engine.js';

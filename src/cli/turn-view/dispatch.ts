@@ -8,7 +8,7 @@
 import type { FunctionCallItem } from '../../protocol/index.js';
 import type { SessionEvent } from '../../core/conversation/index.js';
 import { CodyError } from '../../core/errors.js';
-import { UPDATE_PLAN_TOOL } from '../../core/conversation/index.js';
+import { UPDATE_PLAN_TOOL } from '../../core/tools/index.js';
 import type { ApprovalAnswer } from '../approval-question.js';
 import { errorKindOf } from '../error-kind.js';
 import type { TurnSummary } from './wording.js';

@@ -19,7 +19,7 @@ import { capOversizedItems } from './cap-oversized-items.js';
 import { buildSummaryRequest } from './build-summary-request.js';
 import { collectGhostSnapshots, collectInitialContext } from './collect-initial-context.js';
 import { keptMessagesBudget } from './kept-messages-budget.js';
-import { messageText } from './message-text.js';
+import { messageText } from '../rollout/index.js';
 import { selectKeptUserMessages } from './select-kept-user-messages.js';
 import { summaryMaxOutputTokens } from './summary-max-output-tokens.js';
 import { trimOldestForRetry } from './trim-oldest-for-retry.js';

@@ -32,4 +32,3 @@ export {
   type CompactionOutcome,
   type CompactionProgress,
 } from './compact-history.js';
-export { messageText } from './message-text.js';

@@ -1,5 +1,5 @@
 import type { MessageItem, ResponseItem } from '../../protocol/index.js';
-import { messageText } from './message-text.js';
+import { messageText } from '../rollout/index.js';
 import { SUMMARY_PREFIX } from '../rollout/index.js';
 
 /** An earlier compaction's summary: a user-role message whose text starts with {@link SUMMARY_PREFIX}. */

@@ -1,5 +1,5 @@
 import { ProviderError, type ModelClient, type ResponseItem, type ToolSpec } from '../../protocol/index.js';
-import { messageText } from './message-text.js';
+import { messageText } from '../rollout/index.js';
 
 /** What one summary request produced: the model's text, or the provider's error. */
 export type SummaryResponse = { kind: 'text'; text: string } | { kind: 'error'; error: ProviderError };

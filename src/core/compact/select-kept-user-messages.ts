@@ -2,7 +2,7 @@ import type { MessageItem, ResponseItem } from '../../protocol/index.js';
 import { ITEM_OVERHEAD_TOKENS, type TokenEstimator } from '../tokens/index.js';
 import { withImagesNamed } from '../images/index.js';
 import { isRealUserMessage } from './is-summary-message.js';
-import { messageText } from './message-text.js';
+import { messageText } from '../rollout/index.js';
 import { truncateMiddle } from './truncate-middle.js';
 
 /**

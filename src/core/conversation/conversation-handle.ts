@@ -13,7 +13,7 @@ import { countMessages, firstUserPreview, previewOf } from '../store/index.js';
 import { isCountedMessage, typedUserText } from '../rollout/index.js';
 import type { ConversationManager } from '../store/index.js';
 import { errorMessage, StorageError } from '../errors.js';
-import { type Plan, planFromHistory } from './plan.js';
+import { type Plan, planFromHistory } from '../tools/index.js';
 import {
   acquireConversationLock,
   DEFAULT_LOCK_TIMEOUT_MS,

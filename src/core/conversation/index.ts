@@ -3,14 +3,9 @@
  * composing the engine, its events, approvals, the plan and how a turn failure is classified.
  * This file is the folder's public surface: other folders import it, never its modules (eslint.config.js).
  */
-export { DEFAULT_APPROVAL_TIMEOUT_MS, NO_ANSWER } from './approvals.js';
-export type { ApprovalDesk } from './approvals.js';
-export { AsyncQueue } from './async-queue.js';
 export type { ConversationHandle } from './conversation-handle.js';
 export { Conversation, failureOf, thrownBy } from './conversation.js';
 export type { ConversationHooks, SubmitOptions } from './conversation.js';
-export { PLAN_STEP_STATUSES, UPDATE_PLAN_TOOL, parsePlanArguments } from './plan.js';
-export type { Plan, PlanStep, PlanStepStatus } from './plan.js';
 export type {
   AlwaysScope,
   ApprovalDecision,
@@ -25,5 +20,4 @@ export type {
 } from './session-events.js';
 export type { CodyNotice, SelectionChoice, SessionStatus } from './session-surface.js';
 export type { SessionOptions } from './session-options.js';
-export { TurnFailedError, failureFromProvider } from './turn-failure.js';
 export type { RunTap } from './conversation.js';

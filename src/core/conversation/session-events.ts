@@ -6,7 +6,7 @@ import type {
   WireApi,
 } from '../../protocol/index.js';
 import type { ErrorHint, ErrorKind } from '../errors.js';
-import type { PlanStep } from './plan.js';
+import type { PlanStep } from '../tools/index.js';
 import type { AlwaysScope } from '../tools/index.js';
 
 export type { AlwaysScope };

@@ -4,7 +4,7 @@
  */
 import type { ApprovalPolicy } from '../tools/index.js';
 import type { ContentPart, ReasoningLevel } from '../../protocol/index.js';
-import type { Plan } from './plan.js';
+import type { Plan } from '../tools/index.js';
 import type { Provider } from '../config/index.js';
 import type { ApprovalDecision, PendingApproval, SessionEvent, TurnState } from './session-events.js';
 

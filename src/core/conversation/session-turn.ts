@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ContentPart, ReasoningLevel } from '../../protocol/index.js';
 import { createModelClient } from '../../providers/index.js';
-import type { ApprovalDesk } from './approvals.js';
+import type { ApprovalDesk } from '../turn/index.js';
 import type { ConversationHandle } from './conversation-handle.js';
 import {
   type CompactionReport,

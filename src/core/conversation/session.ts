@@ -5,7 +5,7 @@
  * `Conversation` (the public API) turns that into a `turn-failed` event.
  */
 import type { ContentPart, ReasoningLevel, ResponseItem } from '../../protocol/index.js';
-import { ApprovalDesk } from './approvals.js';
+import { ApprovalDesk } from '../turn/index.js';
 import { type CompactionReport, ContextBudget, TurnStateMachine } from '../turn/index.js';
 import { ConversationHandle, type ConversationHandleOptions } from './conversation-handle.js';
 import type { CodyConfig, Selection } from '../config/index.js';
@@ -35,7 +35,7 @@ import { runSessionCompaction, runSessionTurn, type SessionParts } from './sessi
 export { MAX_AUTO_COMPACTIONS_PER_TURN, MAX_TOOL_ROUNDS_PER_TURN } from '../turn/index.js';
 export { UnsentMessageError } from '../errors.js';
 export type { CompactionReport } from '../turn/index.js';
-export { TurnFailedError } from './turn-failure.js';
+export { TurnFailedError } from '../turn/index.js';
 export type { SessionOptions, SubmitOptions };
 
 export type { SelectionChoice, SessionStatus };

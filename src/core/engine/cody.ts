@@ -27,7 +27,7 @@ import type { CodyNotice, SelectionChoice } from '../conversation/index.js';
 import { engineRuntime } from './engine-runtime.js';
 import { registerStore, type Store } from './front-end-store.js';
 import type { ForkOptions } from '../store/index.js';
-import type { TranscriptPage, TranscriptPageOptions } from '../store/index.js';
+import type { TranscriptPage, TranscriptPageOptions } from '../rollout/index.js';
 import type { ApprovalPolicy } from '../tools/index.js';
 import type { ToolRuntime } from '../tools/index.js';
 import type { SessionOptions } from '../conversation/index.js';

@@ -6,7 +6,7 @@
  * business: it reads config.json's `redact` and the keys Cody knows.) Every front end gets the same
  * meaning of config.json through `createCody`, which is the only caller.
  */
-import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../conversation/index.js';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../turn/index.js';
 import type { CodyConfig } from '../config/index.js';
 import type { CodyNotice } from '../conversation/index.js';
 import type { ConversationManagerOptions } from '../store/index.js';

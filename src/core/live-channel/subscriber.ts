@@ -9,7 +9,7 @@
 import { watch as watchDirectory, type FSWatcher } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import { basename } from 'node:path';
-import { AsyncQueue } from '../conversation/index.js';
+import { AsyncQueue } from '../turn/index.js';
 import type { SessionEvent } from '../conversation/index.js';
 import { ensurePrivateDirectory, liveSocket, SOCKET_SUFFIX, type LiveSocket } from './socket-path.js';
 import { parseEvent, parseHeader, type LiveRunKind } from './wire.js';

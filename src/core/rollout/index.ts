@@ -27,3 +27,7 @@ export { privateLockFs } from './private-lock-fs.js';
 export { RolloutStore } from './store.js';
 export { unansweredNote } from './unanswered-turn.js';
 export { SUMMARY_PREFIX } from './summary-prefix.js';
+export type { TranscriptPage, TranscriptPageMeta, TranscriptPageOptions } from './transcript-page.js';
+export { messageText } from './message-text.js';
+export { dropLastTurns } from './rollback.js';
+export { turnStarts } from './rollback.js';

@@ -6,9 +6,9 @@
 import { unansweredNote } from './unanswered-turn.js';
 import { isRecord, type ResponseItem, type TokenUsage } from '../../protocol/index.js';
 import { summaryMessage } from '../compact/index.js';
-import { messageText } from '../compact/index.js';
+import { messageText } from '../rollout/index.js';
 import { CorruptRolloutError } from '../errors.js';
-import { dropLastTurns } from '../undo/index.js';
+import { dropLastTurns } from '../rollout/index.js';
 import { codyEventOf } from './codex-lines.js';
 import { isCountedMessage, isTypedUserMessage } from './definitions.js';
 import { parseLine } from './line.js';

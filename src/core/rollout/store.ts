@@ -8,7 +8,7 @@
  * a store costs start-up nothing; the summary reader is small and synchronous.
  */
 import { rolloutPathIn } from '../store/index.js';
-import type { TranscriptPage, TranscriptPageOptions } from '../store/index.js';
+import type { TranscriptPage, TranscriptPageOptions } from '../rollout/index.js';
 import type { RecorderOptions, RolloutRecorder } from './recorder.js';
 import type { ResumedRollout } from './rollout-replay.js';
 import type { SessionMetaPayload } from './schema.js';
@@ -66,7 +66,7 @@ export class RolloutStore {
   }
 
   async transcriptPage(id: string, options: TranscriptPageOptions): Promise<TranscriptPage> {
-    const { readTranscriptPage } = await import('../store/transcript-page.js');
+    const { readTranscriptPage } = await import('./transcript-page.js');
     return readTranscriptPage(this.path(id), options);
   }
 

@@ -1,6 +1,6 @@
 /** Forking: a new conversation that starts with another's history, whole or up to a user turn. */
 import type { MessageItem, ResponseItem } from '../../protocol/index.js';
-import { messageText } from '../compact/index.js';
+import { messageText } from '../rollout/index.js';
 import type { ConversationManager } from './conversation-manager.js';
 import { UsageError } from '../errors.js';
 import { isTypedUserMessage } from '../rollout/index.js';

@@ -26,4 +26,3 @@ export { checkTitle, readTitles, writeTitle } from './conversation-titles.js';
 export { EXPORT_FORMATS, formatExport } from './export-formats.js';
 export type { ExportFormat } from './export-formats.js';
 export type { ForkOptions } from './fork-options.js';
-export type { TranscriptPage, TranscriptPageMeta, TranscriptPageOptions } from './transcript-page.js';

@@ -11,3 +11,6 @@ export type { ToolResult, ToolRunContext } from './tool-decision.js';
 export { toolEnvironment } from './tool-environment.js';
 export type { AlwaysScope, SpecsTarget, ToolDecision, ToolRuntime } from './tool-runtime.js';
 export { findGitRoot, openWorkspace } from './workspace.js';
+export { PLAN_STEP_STATUSES, UPDATE_PLAN_TOOL, parsePlanArguments } from './plan.js';
+export type { Plan, PlanStep, PlanStepStatus } from './plan.js';
+export { planFromHistory } from './plan.js';

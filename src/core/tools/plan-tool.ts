@@ -3,7 +3,7 @@
  * engine turns a successful call into a `plan-updated` event, and the rollout keeps the call itself.
  */
 import { z } from 'zod';
-import { PLAN_STEP_STATUSES } from '../conversation/index.js';
+import { PLAN_STEP_STATUSES } from '../tools/index.js';
 import { defineTool, ok } from './handler.js';
 
 const planArguments = z.object({

@@ -10,7 +10,7 @@ import { collectInitialContext } from '../compact/index.js';
 import { instructionsMessage, isInstructionsMessage } from '../project/index.js';
 import { retryPolicyOf } from '../config/index.js';
 import type { CompactionTrigger, SessionEvent } from '../conversation/index.js';
-import { failureFromProvider, TurnFailedError } from '../conversation/index.js';
+import { failureFromProvider, TurnFailedError } from '../turn/index.js';
 import { requestWithRetry, type ModelResponse } from './model-request.js';
 import type { TurnContext } from './turn-context.js';
 import { acceptsImages } from '../selection/index.js';

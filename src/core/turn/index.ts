@@ -11,3 +11,7 @@ export { levelFromCodexEffort, parseReasoningLevel, unusableReasoningWarning } f
 export type { TurnContext } from './turn-context.js';
 export { MAX_AUTO_COMPACTIONS_PER_TURN, MAX_TOOL_ROUNDS_PER_TURN, runTurn } from './turn-loop.js';
 export { TurnStateMachine } from './turn-state.js';
+export { DEFAULT_APPROVAL_TIMEOUT_MS, NO_ANSWER } from './approvals.js';
+export { ApprovalDesk } from './approvals.js';
+export { AsyncQueue } from './async-queue.js';
+export { TurnFailedError, failureFromProvider } from './turn-failure.js';

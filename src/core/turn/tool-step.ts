@@ -6,12 +6,12 @@
 import type { FunctionCallItem } from '../../protocol/index.js';
 import { truncateToolOutput } from '../compact/index.js';
 import { DEFAULT_TOOL_OUTPUT_TOKENS } from '../config/index.js';
-import { parsePlanArguments, UPDATE_PLAN_TOOL } from '../conversation/index.js';
+import { parsePlanArguments, UPDATE_PLAN_TOOL } from '../tools/index.js';
 import type { SessionEvent, ToolDeclinedBy, ToolFinishStatus } from '../conversation/index.js';
 import { groupCalls } from '../tools/index.js';
 import type { ToolResult, ToolRuntime } from '../tools/index.js';
-import { NO_ANSWER } from '../conversation/index.js';
-import { AsyncQueue } from '../conversation/index.js';
+import { NO_ANSWER } from '../turn/index.js';
+import { AsyncQueue } from '../turn/index.js';
 import type { TurnContext } from './turn-context.js';
 
 /** Whether a call runs; when not, what the model is told, and whether the person stopped the turn. */

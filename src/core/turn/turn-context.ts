@@ -3,7 +3,7 @@ import type { ModelClient, ReasoningLevel } from '../../protocol/index.js';
 import type { CodyConfig, Selection } from '../config/index.js';
 import type { ModelLimits } from '../selection/index.js';
 import type { ToolRuntime } from '../tools/index.js';
-import type { ApprovalDesk } from '../conversation/index.js';
+import type { ApprovalDesk } from '../turn/index.js';
 import type { ContextBudget } from './context-budget.js';
 import type { ConversationHandle } from '../conversation/index.js';
 import type { TurnStateMachine } from './turn-state.js';

@@ -18,7 +18,7 @@ import { addTokenUsage, tokenCountEvent } from '../store/index.js';
 import { costField } from '../selection/index.js';
 import { StorageError, UnsentMessageError } from '../errors.js';
 import type { SessionEvent } from '../conversation/index.js';
-import { failureFromProvider, TurnFailedError } from '../conversation/index.js';
+import { failureFromProvider, TurnFailedError } from '../turn/index.js';
 import { runCompaction } from './compaction-step.js';
 import { requestWithRetry, type ModelResponse } from './model-request.js';
 import { recordTurnChanges, runToolCalls } from './tool-step.js';

@@ -3,6 +3,5 @@
  * what the user changed since.
  * This file is the folder's public surface: other folders import it, never its modules (eslint.config.js).
  */
-export { dropLastTurns } from './rollback.js';
 export type { TurnChangesPayload } from './turn-changes.js';
 export type { UndoResult } from './undo-turns.js';

@@ -9,7 +9,7 @@ import { lineOrUndefined, payloadRecord } from '../rollout/index.js';
 import { codyEventOf } from '../rollout/index.js';
 import { ghostCommitOf, workTreeTree } from './ghost-snapshot.js';
 import { changedFiles, type FileChange } from './restore.js';
-import { turnStarts } from './rollback.js';
+import { turnStarts } from '../rollout/index.js';
 import { turnChangesOf, type TurnChangesPayload } from './turn-changes.js';
 
 export interface TurnSnapshot {

@@ -9,7 +9,7 @@ import { acquireConversationLock, DEFAULT_LOCK_TIMEOUT_MS } from '../rollout/ind
 import { openWorkspace } from '../tools/index.js';
 import { workTreeTree } from './ghost-snapshot.js';
 import { gitText } from './git.js';
-import { turnStarts } from './rollback.js';
+import { turnStarts } from '../rollout/index.js';
 import {
   applyRestore,
   planRestore,

@@ -32,7 +32,7 @@ import {
 } from '../../../src/core/selection/model-catalog.js';
 import { applyProviderChoice } from '../../../src/core/selection/provider-choice.js';
 import { credentialVariables } from '../../../src/core/tools/tool-environment.js';
-import { describeProviderFailure } from '../../../src/core/conversation/turn-failure.js';
+import { describeProviderFailure } from '../../../src/core/turn/turn-failure.js';
 import { ProviderError, type ClientOptions, type ModelClient } from '../../../src/protocol/index.js';
 import {
   createModelClient,

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCody, type Cody } from '../../../../src/core/engine/cody.js';
-import type { TranscriptPage } from '../../../../src/core/store/transcript-page.js';
+import type { TranscriptPage } from '../../../../src/core/rollout/transcript-page.js';
 import type { ModelClient, ModelRequest, StreamEvent } from '../../../../src/protocol/index.js';
 
 const MODEL = 'tiny-model';

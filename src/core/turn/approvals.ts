@@ -5,7 +5,7 @@
  * waits forever for someone who left.
  */
 import { randomUUID } from 'node:crypto';
-import type { ApprovalDecision, PendingApproval, SessionEvent } from './session-events.js';
+import type { ApprovalDecision, PendingApproval, SessionEvent } from '../conversation/index.js';
 
 /** The `approval-requested` event of a request. */
 export type ApprovalRequest = Extract<SessionEvent, { type: 'approval-requested' }>;

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ProviderError } from '../../../../src/protocol/index.js';
 import { CLAUDE_REFUSAL_MESSAGE } from '../../../../src/providers/anthropic-messages/claude-oauth-refusal.js';
 import { SIGN_IN_REFUSED_CODE } from '../../../../src/providers/index.js';
-import { failureFromProvider } from '../../../../src/core/conversation/turn-failure.js';
+import { failureFromProvider } from '../../../../src/core/turn/turn-failure.js';
 
 describe('failureFromProvider', () => {
   it('turns a refused sign-in token into an auth failure with the use-api-key hint, naming no command', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropLastTurns } from '../../../../src/core/undo/rollback.js';
+import { dropLastTurns } from '../../../../src/core/rollout/rollback.js';
 import { turnSnapshots } from '../../../../src/core/undo/turn-snapshots.js';
 import type { ResponseItem } from '../../../../src/protocol/index.js';
 

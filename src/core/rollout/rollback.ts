@@ -3,7 +3,7 @@
  * and `num_turns` field), applied the same way on resume.
  */
 import type { ResponseItem } from '../../protocol/index.js';
-import { isTypedUserMessage } from '../rollout/index.js';
+import { isTypedUserMessage } from './index.js';
 
 /** Indices of the messages that start a user turn. */
 export function turnStarts(history: readonly ResponseItem[]): number[] {

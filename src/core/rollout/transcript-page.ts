@@ -1,5 +1,5 @@
 /** A conversation's whole recorded story (`readTranscript`), a page at a time. */
-import type { TranscriptEntry, TranscriptMeta } from '../rollout/index.js';
+import type { TranscriptEntry, TranscriptMeta } from './index.js';
 import { UsageError } from '../errors.js';
 
 export interface TranscriptPageOptions {
@@ -40,7 +40,7 @@ export async function readTranscriptPage(
   }
   const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, Math.floor(options.limit ?? DEFAULT_PAGE_SIZE)));
   // The transcript validates lines with zod: loaded on demand, so light commands never load it.
-  const { readTranscript } = await import('../rollout/transcript.js');
+  const { readTranscript } = await import('./transcript.js');
   const transcript = await readTranscript(filePath);
   const entries = transcript.entries
     .slice(start, start + limit)
