@@ -47,32 +47,14 @@ export async function connectMcpServer(
   config: McpServerConfig,
   options: { cwd: string; timeoutMs: number; clientVersion: string; onClose: () => void },
 ): Promise<McpConnection> {
-  let stderr = '';
   let alive = true;
-  let transport: Transport;
-  if ('url' in config) {
-    transport = new StreamableHTTPClientTransport(new URL(config.url), {
-      ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
-    });
-  } else {
-    const stdio = new StdioClientTransport({
-      command: config.command,
-      args: config.args ?? [],
-      env: mcpServerEnvironment(config.env),
-      cwd: config.cwd ?? options.cwd,
-      stderr: 'pipe',
-    });
-    stdio.stderr?.on('data', (chunk: Buffer) => {
-      stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
-    });
-    transport = stdio;
-  }
+  const { transport, stderr } = openTransport(config, options.cwd);
   const client = new Client({ name: 'cody', version: options.clientVersion });
   client.onclose = () => {
     alive = false;
     options.onClose();
   };
-  const lastStderr = (): string => stderr.trim().split('\n').pop()?.slice(0, 300) ?? '';
+  const lastStderr = (): string => stderr().trim().split('\n').pop()?.slice(0, 300) ?? '';
   try {
     await withTimeout(
       client.connect(transport, { timeout: options.timeoutMs }),
@@ -91,25 +73,7 @@ export async function connectMcpServer(
     get alive() {
       return alive;
     },
-    listTools: async () => {
-      const tools: McpToolInfo[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor !== undefined ? { cursor } : undefined, {
-          timeout: options.timeoutMs,
-        });
-        for (const tool of page.tools) {
-          tools.push({
-            name: tool.name,
-            ...(tool.description !== undefined ? { description: tool.description } : {}),
-            inputSchema: { ...(tool.inputSchema as Record<string, unknown>), type: 'object' },
-            readOnly: tool.annotations?.readOnlyHint === true,
-          });
-        }
-        cursor = page.nextCursor;
-      } while (cursor !== undefined);
-      return tools;
-    },
+    listTools: () => listAllTools(client, options.timeoutMs),
     callTool: async (toolName, args, callOptions) => {
       const result = await client.callTool({ name: toolName, arguments: args }, undefined, {
         timeout: callOptions.timeoutMs,
@@ -124,6 +88,49 @@ export async function connectMcpServer(
       await client.close();
     },
   };
+}
+
+/** The server's transport: HTTP for a `url`, else a child process whose stderr tail is kept. */
+function openTransport(config: McpServerConfig, cwd: string): { transport: Transport; stderr: () => string } {
+  if ('url' in config) {
+    const transport = new StreamableHTTPClientTransport(new URL(config.url), {
+      ...(config.headers ? { requestInit: { headers: config.headers } } : {}),
+    });
+    return { transport, stderr: () => '' };
+  }
+  let stderr = '';
+  const stdio = new StdioClientTransport({
+    command: config.command,
+    args: config.args ?? [],
+    env: mcpServerEnvironment(config.env),
+    cwd: config.cwd ?? cwd,
+    stderr: 'pipe',
+  });
+  stdio.stderr?.on('data', (chunk: Buffer) => {
+    stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
+  });
+  return { transport: stdio, stderr: () => stderr };
+}
+
+/** Every tool the server lists, page after page. */
+async function listAllTools(client: Client, timeoutMs: number): Promise<McpToolInfo[]> {
+  const tools: McpToolInfo[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.listTools(cursor !== undefined ? { cursor } : undefined, {
+      timeout: timeoutMs,
+    });
+    for (const tool of page.tools) {
+      tools.push({
+        name: tool.name,
+        ...(tool.description !== undefined ? { description: tool.description } : {}),
+        inputSchema: { ...(tool.inputSchema as Record<string, unknown>), type: 'object' },
+        readOnly: tool.annotations?.readOnlyHint === true,
+      });
+    }
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return tools;
 }
 
 /** The text a model reads from a tool result: text parts, resource text, placeholders for media. */

@@ -97,13 +97,29 @@ export async function* runCompaction(
     trimmedItems: outcome.trimmedItems,
     summaryFailed: outcome.summaryFailed,
   };
-  yield* handle.append((recorder) =>
-    recorder.appendCompacted({
-      message: outcome.summary,
-      replacement_history: replacementHistory,
-      compaction_count: compactionCount,
-    }),
-  );
+  yield* recordCompaction(handle, trigger, report, {
+    message: outcome.summary,
+    replacement_history: replacementHistory,
+    compaction_count: compactionCount,
+  });
+  if (outcome.summaryFailed) {
+    yield {
+      type: 'warning',
+      message: `The summary request failed (${outcome.summaryError ?? 'no summary'}); to get under the context limit the conversation was compacted with a placeholder summary, so earlier context beyond the kept messages is lost.`,
+    };
+  }
+  yield finished(trigger, report);
+  return report;
+}
+
+/** Writes the compaction to the rollout: the `compacted` line, then the `context_compacted` event. */
+async function* recordCompaction(
+  handle: TurnContext['handle'],
+  trigger: CompactionTrigger,
+  report: CompactionReport,
+  compacted: { message: string; replacement_history: ResponseItem[]; compaction_count: number },
+): AsyncGenerator<SessionEvent> {
+  yield* handle.append((recorder) => recorder.appendCompacted(compacted));
   yield* handle.append((recorder) =>
     recorder.appendEvent({
       type: 'context_compacted',
@@ -114,14 +130,6 @@ export async function* runCompaction(
       summary_failed: report.summaryFailed,
     }),
   );
-  if (outcome.summaryFailed) {
-    yield {
-      type: 'warning',
-      message: `The summary request failed (${outcome.summaryError ?? 'no summary'}); to get under the context limit the conversation was compacted with a placeholder summary, so earlier context beyond the kept messages is lost.`,
-    };
-  }
-  yield finished(trigger, report);
-  return report;
 }
 
 /** `history` without its instructions messages, and with `instructions` after the summary (else first). */
