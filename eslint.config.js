@@ -93,6 +93,24 @@ const coreDynamicImports = {
   message: coreEntryMessage,
 };
 
+/** Files with a function still over 80 lines that is to be split (see the max-lines-per-function rule). */
+const functionsToSplit = [
+  'src/cli/commands/serve.ts',
+  'src/cli/markdown.ts',
+  'src/cli/repl-slash.ts',
+  'src/cli/repl.ts',
+  'src/cli/tool-view.ts',
+  'src/cli/tty/line-editor.ts',
+  'src/core/engine/cody.ts',
+  'src/core/rollout/codex-import.ts',
+  'src/server/conversation-routes.ts',
+  'src/server/http-server.ts',
+  'src/server/turn-routes.ts',
+  'src/web/components/approval-card.tsx',
+  'src/web/components/conversation-view.tsx',
+  'src/web/use-conversation.ts',
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '.bench-tmp/**'] },
   js.configs.recommended,
@@ -119,14 +137,15 @@ export default tseslint.config(
     files: ['src/**/*.ts', 'src/**/*.tsx'],
     rules: {
       'max-lines': ['error', { max: 400, skipBlankLines: true, skipComments: true }],
-      'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }],
+      // A function over 80 lines carries its reason: `// eslint-disable-next-line max-lines-per-function -- why`.
+      'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true }],
     },
   },
   {
-    // Carve-out, one long function on purpose: the tool runtime's closure factory (its methods share
-    // private state); split when touched.
-    files: ['src/core/tools/runtime.ts'],
-    rules: { 'max-lines-per-function': 'off' },
+    // Not split yet (issue 20): each holds one function of 81–150 lines that is to be split into named
+    // helpers; they were being changed by parallel work when the limit went down. Shrink this list.
+    files: functionsToSplit,
+    rules: { 'max-lines-per-function': ['error', { max: 150, skipBlankLines: true, skipComments: true }] },
   },
   {
     files: ['src/protocol/**/*.ts'],

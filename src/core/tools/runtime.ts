@@ -93,6 +93,7 @@ export interface CodyToolRuntime extends ToolRuntime {
   sandboxed(): boolean;
 }
 
+// eslint-disable-next-line max-lines-per-function -- a closure factory: its methods share the policy, the remembered approvals and the sandbox state
 export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime {
   const workspace = openWorkspace(options.cwd);
   /** The repository's git config as the session found it (see git-config-stamp). */

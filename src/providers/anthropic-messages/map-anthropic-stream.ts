@@ -41,6 +41,7 @@ type Block =
  * `message_stop`: a reply cut off midway is discarded, never half-recorded. A mid-stream `error` event
  * (e.g. `overloaded_error`) ends the stream with that error. Always exactly one `finish`.
  */
+// eslint-disable-next-line max-lines-per-function -- one switch over Anthropic's stream event types, read top to bottom like the wire
 export async function* mapAnthropicStream(
   events: AsyncIterable<RawMessageStreamEvent>,
   options: MapAnthropicStreamOptions,

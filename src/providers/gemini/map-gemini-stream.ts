@@ -34,6 +34,7 @@ interface ReceivedCall {
  * of the part it came on (an empty-text part's signature goes to the message). A stream that ends
  * without a finish reason was cut off and records nothing. Always exactly one `finish`.
  */
+// eslint-disable-next-line max-lines-per-function -- one loop over Gemini's chunks and their part types, read top to bottom like the wire
 export async function* mapGeminiStream(
   chunks: AsyncIterable<GenerateContentResponse>,
   options: MapGeminiStreamOptions,

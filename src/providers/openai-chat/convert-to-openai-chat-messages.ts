@@ -79,6 +79,7 @@ export function usesDeveloperRole(model: string): boolean {
  * the start, so one given later (an imported Codex compaction can leave one mid-history) travels as
  * tagged user text where it was given, as on Anthropic and Gemini. Pure.
  */
+// eslint-disable-next-line max-lines-per-function -- one switch over the canonical item types, each case that item's wire shape, side by side
 export function convertToOpenAIChatRequest(
   options: OpenAIChatRequestOptions,
 ): ConversionResult<ChatCompletionCreateParamsStreaming> {

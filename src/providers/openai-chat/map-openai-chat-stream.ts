@@ -31,6 +31,7 @@ type LenientToolCall = Lenient<ChatCompletionChunk.Choice.Delta.ToolCall>;
  * follow only once the model has finished: a reply cut off midway is discarded, never half-recorded.
  * Always exactly one `finish`.
  */
+// eslint-disable-next-line max-lines-per-function -- one loop over Chat Completions chunks and their delta kinds, read top to bottom like the wire
 export async function* mapOpenAIChatStream(
   chunks: AsyncIterable<ChatCompletionChunk>,
   options: MapOpenAIChatStreamOptions = {},

@@ -66,6 +66,7 @@ export const PHASE_KEY = 'phase';
  * Canonical items → a streaming, stateless Responses body: leading system/developer messages become
  * `instructions`; encrypted reasoning is replayed only to the model family that produced it. Pure.
  */
+// eslint-disable-next-line max-lines-per-function -- one switch over the canonical item types, each case that item's wire shape, side by side
 export function convertToOpenAIResponsesRequest(
   options: OpenAIResponsesRequestOptions,
 ): ConversionResult<ResponseCreateParamsStreaming> {

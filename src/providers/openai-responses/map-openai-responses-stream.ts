@@ -28,6 +28,7 @@ const SUMMARY_PART_SEPARATOR = '\n\n';
  * `finish`; a response that fails midway (`error`, `response.failed`, a dropped connection) records
  * nothing. Always exactly one `finish`.
  */
+// eslint-disable-next-line max-lines-per-function -- one switch over the Responses API's stream event types, read top to bottom like the wire
 export async function* mapOpenAIResponsesStream(
   events: AsyncIterable<ResponseStreamEvent>,
   options: MapOpenAIResponsesStreamOptions,
