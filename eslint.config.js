@@ -97,7 +97,6 @@ const coreDynamicImports = {
 const functionsToSplit = [
   'src/cli/commands/serve.ts',
   'src/cli/markdown.ts',
-  'src/cli/repl-slash.ts',
   'src/cli/repl.ts',
   'src/cli/tool-view.ts',
   'src/cli/tty/line-editor.ts',
