@@ -169,40 +169,16 @@ export function convertCodexRollout(
   for (const { type, payload } of source) {
     switch (type) {
       case 'turn_context': {
-        const context = turnContextSchema.safeParse(payload);
-        model = context.data?.model ?? model;
-        entries.push({
-          type: 'turn_context',
-          payload: {
-            ...(context.data?.turn_id !== undefined ? { turn_id: context.data.turn_id } : {}),
-            ...(context.data?.cwd !== undefined ? { cwd: context.data.cwd } : {}),
-            provider: 'openai',
-            api: CODEX_API,
-            model,
-            ...(context.data?.approval_policy !== undefined
-              ? { approval_policy: context.data.approval_policy }
-              : {}),
-            ...(isRecord(payload.sandbox_policy) ? { sandbox_policy: payload.sandbox_policy } : {}),
-          },
-        });
+        model = turnModel(payload) ?? model;
+        entries.push(importedTurnContext(payload, model));
         break;
       }
       case 'response_item':
         entries.push({ type: 'response_item', item: convertCodexItem(payload, model) });
         break;
-      case 'compacted': {
-        const history = Array.isArray(payload.replacement_history) ? payload.replacement_history : undefined;
-        const replacement = history
-          ?.filter((item): item is Json => typeof item === 'object' && item !== null)
-          .map((item) => convertCodexItem(item, model));
-        if (replacement && instructions) replacement.unshift(instructions);
-        const message = typeof payload.message === 'string' ? payload.message : '';
-        entries.push({
-          type: 'compacted',
-          payload: { message, ...(replacement ? { replacement_history: replacement } : {}) },
-        });
+      case 'compacted':
+        entries.push(importedCompaction(payload, model, instructions));
         break;
-      }
       case 'event_msg': {
         if (payload.type === 'token_count')
           entries.push({ type: 'event_msg', payload: { ...payload, type: 'token_count' } });
@@ -240,6 +216,43 @@ export function convertCodexRollout(
     entries: withUsers,
     itemCount: withUsers.filter((entry) => entry.type === 'response_item').length,
     ...counts,
+  };
+}
+
+/** A Codex turn_context as Cody records it: the OpenAI Responses selection with the model in force. */
+function importedTurnContext(payload: Json, model: string): RolloutEntry {
+  const context = turnContextSchema.safeParse(payload);
+  return {
+    type: 'turn_context',
+    payload: {
+      ...(context.data?.turn_id !== undefined ? { turn_id: context.data.turn_id } : {}),
+      ...(context.data?.cwd !== undefined ? { cwd: context.data.cwd } : {}),
+      provider: 'openai',
+      api: CODEX_API,
+      model,
+      ...(context.data?.approval_policy !== undefined
+        ? { approval_policy: context.data.approval_policy }
+        : {}),
+      ...(isRecord(payload.sandbox_policy) ? { sandbox_policy: payload.sandbox_policy } : {}),
+    },
+  };
+}
+
+/** A Codex compaction: its replacement history converted, opened by the instructions when given. */
+function importedCompaction(
+  payload: Json,
+  model: string,
+  instructions: MessageItem | undefined,
+): RolloutEntry {
+  const history = Array.isArray(payload.replacement_history) ? payload.replacement_history : undefined;
+  const replacement = history
+    ?.filter((item): item is Json => typeof item === 'object' && item !== null)
+    .map((item) => convertCodexItem(item, model));
+  if (replacement && instructions) replacement.unshift(instructions);
+  const message = typeof payload.message === 'string' ? payload.message : '';
+  return {
+    type: 'compacted',
+    payload: { message, ...(replacement ? { replacement_history: replacement } : {}) },
   };
 }
 
