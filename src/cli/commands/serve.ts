@@ -63,6 +63,28 @@ export async function runServe(
     throw error;
   });
   attached = (conversationId) => server.clientAttached(conversationId);
+  await announce(io, { token, url: server.url, signIn: server.signInUrl(), host: options.host }, mode);
+  await onFirstSignal(async (signal) => {
+    io.stderr.write(`cody serve: ${signal}: stopping (running turns are interrupted and recorded)\n`);
+    await server.close();
+    await engine.close();
+  });
+  io.stderr.write('cody serve: stopped\n');
+  return ExitCode.ok;
+}
+
+/** What the server says on stderr once it listens: the token, the address, the web page's sign-in link. */
+async function announce(
+  io: Io,
+  server: {
+    token: { created: boolean; path: string; token: string };
+    url: string;
+    signIn: string;
+    host: string;
+  },
+  mode: { openBrowser?: boolean },
+): Promise<void> {
+  const { token, signIn } = server;
   // The token line comes first: a program that waits for "listening on" then has everything it needs.
   if (token.created) {
     io.stderr.write(
@@ -72,14 +94,13 @@ export async function runServe(
     io.stderr.write(`cody serve: API token in ${token.path}\n`);
   }
   io.stderr.write(`cody serve: listening on ${server.url}\n`);
-  if (isWildcardHost(options.host)) {
+  if (isWildcardHost(server.host)) {
     // The link below names this machine's loopback: 0.0.0.0 is no address a browser can open.
     io.stderr.write(
       "cody serve: every interface: the sign-in link uses this machine's loopback address; from another machine, put this machine's address in its place\n",
     );
   }
   // The sign-in link carries a one-time code (in the fragment, which no request or log ever holds).
-  const signIn = server.signInUrl();
   if (mode.openBrowser !== true) {
     io.stderr.write(`cody serve: web page (one-time sign-in link): ${signIn}\n`);
   } else if (await openBrowser(signIn, io.env)) {
@@ -87,6 +108,10 @@ export async function runServe(
   } else {
     io.stderr.write(`cody web: could not open a browser; open this one-time sign-in link: ${signIn}\n`);
   }
+}
+
+/** Waits for SIGTERM or SIGINT, then runs the orderly stop; the listeners stay until it is done. */
+async function onFirstSignal(stop: (signal: NodeJS.Signals) => Promise<void>): Promise<void> {
   // `on`, not `once`: proper-lockfile's signal-exit re-raises a signal when it sees no other listener,
   // which would kill the process in the middle of the orderly stop.
   let onSignal: (signal: NodeJS.Signals) => void = () => undefined;
@@ -95,14 +120,10 @@ export async function runServe(
     process.on('SIGTERM', onSignal);
     process.on('SIGINT', onSignal);
   });
-  io.stderr.write(`cody serve: ${signal}: stopping (running turns are interrupted and recorded)\n`);
   try {
-    await server.close();
-    await engine.close();
+    await stop(signal);
   } finally {
     process.removeListener('SIGTERM', onSignal);
     process.removeListener('SIGINT', onSignal);
   }
-  io.stderr.write('cody serve: stopped\n');
-  return ExitCode.ok;
 }
