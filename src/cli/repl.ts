@@ -181,14 +181,7 @@ async function interactive(
       }
       if (text.trim() === '') continue;
       const state = await ready();
-      if (!options.ephemeral) {
-        history.push(text);
-        appendHistory(
-          state.context.paths.home,
-          { text, conversationId: state.session.id, time: new Date().toISOString() },
-          redact,
-        );
-      }
+      if (!options.ephemeral) rememberLine(text, state, history, redact);
       const line = await runCommandLine(text, state, session);
       if (line.kind === 'exit') break;
       if (line.kind === 'done') {
@@ -203,6 +196,21 @@ async function interactive(
     terminal.stop();
   }
   return exitCode;
+}
+
+/** A line typed (or queued) goes into the prompt's history and, redacted, the history file. */
+function rememberLine(
+  text: string,
+  state: ReplState,
+  history: string[],
+  redact: ReturnType<typeof createRedactor>,
+): void {
+  history.push(text);
+  appendHistory(
+    state.context.paths.home,
+    { text, conversationId: state.session.id, time: new Date().toISOString() },
+    redact,
+  );
 }
 
 /** What the REPL's helpers write with. */
