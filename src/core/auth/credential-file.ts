@@ -9,7 +9,7 @@ import { mkdirSync } from 'node:fs';
 import { open, readFile, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
-import { privateLockFs } from '../rollout/index.js';
+import { privateLockFs } from '../config/index.js';
 import { isRecord, type JsonObject } from '../../protocol/index.js';
 import { CodyError, type ErrorHint, errorMessage, isErrno } from '../errors.js';
 

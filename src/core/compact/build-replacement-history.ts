@@ -1,5 +1,7 @@
 import type { GhostSnapshotItem, MessageItem, ResponseItem } from '../../protocol/index.js';
-import { SUMMARY_PREFIX } from '../rollout/index.js';
+import { summaryMessage } from '../rollout/index.js';
+
+export { summaryMessage };
 
 /** What a compacted history is made of. */
 export interface ReplacementHistoryParts {
@@ -11,15 +13,6 @@ export interface ReplacementHistoryParts {
   summary: string;
   /** Every undo point of the original history. */
   ghostSnapshots: readonly GhostSnapshotItem[];
-}
-
-/** The summary as it enters the history: a user message starting with {@link SUMMARY_PREFIX}. */
-export function summaryMessage(summary: string): MessageItem {
-  return {
-    type: 'message',
-    role: 'user',
-    content: [{ type: 'input_text', text: `${SUMMARY_PREFIX}\n${summary}` }],
-  };
 }
 
 /**

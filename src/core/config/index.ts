@@ -32,3 +32,4 @@ export { ensureCodyHome, resolveCodyPaths } from './paths.js';
 export type { CodyPaths } from './paths.js';
 export { backoffDelayMs, DEFAULT_RETRY_POLICY, sleep } from './retry.js';
 export type { RetryPolicy } from './retry.js';
+export { privateLockFs } from './private-lock-fs.js';

@@ -23,10 +23,10 @@ export {
 } from './definitions.js';
 export { lineOrUndefined, payloadRecord } from './line.js';
 export { summarizeConversations } from './list-cache.js';
-export { privateLockFs } from './private-lock-fs.js';
 export { RolloutStore } from './store.js';
 export { unansweredNote } from './unanswered-turn.js';
-export { SUMMARY_PREFIX } from './summary-prefix.js';
+export { SUMMARY_PREFIX, summaryMessage } from './summary-prefix.js';
+export { ROLLOUT_SUFFIX, rolloutPathIn } from './rollout-path.js';
 export type { TranscriptPage, TranscriptPageMeta, TranscriptPageOptions } from './transcript-page.js';
 export { messageText } from './message-text.js';
 export { dropLastTurns } from './rollback.js';

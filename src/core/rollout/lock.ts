@@ -7,7 +7,7 @@
 import lockfile from 'proper-lockfile';
 import { isErrno, LockTimeoutError, StorageError } from '../errors.js';
 import { sleep } from '../config/index.js';
-import { privateLockFs } from './private-lock-fs.js';
+import { privateLockFs } from '../config/index.js';
 import { describeWriteError } from './recorder-file-system.js';
 
 /**

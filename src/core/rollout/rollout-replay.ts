@@ -5,7 +5,7 @@
  */
 import { unansweredNote } from './unanswered-turn.js';
 import { isRecord, type ResponseItem, type TokenUsage } from '../../protocol/index.js';
-import { summaryMessage } from '../compact/index.js';
+import { summaryMessage } from './summary-prefix.js';
 import { messageText } from '../rollout/index.js';
 import { CorruptRolloutError } from '../errors.js';
 import { dropLastTurns } from '../rollout/index.js';

@@ -7,7 +7,7 @@
  * The writers, the resume reader and the transcript (zod) are imported when first used, so that holding
  * a store costs start-up nothing; the summary reader is small and synchronous.
  */
-import { rolloutPathIn } from '../store/index.js';
+import { rolloutPathIn } from './rollout-path.js';
 import type { TranscriptPage, TranscriptPageOptions } from '../rollout/index.js';
 import type { RecorderOptions, RolloutRecorder } from './recorder.js';
 import type { ResumedRollout } from './rollout-replay.js';

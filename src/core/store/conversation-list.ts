@@ -9,19 +9,10 @@ import { isConversationId } from './conversation-id.js';
 import { readTitles } from './conversation-titles.js';
 import { errorMessage, isErrno, StorageError } from '../errors.js';
 import type { CodyPaths } from '../config/index.js';
-import { summarizeConversations } from '../rollout/index.js';
+import { ROLLOUT_SUFFIX, rolloutPathIn, summarizeConversations } from '../rollout/index.js';
+
+export { ROLLOUT_SUFFIX, rolloutPathIn };
 import type { ConversationSummary } from '../rollout/index.js';
-
-export const ROLLOUT_SUFFIX = '.jsonl';
-
-/**
- * A conversation id's rollout path under `conversationsDir`: the directory is normalised once and the rest
- * concatenated (`cody list` asks for a thousand of these, and `path.join` costs ~3 µs each).
- */
-export function rolloutPathIn(conversationsDir: string): (id: string) => string {
-  const prefix = join(conversationsDir, sep);
-  return (id) => `${prefix}${id}${ROLLOUT_SUFFIX}`;
-}
 
 /** The ids of the rollouts in the directory (none when it does not exist yet). */
 export function conversationIds(conversationsDir: string): string[] {
