@@ -60,11 +60,6 @@ export function createToolView(
   let drawnRows = 0;
   let frame = 0;
   let timer: NodeJS.Timeout | undefined;
-  const fit = (line: string): string => {
-    const room = Math.max(10, columns() - 1);
-    const chars = [...line];
-    return chars.length > room ? `${chars.slice(0, room - 1).join('')}…` : line;
-  };
   const erase = (): void => {
     if (drawnRows === 0) return;
     live(`${drawnRows > 1 ? `\u001b[${drawnRows - 1}A` : ''}\r\u001b[J`);
@@ -72,15 +67,11 @@ export function createToolView(
   };
   const draw = (): void => {
     erase();
-    const rows: string[] = [];
-    const spin = FRAMES[frame % FRAMES.length] ?? '';
-    for (const entry of running.values()) {
-      const seconds = ((now() - entry.started) / 1000).toFixed(0);
-      const head = fit(`${spin} ${summarizeToolCall(entry.call)}  ${seconds}s (Esc to stop)`);
-      rows.push(color.cyan(head));
-      const lines = [...entry.tail, ...(entry.open !== '' ? [entry.open] : [])].slice(-LIVE_LINES);
-      for (const line of lines) rows.push(color.dim(fit(`  │ ${sanitizeForTerminal(line)}`)));
-    }
+    const rows = liveRows(running.values(), FRAMES[frame % FRAMES.length] ?? '', {
+      color,
+      now: now(),
+      columns: columns(),
+    });
     if (rows.length === 0) return;
     live(rows.join('\n'));
     drawnRows = rows.length;
@@ -134,6 +125,29 @@ export function createToolView(
       running.clear();
     },
   };
+}
+
+/** The live block's rows: per running call, its spinner line and the tail of its output, cut to the width. */
+function liveRows(
+  running: Iterable<Running>,
+  spin: string,
+  screen: { color: ChalkInstance; now: number; columns: number },
+): string[] {
+  const { color } = screen;
+  const fit = (line: string): string => {
+    const room = Math.max(10, screen.columns - 1);
+    const chars = [...line];
+    return chars.length > room ? `${chars.slice(0, room - 1).join('')}…` : line;
+  };
+  const rows: string[] = [];
+  for (const entry of running) {
+    const seconds = ((screen.now - entry.started) / 1000).toFixed(0);
+    const head = fit(`${spin} ${summarizeToolCall(entry.call)}  ${seconds}s (Esc to stop)`);
+    rows.push(color.cyan(head));
+    const lines = [...entry.tail, ...(entry.open !== '' ? [entry.open] : [])].slice(-LIVE_LINES);
+    for (const line of lines) rows.push(color.dim(fit(`  │ ${sanitizeForTerminal(line)}`)));
+  }
+  return rows;
 }
 
 function printBlock(
