@@ -8,6 +8,7 @@ export { acquireConversationLock, DEFAULT_LOCK_TIMEOUT_MS, type LockOptions } fr
 export type { RecorderOptions, RolloutEntry, RolloutRecorder } from './recorder.js';
 export type { RecorderFileHandle, RecorderFileSystem } from './recorder-file-system.js';
 export type { ResumedRollout } from './reader.js';
+export type { HistoryAtEntry } from './history-at-entry.js';
 export type { ConversationSummary, RolloutHead, RolloutTail } from './summary-reader.js';
 export type { CodexConversion } from './codex-import.js';
 export type { RolloutLine, TurnContextPayload } from './schema.js';

@@ -14,6 +14,7 @@ import type { ResumedRollout } from './rollout-replay.js';
 import type { SessionMetaPayload } from './schema.js';
 import { type ConversationSummary, readConversationSummary } from './summary-reader.js';
 import type { Transcript } from './transcript.js';
+import type { HistoryAtEntry } from './history-at-entry.js';
 
 /** The end of a rollout the recap reads: the last exchanges of a typical conversation, and more. */
 export const RECAP_TAIL_BYTES = 256 * 1024;
@@ -63,6 +64,12 @@ export class RolloutStore {
   async transcript(id: string): Promise<Transcript> {
     const { readTranscript } = await import('./transcript.js');
     return readTranscript(this.path(id));
+  }
+
+  /** The live history as it stood after the turn of the typed user message at transcript `cursor`. */
+  async historyAtEntry(id: string, cursor: string): Promise<HistoryAtEntry> {
+    const { readHistoryAtEntry } = await import('./history-at-entry.js');
+    return readHistoryAtEntry(this.path(id), cursor);
   }
 
   async transcriptPage(id: string, options: TranscriptPageOptions): Promise<TranscriptPage> {

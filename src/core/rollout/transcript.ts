@@ -113,8 +113,8 @@ function readError(filePath: string, error: unknown): StorageError {
   return new StorageError(`Cannot read ${filePath}: ${errorMessage(error)}`, { cause: error });
 }
 
-/** Turns lines after line 1 into transcript entries, in order. */
-class TranscriptBuilder {
+/** Turns lines after line 1 into transcript entries, in order (history-at-entry.ts reuses it). */
+export class TranscriptBuilder {
   readonly entries: TranscriptEntry[] = [];
   readonly meta: TranscriptMeta;
   private lastTurn = '';

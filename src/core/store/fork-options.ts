@@ -6,4 +6,11 @@ export interface ForkOptions {
    * whole history.
    */
   atUserTurn?: number;
+  /**
+   * Branch after the typed user message at this transcript cursor (the `cursor` of a transcript page's
+   * entry, 1-based), also one a compaction summarised away: the fork holds the history as it stood when
+   * that message's turn ended. For a message still in the live history, the same fork as its `userTurn`
+   * given as `atUserTurn`. Give at most one of the two.
+   */
+  atEntry?: string;
 }

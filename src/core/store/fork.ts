@@ -1,4 +1,7 @@
-/** Forking: a new conversation that starts with another's history, whole or up to a user turn. */
+/**
+ * Forking: a new conversation that starts with another's history, whole, up to a user turn of the live
+ * history, or as it stood after any typed user message of the transcript (rollout/history-at-entry.ts).
+ */
 import type { MessageItem, ResponseItem } from '../../protocol/index.js';
 import { messageText } from '../rollout/index.js';
 import type { ConversationManager } from './conversation-manager.js';
@@ -15,8 +18,17 @@ export async function forkConversation(
   options: ForkOptions,
   where: { activate?: boolean } = {},
 ): Promise<string> {
+  if (options.atUserTurn !== undefined && options.atEntry !== undefined)
+    throw new UsageError('Fork at a user turn or at a transcript entry, not both.');
   const parent = await manager.resumeConversation(parentId);
-  const { items, message } = branchPoint(parent.history, options.atUserTurn);
+  const atEntry =
+    options.atEntry !== undefined
+      ? await manager.store.historyAtEntry(parent.id, options.atEntry)
+      : undefined;
+  const { items, message } =
+    atEntry === undefined || 'userTurn' in atEntry
+      ? branchPoint(parent.history, atEntry?.userTurn ?? options.atUserTurn)
+      : atEntry;
   const context = parent.lastTurnContext;
   const { id } = await manager.newConversation({
     provider: context?.provider ?? parent.meta.provider,
