@@ -68,7 +68,7 @@ export interface Engine {
   rename(id: string, title: string): Promise<unknown>;
   /** With `abortRunning`, a running turn is interrupted and recorded first (else refused, 'busy'). */
   delete(id: string, options?: { abortRunning?: boolean }): Promise<unknown>;
-  fork(id: string, options?: { atUserTurn?: number }): Promise<EngineConversation>;
+  fork(id: string, options?: { atUserTurn?: number; atEntry?: string }): Promise<EngineConversation>;
   transcript(id: string, options?: { after?: string; limit?: number }): Promise<unknown>;
   /** The whole conversation written out as `cody export` writes it. */
   export(id: string, format: 'md' | 'json' | 'html'): Promise<string>;

@@ -57,7 +57,19 @@ export const messageBody = z
 
 export const compactBody = z.object({ focus: z.string().max(10_000).optional() }).strict();
 
-export const forkBody = z.object({ atUserTurn: z.number().int().min(1).optional() }).strict();
+/** `atEntry`: a transcript cursor (1-based position, as GET …/messages gives it); at most one of the two. */
+export const forkBody = z
+  .object({
+    atUserTurn: z.number().int().min(1).optional(),
+    atEntry: z
+      .string()
+      .regex(/^[1-9][0-9]{0,9}$/, 'a transcript cursor: the `cursor` of a GET …/messages entry')
+      .optional(),
+  })
+  .strict()
+  .refine((fork) => fork.atUserTurn === undefined || fork.atEntry === undefined, {
+    message: 'give atUserTurn or atEntry, not both',
+  });
 
 export const approvalBody = z
   .object({

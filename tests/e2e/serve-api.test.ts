@@ -166,6 +166,50 @@ describe('cody serve: the HTTP API made exact', () => {
     stream.close();
   });
 
+  it('forks at a transcript entry (atEntry) and refuses a cursor that is no typed user message', async () => {
+    const api = await serve();
+    const id = await create(api);
+    const stream = await api.events(`/conversations/${id}/events`);
+    await turn(api, stream, id, 'first question');
+    await turn(api, stream, id, 'second question');
+    const page = (await api.request('GET', `/conversations/${id}/messages`)).json as {
+      entries: Array<{ cursor: string; kind: string; item?: { role?: string; content?: unknown } }>;
+    };
+    const typed = (text: string) =>
+      page.entries.find(
+        (entry) => entry.item?.role === 'user' && JSON.stringify(entry.item.content).includes(text),
+      );
+    const first = typed('first question');
+    const reply = page.entries.find((entry) => entry.item?.role === 'assistant');
+    expect(first && reply).toBeTruthy();
+    const fork = await api.request('POST', `/conversations/${id}/fork`, { atEntry: first!.cursor });
+    expect([fork.status, fork.json]).toMatchObject([201, { parentId: id, atEntry: first!.cursor }]);
+    const forkId = String(fork.json.id);
+    const forkStream = await api.events(`/conversations/${forkId}/events`);
+    await turn(api, forkStream, forkId, 'on the branch');
+    const sent = JSON.stringify(harness.server.modelRequests().at(-1)?.body);
+    expect(sent).toContain('first question');
+    expect(sent).toContain('echo: first question');
+    expect(sent).not.toContain('second question');
+    for (const body of [
+      { atEntry: reply!.cursor },
+      { atEntry: '9999' },
+      { atEntry: 'abc' },
+      { atEntry: 3 },
+      { atEntry: first!.cursor, atUserTurn: 1 },
+    ]) {
+      const refused = await api.request('POST', `/conversations/${id}/fork`, body);
+      expect([refused.status, refused.json], JSON.stringify(body)).toMatchObject([
+        400,
+        { error: { code: 'invalid-request' } },
+      ]);
+    }
+    const refused = await api.request('POST', `/conversations/${id}/fork`, { atEntry: reply!.cursor });
+    expect(refused.text).toMatch(/not a message the person typed/);
+    forkStream.close();
+    stream.close();
+  });
+
   it('GET /events signals created, renamed, busy/idle, an approval waiting and deleted, and replays after Last-Event-ID', async () => {
     const api = await serve();
     const signals = await api.events('/events');
