@@ -1,6 +1,6 @@
 /** The routes behind the conversation actions (switch model, rename, delete, fork, export), over api.ts. */
 import { request } from './api.js';
-import type { ConversationSummary } from './types.js';
+import type { ConversationSummary, ForkPoint } from './types.js';
 
 const path = (id: string, rest = ''): string => `/conversations/${encodeURIComponent(id)}${rest}`;
 
@@ -21,9 +21,8 @@ export const extrasApi = {
     ),
   rename: (id: string, title: string) => request<ConversationSummary>('PUT', path(id, '/title'), { title }),
   remove: (id: string) => request<{ id: string; deleted: boolean }>('DELETE', path(id)),
-  /** A new conversation keeping user turns 1..atUserTurn. */
-  fork: (id: string, atUserTurn: number) =>
-    request<ConversationSummary>('POST', path(id, '/fork'), { atUserTurn }),
+  /** A new conversation branched after a user message: by its user turn, or by its transcript cursor. */
+  fork: (id: string, at: ForkPoint) => request<ConversationSummary>('POST', path(id, '/fork'), at),
   export: (id: string, format: 'md' | 'json' | 'html') =>
     request<ExportDocument>('GET', path(id, `/export?format=${format}`)),
 };

@@ -37,12 +37,18 @@ export interface ResponseItem {
 }
 
 export type TranscriptEntry =
-  /** `userTurn`: a user message's number in the live history, the `atUserTurn` that forks through it. */
-  | { kind: 'item'; item: ResponseItem; undone?: boolean; userTurn?: number }
+  /**
+   * `userTurn`: a user message's number in the live history, the `atUserTurn` that forks through it.
+   * `cursor`: the entry's position in the transcript as the server sent it (the `atEntry` of a fork).
+   */
+  | { kind: 'item'; item: ResponseItem; undone?: boolean; userTurn?: number; cursor?: string }
   | { kind: 'undo'; turns: number[]; restored: string[]; removed: string[]; kept: string[] }
   | { kind: 'compacted'; summary: string; tokensBefore?: number; tokensAfter?: number }
   | { kind: 'turn-context'; provider: string; api: string; model: string }
   | { kind: 'aborted'; reason: string };
+
+/** Where a fork branches: after user turn N of the live history, or after the message at a transcript cursor. */
+export type ForkPoint = { atUserTurn: number } | { atEntry: string };
 
 export interface TranscriptPage {
   entries: TranscriptEntry[];

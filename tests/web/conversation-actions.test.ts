@@ -139,6 +139,53 @@ describe('conversation actions in the browser', () => {
     expect(messages.at(-1)).toContain('beta message');
   }, 90_000);
 
+  it('offers a fork on a message a compaction summarised away: forking from it opens a fork ending at it', async () => {
+    const { page, serve, harness } = suite;
+    const compactedId = ((await apiCall(serve, 'POST', '/conversations', {})) as Summary).id;
+    // Messages of ~12-15k tokens each: the compaction keeps the newest, part of the one before (20k
+    // tokens at most), and drops the oldest from the history; the transcript still shows it.
+    const PAD = 'the build passed on every platform we tried. '.repeat(1400);
+    await page.goto(`${serve.url}/?c=${compactedId}`);
+    await turn(page, `alpha message ${PAD}`, 'alpha answer');
+    await turn(page, `beta message ${PAD}`, 'beta answer');
+    await turn(page, `gamma message ${PAD}`, 'gamma answer');
+    harness.server.enqueue({ type: 'reply', text: 'They said alpha, beta and gamma.' });
+    await apiCall(serve, 'POST', `/conversations/${compactedId}/compact`, {});
+    // Read from the rollout itself: with a compaction line this long, GET …'s compactionCount stayed 0.
+    await expect
+      .poll(
+        async () => (await harness.rollout(compactedId)).some((line) => line.includes('"type":"compacted"')),
+        {
+          timeout: 15_000,
+        },
+      )
+      .toBe(true);
+    await turn(page, 'delta message', 'delta answer');
+
+    await page.reload();
+    await page.locator('.compaction-marker').first().waitFor({ timeout: 10_000 });
+    const buttons = await page.locator('.fork-button').evaluateAll((all) =>
+      all.map((button) => ({
+        turn: button.getAttribute('data-user-turn'),
+        entry: button.getAttribute('data-entry'),
+      })),
+    );
+    // A button under each of the four messages; the first one (dropped) is named by its transcript entry.
+    expect(buttons).toHaveLength(4);
+    expect(buttons[0]).toMatchObject({ turn: null, entry: expect.stringMatching(/^[1-9][0-9]*$/) });
+    expect(buttons.at(-1)?.turn).not.toBeNull();
+    await page.locator('.fork-button').first().click();
+    await page.waitForURL((url) => url.searchParams.get('c') !== compactedId);
+    const forkId = new URL(page.url()).searchParams.get('c') ?? '';
+    await page.locator('.message.assistant').getByText('alpha answer').waitFor();
+    const transcript = await page.locator('.transcript').innerText();
+    for (const later of ['beta message', 'gamma message', 'delta message', 'beta answer'])
+      expect(transcript).not.toContain(later);
+    const users = await page.locator('.transcript .message.user').allInnerTexts();
+    expect(users.at(-1)).toContain('alpha message');
+    expect(((await apiCall(serve, 'GET', `/conversations/${forkId}`)) as Summary).parentId).toBe(compactedId);
+  }, 120_000);
+
   it('deletes a conversation after a confirmation: gone from the server and the page', async () => {
     const { page, serve } = suite;
     await page.goto(`${serve.url}/?c=${id}`);

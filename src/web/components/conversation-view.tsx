@@ -9,6 +9,7 @@ import { userText } from '../transcript-read.js';
 import { useConversation } from '../use-conversation.js';
 import { Composer } from './composer.js';
 import { LiveTurnView } from './live-turn.js';
+import type { ForkPoint } from '../types.js';
 import { Transcript } from './transcript.js';
 
 export interface ConversationViewProps {
@@ -93,8 +94,8 @@ export function ConversationView({ id, firstMessage, onOpen, onActivity }: Conve
           {...(running
             ? {}
             : {
-                onFork: (userTurn: number) => {
-                  extrasApi.fork(id, userTurn).then(
+                onFork: (at: ForkPoint) => {
+                  extrasApi.fork(id, at).then(
                     (fork) => {
                       onActivity();
                       onOpen(fork.id);

@@ -7,7 +7,7 @@ import { useState } from 'preact/hooks';
 import { extension, type Extras } from '../extension.js';
 import { showsAsToolRow } from '../tool-calls.js';
 import { userText } from '../transcript-read.js';
-import type { FunctionCall, ResponseItem, TranscriptEntry } from '../types.js';
+import type { ForkPoint, FunctionCall, ResponseItem, TranscriptEntry } from '../types.js';
 import { CompactionMarker } from './compaction-marker.js';
 import { ForkButton } from './fork-button.js';
 import { Message, Reasoning } from './message.js';
@@ -31,15 +31,18 @@ function outputText(output: unknown): string {
 }
 
 /**
- * Each user message's turn number for a fork, by entry index: the `userTurn` the server states on it (the
- * `atUserTurn` that keeps the history through it, compacted or not). None on a message the history no
- * longer has (dropped by a compaction, taken back by an undo).
+ * Where each typed user message forks, by entry index: its `userTurn` (the `atUserTurn` that keeps the
+ * live history through it) when the server states one, else its transcript cursor (`atEntry`: a message
+ * a compaction summarised away forks into the history as it stood after its turn). None on a message an
+ * undo took back (gone by the person's choice), nor on one without a cursor (not read from the server).
  */
-export function forkPoints(entries: readonly TranscriptEntry[]): Map<number, number> {
-  const points = new Map<number, number>();
+export function forkPoints(entries: readonly TranscriptEntry[]): Map<number, ForkPoint> {
+  const points = new Map<number, ForkPoint>();
   entries.forEach((entry, index) => {
-    if (entry.kind !== 'item' || entry.userTurn === undefined || userText(entry) === undefined) return;
-    points.set(index, entry.userTurn);
+    if (entry.kind !== 'item' || userText(entry) === undefined) return;
+    if (entry.userTurn !== undefined) points.set(index, { atUserTurn: entry.userTurn });
+    else if (entry.cursor !== undefined && entry.undone !== true)
+      points.set(index, { atEntry: entry.cursor });
   });
   return points;
 }
@@ -55,8 +58,8 @@ export const MORE_WINDOW = 200;
 export interface TranscriptProps {
   entries: TranscriptEntry[];
   extras: Extras;
-  /** Fork from user turn N (a button on each user message), when the page offers it. */
-  onFork?: (userTurn: number) => void;
+  /** Fork from a user message (a button on each one), when the page offers it. */
+  onFork?: (at: ForkPoint) => void;
 }
 
 export function Transcript({ entries, extras, onFork }: TranscriptProps) {
@@ -66,7 +69,7 @@ export function Transcript({ entries, extras, onFork }: TranscriptProps) {
       outputs.set(entry.item.call_id, outputText(entry.item.output));
     }
   }
-  const forks = onFork ? forkPoints(entries) : new Map<number, number>();
+  const forks = onFork ? forkPoints(entries) : new Map<number, ForkPoint>();
   const [shown, setShown] = useState(FIRST_WINDOW);
   const start = Math.max(0, entries.length - shown);
   return (
@@ -78,10 +81,10 @@ export function Transcript({ entries, extras, onFork }: TranscriptProps) {
       ) : null}
       {entries.slice(start).map((entry, offset) => {
         const index = start + offset;
-        const userTurn = forks.get(index);
+        const at = forks.get(index);
         return (
           <TranscriptEntryView key={index} entry={entry} extras={extras} outputs={outputs}>
-            {userTurn !== undefined && onFork ? <ForkButton userTurn={userTurn} onFork={onFork} /> : null}
+            {at !== undefined && onFork ? <ForkButton at={at} onFork={onFork} /> : null}
           </TranscriptEntryView>
         );
       })}
