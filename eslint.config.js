@@ -97,7 +97,6 @@ const coreDynamicImports = {
 const functionsToSplit = [
   'src/cli/markdown.ts',
   'src/cli/tty/line-editor.ts',
-  'src/core/engine/cody.ts',
   'src/server/conversation-routes.ts',
   'src/server/http-server.ts',
   'src/web/components/approval-card.tsx',

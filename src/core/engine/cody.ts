@@ -31,7 +31,13 @@ import type { TranscriptPage, TranscriptPageOptions } from '../rollout/index.js'
 import type { ApprovalPolicy } from '../tools/index.js';
 import type { ToolRuntime } from '../tools/index.js';
 import type { SessionOptions } from '../conversation/index.js';
-import { lazyLive, type EngineLiveOptions, type LiveRun, type LiveWatch } from '../live-channel/index.js';
+import {
+  lazyLive,
+  type EngineLiveOptions,
+  type LazyLive,
+  type LiveRun,
+  type LiveWatch,
+} from '../live-channel/index.js';
 
 export interface CreateCodyOptions {
   /** Cody's home (conversations, config); default `$CODY_HOME`, else `~/.cody`. */
@@ -133,162 +139,204 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
   const env = options.env ?? process.env;
   const cwd = options.cwd ?? process.cwd();
   const homePaths = resolveCodyPaths(options.home !== undefined ? { ...env, CODY_HOME: options.home } : env);
-  let paths = homePaths;
   let scratch: string | undefined;
-  /** Tool runtimes of closed conversations still shutting down. */
-  const closing = new Set<Promise<unknown>>();
-  const live = new LiveConversations(
-    options.idleCloseMs !== undefined ? { idleCloseMs: options.idleCloseMs } : {},
-  );
   let store: Promise<Omit<Store, 'draft'>> | undefined;
   const load = (): Promise<Omit<Store, 'draft'>> =>
     (store ??= openStore(options, homePaths, env, cwd).then((opened) => {
-      paths = opened.store.paths;
       scratch = opened.scratch;
       return opened.store;
     }));
-
-  // Every turn is offered to other processes on the live channel (not an ephemeral conversation's).
-  const liveChannel = lazyLive(liveOptions(options, homePaths.home, env, load));
-  const canAsk = options.canAsk;
-  /** The live conversation of a resolved id, its session opened the first time (a draft's from memory). */
-  const openSession = (resolved: string, draft?: SessionOptions['draft']): Promise<Conversation> =>
-    live.open(resolved, async (hooks) => {
-      const { manager, config, runtime } = await load();
-      const { Session } = await import('../conversation/session.js');
-      const tools = await runtime.createTools();
-      // Loaded beside the session, never awaited: a run that begins first has its events held for it.
-      liveChannel.preload();
-      const onLockWait = options.onLockWait;
-      const session = await Session.open({
-        manager,
-        conversationId: resolved,
-        config,
-        env,
-        cwd,
-        canAsk: typeof canAsk === 'function' ? () => canAsk(resolved) : canAsk !== false,
-        followConversationPolicy: runtime.followConversationPolicy,
-        approvalTimeoutMs: runtime.approvalTimeoutMs,
-        ...(options.secrets ? { secrets: options.secrets } : {}),
-        ...(onLockWait ? { onLockWait: () => onLockWait(resolved) } : {}),
-        ...(tools ? { tools } : {}),
-        ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),
-        ...(draft ? { draft } : {}),
-      });
-      return new Conversation(session, {
-        ...hooks,
-        onRun: (kind) => liveChannel.tap(resolved, kind),
-        onClose: () => {
-          hooks.onClose();
-          // close() waits for the tools (MCP servers) to shut down.
-          const closed = (async () => tools?.close?.())().catch(() => undefined);
-          closing.add(closed);
-          void closed.then(() => closing.delete(closed));
-        },
-      });
-    });
-  const openLive = async (id: string, selection?: SelectionChoice): Promise<Conversation> => {
-    // An open conversation answers without a look at the store (a server asks on every request).
-    const known = live.get(id);
-    if (known) live.touch(id);
-    const conversation = await (known ??
-      (async () => openSession(await (await load()).manager.resolveId(id)))());
-    if (selection) conversation.setSelection(selection);
-    return conversation;
+  const live = new LiveConversations(
+    options.idleCloseMs !== undefined ? { idleCloseMs: options.idleCloseMs } : {},
+  );
+  const engine: Engine = {
+    options,
+    env,
+    cwd,
+    load,
+    live,
+    // Every turn is offered to other processes on the live channel (not an ephemeral conversation's).
+    liveChannel: lazyLive(liveOptions(options, homePaths.home, env, load)),
+    closing: new Set(),
   };
-  /** A new conversation whose rollout is written at its first turn (see Store.draft). */
-  const draft: Store['draft'] = (start = {}) => {
-    const id = newConversationId();
-    const open = async (): Promise<Conversation> => {
-      const known = live.get(id);
-      if (known) return known;
-      const { manager, runtime } = await load();
-      const { conversationDraft } = await import('../conversation/start-conversation.js');
-      const { initialItems, create } = conversationDraft(manager, {
-        id,
-        cwd,
-        tools: await runtime.toolNames(),
-        ...(start.activate !== undefined ? { activate: start.activate } : {}),
-      });
-      const conversation = await openSession(id, { initialItems, create });
-      if (start.choice) conversation.setSelection(start.choice);
-      return conversation;
-    };
-    return { id, open };
-  };
-
-  const get = async (id: string): Promise<ConversationSummary> => {
-    const { manager } = await load();
-    const resolved = await manager.resolveId(id);
-    const summary = manager.store.summary(resolved);
-    applyTitle(summary, readTitles(paths.home));
-    return summary;
-  };
-
+  const draft = draftOpener(engine);
   const cody: Cody = {
+    ...storeMethods(engine),
+    abort: (id) => live.abort(id),
+    respond: (approvalId, decision, reason) => live.respond(approvalId, decision, reason),
+    hold: (id) => live.hold(id),
+    onClose: (listener) => live.onClose(listener),
+    watchLive: (id, onRun) => engine.liveChannel.watch(id, onRun),
+    close: async () => {
+      engine.liveChannel.close();
+      await live.closeAll();
+      await Promise.all(engine.closing);
+      if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
+    },
+  };
+  registerStore(cody, () => load().then((opened) => ({ ...opened, draft })));
+  return cody;
+}
+
+/** What the engine's parts share: its options, where it runs, its store (opened once) and its live conversations. */
+interface Engine {
+  options: CreateCodyOptions;
+  env: Readonly<Record<string, string | undefined>>;
+  cwd: string;
+  load: () => Promise<Omit<Store, 'draft'>>;
+  live: LiveConversations;
+  liveChannel: LazyLive;
+  /** Tool runtimes of closed conversations still shutting down. */
+  closing: Set<Promise<unknown>>;
+}
+
+/** The conversation store's half of `Cody`: list, create, open, get, delete, rename, import, fork, transcript, export. */
+function storeMethods(
+  engine: Engine,
+): Omit<Cody, 'abort' | 'respond' | 'hold' | 'onClose' | 'watchLive' | 'close'> {
+  const { load, live } = engine;
+  return {
     list: async () => (await load()).manager.listConversations(),
     create: async (selection) => {
       if (selection) checkSelection(selection);
       // Never the CLI's active conversation: only a CLI command the person aims at one changes that.
       const store = await load();
-      return openLive(await store.start({ ...(selection ? { choice: selection } : {}), activate: false }));
+      return openLive(
+        engine,
+        await store.start({ ...(selection ? { choice: selection } : {}), activate: false }),
+      );
     },
-    open: (id) => openLive(id),
-    get,
+    open: (id) => openLive(engine, id),
+    get: (id) => getSummary(engine, id),
     delete: async (id, deleteOptions = {}) => {
       const { manager } = await load();
       const resolved = await manager.resolveId(id);
       await live.end(resolved, deleteOptions.abortRunning === true);
       await manager.deleteConversation(resolved);
     },
-    import: async (path) => get((await (await load()).importRollout(path, { activate: false })).id),
+    import: async (path) =>
+      getSummary(engine, (await (await load()).importRollout(path, { activate: false })).id),
     fork: async (id, forkOptions = {}) => {
       const { manager } = await load();
       const { forkConversation } = await import('../store/fork.js');
       const forkId = await forkConversation(manager, await manager.resolveId(id), forkOptions, {
         activate: false,
       });
-      return openLive(forkId);
+      return openLive(engine, forkId);
     },
     transcript: async (id, pageOptions = {}) => {
       const { manager } = await load();
       return manager.store.transcriptPage(await manager.resolveId(id), pageOptions);
     },
     rename: async (id, title) => {
-      const { manager } = await load();
+      const { manager, paths } = await load();
       const resolved = await manager.resolveId(id);
       await writeTitle(paths.home, resolved, checkTitle(title));
-      return get(resolved);
+      return getSummary(engine, resolved);
     },
-    export: async (id, format) => {
-      const { manager, config } = await load();
-      const resolved = await manager.resolveId(id);
-      const [{ redactDeep }, { knownSecretsRedactor }, { formatExport }] = await Promise.all([
-        import('../redact/redact.js'),
-        import('../redact/known-secrets.js'),
-        import('../store/export-formats.js'),
-      ]);
-      // What `/export` writes: key shapes, config's patterns and every exact secret Cody knows, redacted.
-      const transcript = redactDeep(
-        await manager.store.transcript(resolved),
-        await knownSecretsRedactor(config.redact ?? [], env, paths.home),
-      );
-      return formatExport(format, resolved, readTitles(paths.home).get(resolved), transcript);
-    },
-    abort: (id) => live.abort(id),
-    respond: (approvalId, decision, reason) => live.respond(approvalId, decision, reason),
-    hold: (id) => live.hold(id),
-    onClose: (listener) => live.onClose(listener),
-    watchLive: (id, onRun) => liveChannel.watch(id, onRun),
-    close: async () => {
-      liveChannel.close();
-      await live.closeAll();
-      await Promise.all(closing);
-      if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
-    },
+    export: (id, format) => exportConversation(engine, id, format),
   };
-  registerStore(cody, () => load().then((store) => ({ ...store, draft })));
-  return cody;
+}
+
+async function getSummary(engine: Engine, id: string): Promise<ConversationSummary> {
+  const { manager, paths } = await engine.load();
+  const resolved = await manager.resolveId(id);
+  const summary = manager.store.summary(resolved);
+  applyTitle(summary, readTitles(paths.home));
+  return summary;
+}
+
+/** What `/export` writes: key shapes, config's patterns and every exact secret Cody knows, redacted. */
+async function exportConversation(engine: Engine, id: string, format: ExportFormat): Promise<string> {
+  const { manager, config, paths } = await engine.load();
+  const resolved = await manager.resolveId(id);
+  const [{ redactDeep }, { knownSecretsRedactor }, { formatExport }] = await Promise.all([
+    import('../redact/redact.js'),
+    import('../redact/known-secrets.js'),
+    import('../store/export-formats.js'),
+  ]);
+  const transcript = redactDeep(
+    await manager.store.transcript(resolved),
+    await knownSecretsRedactor(config.redact ?? [], engine.env, paths.home),
+  );
+  return formatExport(format, resolved, readTitles(paths.home).get(resolved), transcript);
+}
+
+/** The live conversation of an id (or unique prefix), with `selection` set when given. */
+async function openLive(engine: Engine, id: string, selection?: SelectionChoice): Promise<Conversation> {
+  // An open conversation answers without a look at the store (a server asks on every request).
+  const known = engine.live.get(id);
+  if (known) engine.live.touch(id);
+  const conversation = await (known ??
+    (async () => openSession(engine, await (await engine.load()).manager.resolveId(id)))());
+  if (selection) conversation.setSelection(selection);
+  return conversation;
+}
+
+/** A new conversation whose rollout is written at its first turn (see Store.draft). */
+function draftOpener(engine: Engine): Store['draft'] {
+  return (start = {}) => {
+    const id = newConversationId();
+    const open = async (): Promise<Conversation> => {
+      const known = engine.live.get(id);
+      if (known) return known;
+      const { manager, runtime } = await engine.load();
+      const { conversationDraft } = await import('../conversation/start-conversation.js');
+      const { initialItems, create } = conversationDraft(manager, {
+        id,
+        cwd: engine.cwd,
+        tools: await runtime.toolNames(),
+        ...(start.activate !== undefined ? { activate: start.activate } : {}),
+      });
+      const conversation = await openSession(engine, id, { initialItems, create });
+      if (start.choice) conversation.setSelection(start.choice);
+      return conversation;
+    };
+    return { id, open };
+  };
+}
+
+/** The live conversation of a resolved id, its session opened the first time (a draft's from memory). */
+function openSession(
+  engine: Engine,
+  resolved: string,
+  draft?: SessionOptions['draft'],
+): Promise<Conversation> {
+  return engine.live.open(resolved, async (hooks) => {
+    const { options, env, cwd, liveChannel, closing } = engine;
+    const { manager, config, runtime } = await engine.load();
+    const { Session } = await import('../conversation/session.js');
+    const tools = await runtime.createTools();
+    // Loaded beside the session, never awaited: a run that begins first has its events held for it.
+    liveChannel.preload();
+    const { canAsk, onLockWait } = options;
+    const session = await Session.open({
+      manager,
+      conversationId: resolved,
+      config,
+      env,
+      cwd,
+      canAsk: typeof canAsk === 'function' ? () => canAsk(resolved) : canAsk !== false,
+      followConversationPolicy: runtime.followConversationPolicy,
+      approvalTimeoutMs: runtime.approvalTimeoutMs,
+      ...(options.secrets ? { secrets: options.secrets } : {}),
+      ...(onLockWait ? { onLockWait: () => onLockWait(resolved) } : {}),
+      ...(tools ? { tools } : {}),
+      ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),
+      ...(draft ? { draft } : {}),
+    });
+    return new Conversation(session, {
+      ...hooks,
+      onRun: (kind) => liveChannel.tap(resolved, kind),
+      onClose: () => {
+        hooks.onClose();
+        // close() waits for the tools (MCP servers) to shut down.
+        const closed = (async () => tools?.close?.())().catch(() => undefined);
+        closing.add(closed);
+        void closed.then(() => closing.delete(closed));
+      },
+    });
+  });
 }
 
 /**
