@@ -98,7 +98,6 @@ const functionsToSplit = [
   'src/cli/markdown.ts',
   'src/cli/tty/line-editor.ts',
   'src/server/conversation-routes.ts',
-  'src/server/http-server.ts',
   'src/web/components/approval-card.tsx',
   'src/web/components/conversation-view.tsx',
   'src/web/use-conversation.ts',

@@ -16,7 +16,7 @@ import { LiveConversations } from './live-conversations.js';
 export { IDLE_CLOSE_MS } from './live-conversations.js';
 import { openApiDocument } from './openapi.js';
 import { DEFAULT_MAX_BODY_BYTES, MAX_IMAGE_BODY_BYTES, readJsonBody } from './request-body.js';
-import { compileRoutes, matchRoute, type Route } from './router.js';
+import { compileRoutes, matchRoute, type CompiledRoute, type Route } from './router.js';
 import { environmentSecrets } from '../core/redact/index.js';
 import type { ServerContext } from './server-context.js';
 import { HEARTBEAT_MS, type SseStream } from './sse.js';
@@ -93,115 +93,28 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
     [options.token, ...environmentSecrets(options.env ?? {})],
     options.secrets,
   );
-  const signals = new GlobalEvents();
-  const context: ServerContext = {
-    engine: options.engine,
-    live: new LiveConversations({ engine: options.engine, onSignal: (signal) => signals.publish(signal) }),
-    streams: new Set<SseStream>(),
-    conversationStreams: new Map(),
-    signals,
-    heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
-    redactFrame: (data) => secrets.frame(data),
-    extraHeaders: {
-      ...SECURITY_HEADERS,
-      ...(options.corsOrigin ? { 'access-control-allow-origin': options.corsOrigin, vary: 'Origin' } : {}),
-    },
+  const context = serverContext(options, secrets);
+  // `web` is made once the port is known (`--port 0`): before that no request arrives.
+  const state: RequestState = {
+    options,
+    context,
+    secrets,
+    routes: compileRoutes(buildRoutes(context)),
+    maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    log: options.log ?? (() => undefined),
+    stopping: false,
   };
-  const routes = compileRoutes(buildRoutes(context));
-  // Made once the port is known (`--port 0`): before that no request arrives.
-  const guards: { web?: WebLayer } = {};
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const log = options.log ?? (() => undefined);
-  let stopping = false;
 
   const server: Server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => {
-      log(`cody serve: ${error instanceof Error ? error.message : String(error)}`);
-      if (!response.headersSent) send(response, 500, errorBody('internal', 'Internal error.'));
+    handleRequest(state, request, response).catch((error: unknown) => {
+      state.log(`cody serve: ${error instanceof Error ? error.message : String(error)}`);
+      if (!response.headersSent) sendJson(state, response, 500, errorBody('internal', 'Internal error.'));
       else response.destroy();
     });
   });
   server.keepAliveTimeout = 5_000;
 
-  async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    const method = request.method ?? 'GET';
-    if (method === 'OPTIONS' && options.corsOrigin) {
-      response.writeHead(204, {
-        ...context.extraHeaders,
-        'access-control-allow-methods': 'GET, POST, PUT, DELETE',
-        'access-control-allow-headers': 'authorization, content-type, last-event-id, x-cody-request',
-        'access-control-max-age': '600',
-      });
-      response.end();
-      return;
-    }
-    try {
-      // A key stored or a sign-in made since the last request counts for this one.
-      await secrets.refresh();
-      const web = guards.web;
-      if (stopping || !web) throw new ApiError(503, 'shutting-down', 'The server is shutting down.');
-      const url = new URL(request.url ?? '/', 'http://localhost');
-      const outcome = await web.check(request, url.pathname, () => readJsonBody(request, maxBodyBytes));
-      if (outcome.kind === 'page') {
-        sendPage(response, outcome.file, method, context.extraHeaders);
-        return;
-      }
-      if (outcome.kind === 'reply') {
-        send(response, outcome.reply.status, outcome.reply.body, outcome.reply.headers);
-        return;
-      }
-      const { route, params } = matchRoute(routes, method, url.pathname);
-      const reply = await route.handler({
-        params,
-        query: url.searchParams,
-        body: () =>
-          readJsonBody(
-            request,
-            route.imageBody ? (options.maxBodyBytes ?? MAX_IMAGE_BODY_BYTES) : maxBodyBytes,
-          ),
-        request,
-        response,
-      });
-      if (reply) send(response, reply.status, reply.body);
-    } catch (error) {
-      const apiError = toApiError(error);
-      if (apiError.code === 'internal')
-        log(`cody serve: ${method} ${request.url ?? ''}: ${errorText(error)}`);
-      if (response.headersSent) {
-        response.destroy();
-        return;
-      }
-      // An unread oversized body: answer, then drop the connection instead of reading the rest.
-      if (apiError.status === 413) response.setHeader('connection', 'close');
-      send(response, apiError.status, errorBody(apiError.code, apiError.message), apiError.headers);
-    }
-  }
-
-  function send(
-    response: ServerResponse,
-    status: number,
-    body: unknown,
-    headers: Readonly<Record<string, string>> = {},
-  ): void {
-    const text = JSON.stringify(secrets.json(body));
-    response.writeHead(status, {
-      ...context.extraHeaders,
-      ...headers,
-      'content-type': 'application/json; charset=utf-8',
-      'content-length': Buffer.byteLength(text),
-      'cache-control': 'no-store',
-      ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}),
-    });
-    response.end(text);
-  }
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port, options.host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(server, options.port, options.host);
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
@@ -216,14 +129,14 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
     webRoot: options.webRoot ?? defaultWebRoot(),
     workspace: options.workspace ?? process.cwd(),
   });
-  guards.web = layer;
+  state.web = layer;
 
   return {
     url,
     signInUrl: () => layer.signInUrl(linkBase),
     clientAttached: (conversationId) => context.live.waitForListener(conversationId, ATTACH_GRACE_MS),
     close: async (graceMs = SHUTDOWN_GRACE_MS) => {
-      stopping = true;
+      state.stopping = true;
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await context.live.shutdown(graceMs);
@@ -232,6 +145,134 @@ export async function startCodyServer(options: CodyServerOptions): Promise<CodyS
       await closed;
     },
   };
+}
+
+/** What answering a request needs: the server's options, routes, secrets, and whether it stops. */
+interface RequestState {
+  options: CodyServerOptions;
+  context: ServerContext;
+  secrets: SecretFilter;
+  routes: CompiledRoute[];
+  maxBodyBytes: number;
+  log: (line: string) => void;
+  stopping: boolean;
+  /** Set once the server listens. */
+  web?: WebLayer;
+}
+
+/** The routes' shared state: the engine, live conversations, streams, global events, headers. */
+function serverContext(options: CodyServerOptions, secrets: SecretFilter): ServerContext {
+  const signals = new GlobalEvents();
+  return {
+    engine: options.engine,
+    live: new LiveConversations({ engine: options.engine, onSignal: (signal) => signals.publish(signal) }),
+    streams: new Set<SseStream>(),
+    conversationStreams: new Map(),
+    signals,
+    heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS,
+    redactFrame: (data) => secrets.frame(data),
+    extraHeaders: {
+      ...SECURITY_HEADERS,
+      ...(options.corsOrigin ? { 'access-control-allow-origin': options.corsOrigin, vary: 'Origin' } : {}),
+    },
+  };
+}
+
+async function handleRequest(
+  state: RequestState,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const { options, context } = state;
+  const method = request.method ?? 'GET';
+  if (method === 'OPTIONS' && options.corsOrigin) {
+    response.writeHead(204, {
+      ...context.extraHeaders,
+      'access-control-allow-methods': 'GET, POST, PUT, DELETE',
+      'access-control-allow-headers': 'authorization, content-type, last-event-id, x-cody-request',
+      'access-control-max-age': '600',
+    });
+    response.end();
+    return;
+  }
+  try {
+    await routeRequest(state, method, request, response);
+  } catch (error) {
+    const apiError = toApiError(error);
+    if (apiError.code === 'internal')
+      state.log(`cody serve: ${method} ${request.url ?? ''}: ${errorText(error)}`);
+    if (response.headersSent) {
+      response.destroy();
+      return;
+    }
+    // An unread oversized body: answer, then drop the connection instead of reading the rest.
+    if (apiError.status === 413) response.setHeader('connection', 'close');
+    sendJson(state, response, apiError.status, errorBody(apiError.code, apiError.message), apiError.headers);
+  }
+}
+
+/** The web layer's checks (host, sign-in, page), then the matching route. */
+async function routeRequest(
+  state: RequestState,
+  method: string,
+  request: IncomingMessage,
+  response: ServerResponse,
+): Promise<void> {
+  const { options, context, maxBodyBytes } = state;
+  // A key stored or a sign-in made since the last request counts for this one.
+  await state.secrets.refresh();
+  const web = state.web;
+  if (state.stopping || !web) throw new ApiError(503, 'shutting-down', 'The server is shutting down.');
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const outcome = await web.check(request, url.pathname, () => readJsonBody(request, maxBodyBytes));
+  if (outcome.kind === 'page') {
+    sendPage(response, outcome.file, method, context.extraHeaders);
+    return;
+  }
+  if (outcome.kind === 'reply') {
+    sendJson(state, response, outcome.reply.status, outcome.reply.body, outcome.reply.headers);
+    return;
+  }
+  const { route, params } = matchRoute(state.routes, method, url.pathname);
+  const reply = await route.handler({
+    params,
+    query: url.searchParams,
+    body: () =>
+      readJsonBody(request, route.imageBody ? (options.maxBodyBytes ?? MAX_IMAGE_BODY_BYTES) : maxBodyBytes),
+    request,
+    response,
+  });
+  if (reply) sendJson(state, response, reply.status, reply.body);
+}
+
+/** A JSON answer, with every secret the server knows replaced. */
+function sendJson(
+  state: RequestState,
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Readonly<Record<string, string>> = {},
+): void {
+  const text = JSON.stringify(state.secrets.json(body));
+  response.writeHead(status, {
+    ...state.context.extraHeaders,
+    ...headers,
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(text),
+    'cache-control': 'no-store',
+    ...(status === 401 ? { 'www-authenticate': 'Bearer' } : {}),
+  });
+  response.end(text);
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 /** The loopback address standing for an "every interface" address, else undefined. */
