@@ -2,7 +2,7 @@
 import type { z } from 'zod';
 import { inferProvider } from '../core/selection/index.js';
 import type { EngineConversation } from './engine-port.js';
-import type { Route } from './router.js';
+import type { Reply, Route } from './router.js';
 import {
   createConversationBody,
   forkBody,
@@ -29,24 +29,7 @@ export function conversationRoutes(context: ServerContext): Route[] {
     {
       method: 'POST',
       path: '/conversations',
-      handler: async ({ body }) => {
-        const selection = parseInput(createConversationBody, await body(), 'conversation');
-        // An API or model without a provider names the provider it belongs to (or is refused): never the
-        // configured default for a choice that plainly meant another.
-        const named =
-          selection.provider !== undefined || selection.api !== undefined || selection.model !== undefined;
-        const conversation = await engine.create(
-          named ? { ...selection, provider: selection.provider ?? inferProvider(selection) } : undefined,
-        );
-        live.adopt(conversation);
-        const summary = summaryView(await engine.get(conversation.id));
-        signals.publish({
-          type: 'conversation-created',
-          conversationId: conversation.id,
-          conversation: summary,
-        });
-        return { status: 201, body: summary };
-      },
+      handler: async ({ body }) => createConversation(context, await body()),
     },
     {
       method: 'GET',
@@ -59,34 +42,13 @@ export function conversationRoutes(context: ServerContext): Route[] {
     {
       method: 'PUT',
       path: '/conversations/{id}/title',
-      handler: async ({ params, body }) => {
-        const id = conversationIdParam(params);
-        const { title } = parseInput(titleBody, await body(), 'title');
-        const summary = summaryView(await engine.rename(id, title));
-        const shown = (summary as { title?: unknown }).title;
-        signals.publish({
-          type: 'conversation-renamed',
-          conversationId: id,
-          title: typeof shown === 'string' ? shown : '',
-        });
-        return { status: 200, body: summary };
-      },
+      handler: async ({ params, body }) =>
+        renameConversation(context, conversationIdParam(params), await body()),
     },
     {
       method: 'DELETE',
       path: '/conversations/{id}',
-      handler: async ({ params }) => {
-        const id = conversationIdParam(params);
-        await engine.get(id);
-        const running = live.running(id);
-        // A turn still running (waiting for an approval, say) is interrupted and recorded first.
-        await engine.delete(id, { abortRunning: true });
-        // Its clients see the turn's last event, then `conversation-deleted`, then the end of the stream.
-        await running;
-        endStreams(context, id);
-        signals.publish({ type: 'conversation-deleted', conversationId: id });
-        return { status: 200, body: { id, deleted: true } };
-      },
+      handler: async ({ params }) => deleteConversation(context, conversationIdParam(params)),
     },
     {
       method: 'POST',
@@ -113,24 +75,7 @@ export function conversationRoutes(context: ServerContext): Route[] {
     {
       method: 'GET',
       path: '/conversations/{id}/state',
-      handler: async ({ params }) => {
-        const id = conversationIdParam(params);
-        const { state, turnId, replayAfter, pendingApprovals, plan, status, elsewhere } =
-          await live.state(id);
-        return {
-          status: 200,
-          body: {
-            conversationId: id,
-            state,
-            turnId,
-            replayAfter,
-            pendingApprovals,
-            plan,
-            status,
-            ...(elsewhere ? { elsewhere } : {}),
-          },
-        };
-      },
+      handler: async ({ params }) => conversationState(context, conversationIdParam(params)),
     },
     settingRoute(context, 'selection', selectionBody, 'selection', (conversation, selection) =>
       conversation.setSelection(selection),
@@ -146,6 +91,75 @@ export function conversationRoutes(context: ServerContext): Route[] {
       conversation.setReasoning(level),
     ),
   ];
+}
+
+/** `POST /conversations`: a new conversation, announced to every client. */
+async function createConversation({ engine, live, signals }: ServerContext, input: unknown): Promise<Reply> {
+  const selection = parseInput(createConversationBody, input, 'conversation');
+  // An API or model without a provider names the provider it belongs to (or is refused): never the
+  // configured default for a choice that plainly meant another.
+  const named =
+    selection.provider !== undefined || selection.api !== undefined || selection.model !== undefined;
+  const conversation = await engine.create(
+    named ? { ...selection, provider: selection.provider ?? inferProvider(selection) } : undefined,
+  );
+  live.adopt(conversation);
+  const summary = summaryView(await engine.get(conversation.id));
+  signals.publish({
+    type: 'conversation-created',
+    conversationId: conversation.id,
+    conversation: summary,
+  });
+  return { status: 201, body: summary };
+}
+
+/** `PUT /conversations/:id/title`: the new title, announced to every client. */
+async function renameConversation(
+  { engine, signals }: ServerContext,
+  id: string,
+  input: unknown,
+): Promise<Reply> {
+  const { title } = parseInput(titleBody, input, 'title');
+  const summary = summaryView(await engine.rename(id, title));
+  const shown = (summary as { title?: unknown }).title;
+  signals.publish({
+    type: 'conversation-renamed',
+    conversationId: id,
+    title: typeof shown === 'string' ? shown : '',
+  });
+  return { status: 200, body: summary };
+}
+
+/** `DELETE /conversations/:id`: a running turn is interrupted and recorded first, then the file goes. */
+async function deleteConversation(context: ServerContext, id: string): Promise<Reply> {
+  const { engine, live, signals } = context;
+  await engine.get(id);
+  const running = live.running(id);
+  // A turn still running (waiting for an approval, say) is interrupted and recorded first.
+  await engine.delete(id, { abortRunning: true });
+  // Its clients see the turn's last event, then `conversation-deleted`, then the end of the stream.
+  await running;
+  endStreams(context, id);
+  signals.publish({ type: 'conversation-deleted', conversationId: id });
+  return { status: 200, body: { id, deleted: true } };
+}
+
+/** `GET /conversations/:id/state`: what a client needs to show the conversation as it is now. */
+async function conversationState({ live }: ServerContext, id: string): Promise<Reply> {
+  const { state, turnId, replayAfter, pendingApprovals, plan, status, elsewhere } = await live.state(id);
+  return {
+    status: 200,
+    body: {
+      conversationId: id,
+      state,
+      turnId,
+      replayAfter,
+      pendingApprovals,
+      plan,
+      status,
+      ...(elsewhere ? { elsewhere } : {}),
+    },
+  };
 }
 
 /**
