@@ -68,6 +68,15 @@ export class LineEditor {
     this.listing = undefined;
     if (this.search) return this.handleSearch(key);
     if (key.name !== 'ctrl-c') this.hint = undefined;
+    const done = this.editKey(key);
+    if (done) return done;
+    this.otherKey(key);
+    this.render();
+    return undefined;
+  }
+
+  /** A key that changes the text (or ends the prompt: enter, Ctrl-D on an empty prompt, Ctrl-C on one). */
+  private editKey(key: Key): EditorResult | undefined {
     switch (key.name) {
       case 'text':
         this.insert(key.text);
@@ -100,30 +109,6 @@ export class LineEditor {
         if (this.buffer === '') return { kind: 'eof' };
         this.buffer = this.buffer.slice(0, this.cursor) + this.buffer.slice(this.cursor + 1);
         break;
-      case 'left':
-        this.cursor = Math.max(0, this.cursor - 1);
-        break;
-      case 'right':
-        this.cursor = Math.min(this.buffer.length, this.cursor + 1);
-        break;
-      case 'home':
-      case 'ctrl-a':
-        this.cursor = this.buffer.lastIndexOf('\n', this.cursor - 1) + 1;
-        break;
-      case 'end':
-      case 'ctrl-e': {
-        const next = this.buffer.indexOf('\n', this.cursor);
-        this.cursor = next < 0 ? this.buffer.length : next;
-        break;
-      }
-      case 'word-left':
-        this.cursor = wordStart(this.buffer, this.cursor);
-        break;
-      case 'word-right': {
-        const match = /^\s*\S+/.exec(this.buffer.slice(this.cursor));
-        this.cursor += match ? match[0].length : this.buffer.length - this.cursor;
-        break;
-      }
       case 'ctrl-k': {
         const next = this.buffer.indexOf('\n', this.cursor);
         this.buffer = this.buffer.slice(0, this.cursor) + (next < 0 ? '' : this.buffer.slice(next));
@@ -148,6 +133,44 @@ export class LineEditor {
         this.cursor = start;
         break;
       }
+      case 'ctrl-c':
+        if (this.buffer === '') return { kind: 'ctrl-c-empty' };
+        // Ctrl-C at a non-empty prompt clears it.
+        this.buffer = '';
+        this.cursor = 0;
+        this.historyIndex = this.options.history.length;
+        break;
+    }
+    return undefined;
+  }
+
+  /** A key that moves the cursor, recalls history, completes, searches or redraws. */
+  private otherKey(key: Key): void {
+    switch (key.name) {
+      case 'left':
+        this.cursor = Math.max(0, this.cursor - 1);
+        break;
+      case 'right':
+        this.cursor = Math.min(this.buffer.length, this.cursor + 1);
+        break;
+      case 'home':
+      case 'ctrl-a':
+        this.cursor = this.buffer.lastIndexOf('\n', this.cursor - 1) + 1;
+        break;
+      case 'end':
+      case 'ctrl-e': {
+        const next = this.buffer.indexOf('\n', this.cursor);
+        this.cursor = next < 0 ? this.buffer.length : next;
+        break;
+      }
+      case 'word-left':
+        this.cursor = wordStart(this.buffer, this.cursor);
+        break;
+      case 'word-right': {
+        const match = /^\s*\S+/.exec(this.buffer.slice(this.cursor));
+        this.cursor += match ? match[0].length : this.buffer.length - this.cursor;
+        break;
+      }
       case 'up':
         if (!this.buffer.slice(0, this.cursor).includes('\n')) this.recall(-1);
         else this.moveLine(-1);
@@ -162,13 +185,6 @@ export class LineEditor {
       case 'ctrl-r':
         this.search = { query: '', match: -1 };
         break;
-      case 'ctrl-c':
-        if (this.buffer === '') return { kind: 'ctrl-c-empty' };
-        // Ctrl-C at a non-empty prompt clears it.
-        this.buffer = '';
-        this.cursor = 0;
-        this.historyIndex = this.options.history.length;
-        break;
       case 'ctrl-l':
         this.io.write('\u001b[2J\u001b[H');
         this.drawnCursorRow = 0;
@@ -178,8 +194,6 @@ export class LineEditor {
       case 'ctrl-z':
         break;
     }
-    this.render();
-    return undefined;
   }
 
   private insert(text: string): void {
