@@ -74,90 +74,107 @@ export function createMarkdownStream(
   write: (text: string) => void,
   options: MarkdownOptions = {},
 ): MarkdownStream {
+  const lines = new MarkdownLines(write, options);
   let pending = '';
-  let fence: string | undefined;
-  let table: string[] = [];
-  /** The source lines of the paragraph being printed (its lines are styled as one paragraph). */
-  let paragraph: string[] = [];
-  const width = (): number => {
-    const columns = options.columns ? options.columns() : process.stdout.columns;
-    return columns !== undefined && columns > 0 ? columns : DEFAULT_COLUMNS;
-  };
-  const writeLines = (lines: string[]): void => {
-    if (lines.length > 0) write(`${lines.join('\n')}\n`);
-  };
-
-  const flushTable = (): void => {
-    if (table.length === 0) return;
-    const rows = table;
-    table = [];
-    writeLines(renderMarkdownLines(rows.map((row) => row.trim()).join('\n'), width()));
-  };
-
-  const renderLine = (raw: string): void => {
-    const line = sanitizeForTerminal(raw);
-    const fenceMatch = FENCE.exec(line);
-    if (fence !== undefined) {
-      if (fenceMatch && fenceMatch[1] === fence) {
-        fence = undefined;
-        write(`${serialize([run('└─', STYLES.dim)])}\n`);
-      } else write(`${codeLine(line)}\n`);
-      return;
-    }
-    if (fenceMatch) {
-      flushTable();
-      paragraph = [];
-      fence = fenceMatch[1];
-      write(`${serialize([run(`┌─ ${fenceMatch[2] || 'code'}`, STYLES.dim)])}\n`);
-      return;
-    }
-    if (TABLE_ROW.test(line)) {
-      paragraph = [];
-      table.push(line);
-      return;
-    }
-    flushTable();
-    if (line.trim() === '') {
-      paragraph = [];
-      write('\n');
-      return;
-    }
-    writeLines(paragraphLine(line) ?? renderMarkdownLines(line, width()));
-  };
-  /** A line of a paragraph, styled as the paragraph so far; undefined for any other block (it ends one). */
-  const paragraphLine = (line: string): string[] | undefined => {
-    const source = unindent(line);
-    if (!isParagraph(markedLexer().lex(source))) {
-      paragraph = [];
-      return undefined;
-    }
-    // The last few lines are context enough for emphasis across lines; a paragraph of hundreds of lines
-    // (a log, a poem) is not lexed again whole for each of them.
-    paragraph = [...paragraph.slice(1 - PARAGRAPH_CONTEXT), source];
-    const runs = lastParagraphLine(paragraph, markedLexer());
-    if (runs === undefined) return undefined;
-    const prefix = prefixOf(line, width());
-    return wrapRuns(runs, { width: width(), first: prefix, rest: prefix }).map((row) => serialize(row));
-  };
-
   return {
     push(text) {
       pending += text;
       let newline = pending.indexOf('\n');
       while (newline >= 0) {
-        renderLine(pending.slice(0, newline));
+        lines.render(pending.slice(0, newline));
         pending = pending.slice(newline + 1);
         newline = pending.indexOf('\n');
       }
     },
     end() {
-      if (pending !== '') renderLine(pending);
+      if (pending !== '') lines.render(pending);
       pending = '';
-      flushTable();
-      if (fence !== undefined) {
-        fence = undefined;
-        write(`${serialize([run('└─', STYLES.dim)])}\n`);
-      }
+      lines.end();
     },
   };
+}
+
+/** The stream's complete lines, rendered one at a time: the open fence, table and paragraph carried across them. */
+class MarkdownLines {
+  private fence: string | undefined;
+  private table: string[] = [];
+  /** The source lines of the paragraph being printed (its lines are styled as one paragraph). */
+  private paragraph: string[] = [];
+
+  constructor(
+    private readonly write: (text: string) => void,
+    private readonly options: MarkdownOptions,
+  ) {}
+
+  render(raw: string): void {
+    const line = sanitizeForTerminal(raw);
+    const fenceMatch = FENCE.exec(line);
+    if (this.fence !== undefined) {
+      if (fenceMatch && fenceMatch[1] === this.fence) this.closeFence();
+      else this.write(`${codeLine(line)}\n`);
+      return;
+    }
+    if (fenceMatch) {
+      this.flushTable();
+      this.paragraph = [];
+      this.fence = fenceMatch[1];
+      this.write(`${serialize([run(`┌─ ${fenceMatch[2] || 'code'}`, STYLES.dim)])}\n`);
+      return;
+    }
+    if (TABLE_ROW.test(line)) {
+      this.paragraph = [];
+      this.table.push(line);
+      return;
+    }
+    this.flushTable();
+    if (line.trim() === '') {
+      this.paragraph = [];
+      this.write('\n');
+      return;
+    }
+    this.writeLines(this.paragraphLine(line) ?? renderMarkdownLines(line, this.width()));
+  }
+
+  /** Prints an open table, and closes an open fence. */
+  end(): void {
+    this.flushTable();
+    if (this.fence !== undefined) this.closeFence();
+  }
+
+  private closeFence(): void {
+    this.fence = undefined;
+    this.write(`${serialize([run('└─', STYLES.dim)])}\n`);
+  }
+
+  private width(): number {
+    const columns = this.options.columns ? this.options.columns() : process.stdout.columns;
+    return columns !== undefined && columns > 0 ? columns : DEFAULT_COLUMNS;
+  }
+
+  private writeLines(lines: string[]): void {
+    if (lines.length > 0) this.write(`${lines.join('\n')}\n`);
+  }
+
+  private flushTable(): void {
+    if (this.table.length === 0) return;
+    const rows = this.table;
+    this.table = [];
+    this.writeLines(renderMarkdownLines(rows.map((row) => row.trim()).join('\n'), this.width()));
+  }
+
+  /** A line of a paragraph, styled as the paragraph so far; undefined for any other block (it ends one). */
+  private paragraphLine(line: string): string[] | undefined {
+    const source = unindent(line);
+    if (!isParagraph(markedLexer().lex(source))) {
+      this.paragraph = [];
+      return undefined;
+    }
+    // The last few lines are context enough for emphasis across lines; a paragraph of hundreds of lines
+    // (a log, a poem) is not lexed again whole for each of them.
+    this.paragraph = [...this.paragraph.slice(1 - PARAGRAPH_CONTEXT), source];
+    const runs = lastParagraphLine(this.paragraph, markedLexer());
+    if (runs === undefined) return undefined;
+    const prefix = prefixOf(line, this.width());
+    return wrapRuns(runs, { width: this.width(), first: prefix, rest: prefix }).map((row) => serialize(row));
+  }
 }
