@@ -4,7 +4,8 @@
  * from its start (resume.ts); two tabs see the same events. At a turn's end the transcript is read again,
  * so what is shown is what was recorded.
  */
-import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState, type Dispatch, type StateUpdater } from 'preact/hooks';
+import type { RefObject } from 'preact';
 import { api, ApiError, conversationEvents } from './api.js';
 import { extension, type Extras } from './extension.js';
 import { forgetTurn, rememberTurn, resumePoint } from './resume.js';
@@ -43,6 +44,15 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
   const deleted = useRef(onDeleted);
   deleted.current = onDeleted;
   const first = useRef(firstMessage);
+  const view: ViewSetters = {
+    setSummary,
+    setEntries,
+    setTurn,
+    setExtras,
+    setRunning,
+    setElsewhere,
+    setProblem,
+  };
 
   /** Reads the summary and transcript again; the watched turn goes once it is recorded. */
   const refresh = useCallback(
@@ -60,70 +70,18 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
   useEffect(() => {
     let closed = false;
     let close: (() => void) | undefined;
-    const onEvent = (event: ServerEvent, eventId: string | undefined): void => {
-      if (closed) return;
-      setTurn((current) => applyTurnEvent(current, event));
-      setExtras((current) => extension.apply(current, event));
-      switch (event.type) {
-        case 'turn-started':
-          setRunning(true);
-          setElsewhere(event.elsewhere === true);
-          rememberTurn(id, event.turnId, eventId);
-          break;
-        case 'turn-complete':
-        case 'turn-failed':
-          setRunning(false);
-          setElsewhere(false);
-          forgetTurn(id);
-          void refresh(event.type === 'turn-failed').catch((error: unknown) => setProblem(message(error)));
-          break;
-        case 'replay-gap':
-          void refresh(false).catch((error: unknown) => setProblem(message(error)));
-          break;
-        case 'conversation-deleted':
-          deleted.current();
-          break;
-        default:
-          break;
-      }
-    };
-    // A first message to send shows at once, as running, until its turn's events come.
-    setProblem(undefined);
-    setTurn(first.current !== undefined ? startTurn(first.current) : undefined);
-    setEntries([]);
-    setRunning(first.current !== undefined);
-    void (async () => {
-      try {
-        const [next, recorded, state] = await Promise.all([
-          api.conversation(id),
-          readTranscript(id),
-          api.state(id),
-        ]);
-        if (closed) return;
-        // A running turn is shown from its start: after a reload from where this tab saw it begin, in a
-        // tab that opens the conversation mid-turn from where the server says it began.
-        const resumeAfter =
-          state.turnId !== null
-            ? (resumePoint(id, state.turnId) ?? state.replayAfter ?? undefined)
-            : undefined;
-        setSummary(next);
-        // A turn replayed from its start shows its own message again.
-        setEntries(resumeAfter !== undefined ? beforeLastUserMessage(recorded) : recorded);
-        setExtras(extension.fromState(state));
-        setRunning(state.turnId !== null || first.current !== undefined);
-        setElsewhere(state.turnId !== null && state.elsewhere === true);
-        if (state.turnId !== null && resumeAfter === undefined) setTurn({ turnId: state.turnId, blocks: [] });
-        const onOpen = (): void => {
-          const text = first.current;
-          first.current = undefined;
-          if (text !== undefined) void sendRef.current(text);
-        };
-        close = conversationEvents(id, { onEvent, onOpen }, resumeAfter);
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 404) deleted.current();
-        else setProblem(message(error));
-      }
-    })();
+    const onEvent = turnEventHandler(id, view, refresh, () => deleted.current());
+    void openConversation(id, view, first, {
+      isClosed: () => closed,
+      onEvent: (event, eventId) => {
+        if (!closed) onEvent(event, eventId);
+      },
+      send: (text) => void sendRef.current(text),
+      deleted: () => deleted.current(),
+      opened: (stop) => {
+        close = stop;
+      },
+    });
     return () => {
       closed = true;
       close?.();
@@ -156,4 +114,107 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
   const reload = useCallback(() => refresh(false), [refresh]);
 
   return { summary, entries, turn, extras, running, elsewhere, problem, send, stop, respond, reload };
+}
+
+/** The state setters of `useConversation`, for the helpers below. */
+interface ViewSetters {
+  setSummary: Dispatch<StateUpdater<ConversationSummary | undefined>>;
+  setEntries: Dispatch<StateUpdater<TranscriptEntry[]>>;
+  setTurn: Dispatch<StateUpdater<LiveTurn | undefined>>;
+  setExtras: Dispatch<StateUpdater<Extras>>;
+  setRunning: Dispatch<StateUpdater<boolean>>;
+  setElsewhere: Dispatch<StateUpdater<boolean>>;
+  setProblem: Dispatch<StateUpdater<string | undefined>>;
+}
+
+/** What an event of the conversation's stream changes: the watched turn, the extension, running, the transcript. */
+function turnEventHandler(
+  id: string,
+  view: ViewSetters,
+  refresh: (keepFailed: boolean) => Promise<void>,
+  onDeleted: () => void,
+): (event: ServerEvent, eventId: string | undefined) => void {
+  const { setTurn, setExtras, setRunning, setElsewhere, setProblem } = view;
+  return (event, eventId) => {
+    setTurn((current) => applyTurnEvent(current, event));
+    setExtras((current) => extension.apply(current, event));
+    switch (event.type) {
+      case 'turn-started':
+        setRunning(true);
+        setElsewhere(event.elsewhere === true);
+        rememberTurn(id, event.turnId, eventId);
+        break;
+      case 'turn-complete':
+      case 'turn-failed':
+        setRunning(false);
+        setElsewhere(false);
+        forgetTurn(id);
+        void refresh(event.type === 'turn-failed').catch((error: unknown) => setProblem(message(error)));
+        break;
+      case 'replay-gap':
+        void refresh(false).catch((error: unknown) => setProblem(message(error)));
+        break;
+      case 'conversation-deleted':
+        onDeleted();
+        break;
+      default:
+        break;
+    }
+  };
+}
+
+interface OpenHooks {
+  isClosed(): boolean;
+  onEvent(event: ServerEvent, eventId: string | undefined): void;
+  /** Sends the first message once the stream is open. */
+  send(text: string): void;
+  deleted(): void;
+  /** Told at once the function that closes the stream, when it was opened. */
+  opened(close: () => void): void;
+}
+
+/**
+ * Shows the conversation as empty (or its first message being sent), reads the summary, transcript and state, then opens the event stream (from the running turn's start);
+ * `hooks.opened` is told the function that closes it.
+ */
+async function openConversation(
+  id: string,
+  view: ViewSetters,
+  first: RefObject<string | undefined>,
+  hooks: OpenHooks,
+): Promise<void> {
+  // A first message to send shows at once, as running, until its turn's events come.
+  view.setProblem(undefined);
+  view.setTurn(first.current !== undefined ? startTurn(first.current) : undefined);
+  view.setEntries([]);
+  view.setRunning(first.current !== undefined);
+  try {
+    const [next, recorded, state] = await Promise.all([
+      api.conversation(id),
+      readTranscript(id),
+      api.state(id),
+    ]);
+    if (hooks.isClosed()) return;
+    // A running turn is shown from its start: after a reload from where this tab saw it begin, in a
+    // tab that opens the conversation mid-turn from where the server says it began.
+    const resumeAfter =
+      state.turnId !== null ? (resumePoint(id, state.turnId) ?? state.replayAfter ?? undefined) : undefined;
+    view.setSummary(next);
+    // A turn replayed from its start shows its own message again.
+    view.setEntries(resumeAfter !== undefined ? beforeLastUserMessage(recorded) : recorded);
+    view.setExtras(extension.fromState(state));
+    view.setRunning(state.turnId !== null || first.current !== undefined);
+    view.setElsewhere(state.turnId !== null && state.elsewhere === true);
+    if (state.turnId !== null && resumeAfter === undefined)
+      view.setTurn({ turnId: state.turnId, blocks: [] });
+    const onOpen = (): void => {
+      const text = first.current;
+      first.current = undefined;
+      if (text !== undefined) hooks.send(text);
+    };
+    hooks.opened(conversationEvents(id, { onEvent: hooks.onEvent, onOpen }, resumeAfter));
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) hooks.deleted();
+    else view.setProblem(message(error));
+  }
 }

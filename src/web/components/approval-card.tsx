@@ -66,54 +66,95 @@ export function ApprovalCard({ request, onAnswer }: ApprovalCardProps) {
           Waiting for an answer in the terminal that runs this turn.
         </div>
       ) : denying ? (
-        <form
-          class="approval-deny"
-          onSubmit={(event) => {
-            event.preventDefault();
-            const said = reason.trim();
-            answer('deny', said === '' ? undefined : said);
-          }}
-        >
-          <input
-            class="approval-deny-reason"
-            type="text"
-            placeholder="Tell the model why (optional)"
-            value={reason}
-            disabled={sending}
-            autoFocus
-            onInput={(event) => setReason((event.currentTarget as HTMLInputElement).value)}
-          />
-          <button type="submit" class="approval-deny-send" disabled={sending}>
-            Deny
-          </button>
-          <button type="button" disabled={sending} onClick={() => setDenying(false)}>
-            Back
-          </button>
-        </form>
+        <DenyForm
+          reason={reason}
+          sending={sending}
+          onReason={setReason}
+          onDeny={(said) => answer('deny', said)}
+          onBack={() => setDenying(false)}
+        />
       ) : (
-        <div class="approval-choices">
-          <button type="button" class="approval-once" disabled={sending} onClick={() => answer('approve')}>
-            Yes, once
-          </button>
-          {request.alwaysScope !== undefined && (
-            <button
-              type="button"
-              class="approval-always"
-              disabled={sending}
-              onClick={() => answer('approve-session')}
-            >
-              {alwaysLabel(request.alwaysScope)}
-            </button>
-          )}
-          <button type="button" class="approval-no" disabled={sending} onClick={() => setDenying(true)}>
-            No…
-          </button>
-          <button type="button" class="approval-stop" disabled={sending} onClick={() => answer('abort')}>
-            Stop the turn
-          </button>
-        </div>
+        <ApprovalChoices
+          alwaysScope={request.alwaysScope}
+          sending={sending}
+          answer={answer}
+          onNo={() => setDenying(true)}
+        />
       )}
     </section>
+  );
+}
+
+interface DenyFormProps {
+  reason: string;
+  sending: boolean;
+  onReason: (reason: string) => void;
+  /** Denies, with the reason typed (trimmed) unless it is empty. */
+  onDeny: (reason: string | undefined) => void;
+  onBack: () => void;
+}
+
+/** "No…": the reason the model is told (optional), then Deny, or Back to the choices. */
+function DenyForm({ reason, sending, onReason, onDeny, onBack }: DenyFormProps) {
+  return (
+    <form
+      class="approval-deny"
+      onSubmit={(event) => {
+        event.preventDefault();
+        const said = reason.trim();
+        onDeny(said === '' ? undefined : said);
+      }}
+    >
+      <input
+        class="approval-deny-reason"
+        type="text"
+        placeholder="Tell the model why (optional)"
+        value={reason}
+        disabled={sending}
+        autoFocus
+        onInput={(event) => onReason((event.currentTarget as HTMLInputElement).value)}
+      />
+      <button type="submit" class="approval-deny-send" disabled={sending}>
+        Deny
+      </button>
+      <button type="button" disabled={sending} onClick={onBack}>
+        Back
+      </button>
+    </form>
+  );
+}
+
+interface ApprovalChoicesProps {
+  alwaysScope: ApprovalRequestView['alwaysScope'];
+  sending: boolean;
+  answer: (decision: ApprovalDecision) => void;
+  onNo: () => void;
+}
+
+/** The terminal's choices: once, always (when the server states a scope), no…, stop the turn. */
+function ApprovalChoices({ alwaysScope, sending, answer, onNo }: ApprovalChoicesProps) {
+  return (
+    <div class="approval-choices">
+      <button type="button" class="approval-once" disabled={sending} onClick={() => answer('approve')}>
+        Yes, once
+      </button>
+      {alwaysScope !== undefined && (
+        <button
+          type="button"
+          class="approval-always"
+          disabled={sending}
+          onClick={() => answer('approve-session')}
+        >
+          {alwaysLabel(alwaysScope)}
+        </button>
+      )}
+      <button type="button" class="approval-no" disabled={sending} onClick={onNo}>
+        No…
+      </button>
+      <button type="button" class="approval-stop" disabled={sending} onClick={() => answer('abort')}>
+        Stop the turn
+      </button>
+    </div>
   );
 }
 

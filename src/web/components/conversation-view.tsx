@@ -3,13 +3,13 @@
  * with the watched turn below it, the extension's panel (approvals, plan) and the composer.
  */
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { extension } from '../extension.js';
+import { extension, type Extras } from '../extension.js';
 import { extrasApi } from '../extras-api.js';
 import { userText } from '../transcript-read.js';
 import { useConversation } from '../use-conversation.js';
 import { Composer } from './composer.js';
 import { LiveTurnView } from './live-turn.js';
-import type { ForkPoint } from '../types.js';
+import type { ConversationSummary, ForkPoint } from '../types.js';
 import { Transcript } from './transcript.js';
 
 export interface ConversationViewProps {
@@ -37,13 +37,7 @@ export function ConversationView({ id, firstMessage, onOpen, onActivity }: Conve
   useEffect(() => {
     if (!running) onActivity();
   }, [running]);
-  useEffect(() => {
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape' && stoppable) void open.stop();
-    };
-    document.addEventListener('keydown', onKey);
-    return () => document.removeEventListener('keydown', onKey);
-  }, [stoppable, open.stop]);
+  useStopOnEscape(stoppable, open.stop);
 
   const lastMessage =
     turn?.userText ??
@@ -54,32 +48,20 @@ export function ConversationView({ id, firstMessage, onOpen, onActivity }: Conve
 
   return (
     <section class="conversation" aria-label="Conversation" data-state={running ? 'running' : 'idle'}>
-      <header class="conversation-header">
-        <div class="conversation-title">
-          <h1>{summary?.title ?? summary?.preview ?? 'New conversation'}</h1>
-          {summary ? (
-            <span class="conversation-model">
-              {summary.provider} · {summary.api} · {summary.model}
-            </span>
-          ) : null}
-        </div>
-        {summary ? (
-          <extension.Header
-            extras={extras}
-            conversation={summary}
-            busy={running}
-            onChanged={() => {
-              void open.reload();
-              onActivity();
-            }}
-            onOpen={(next) => {
-              // A fork or a delete changes the list: read it again (GET /events may say so later).
-              onActivity();
-              onOpen(next);
-            }}
-          />
-        ) : null}
-      </header>
+      <ConversationHeader
+        summary={summary}
+        extras={extras}
+        busy={running}
+        onChanged={() => {
+          void open.reload();
+          onActivity();
+        }}
+        onOpen={(next) => {
+          // A fork or a delete changes the list: read it again (GET /events may say so later).
+          onActivity();
+          onOpen(next);
+        }}
+      />
       <div
         class="transcript"
         ref={scroller}
@@ -107,16 +89,8 @@ export function ConversationView({ id, firstMessage, onOpen, onActivity }: Conve
               })}
         />
         {turn ? <LiveTurnView turn={turn} extras={extras} running={running} /> : null}
-        {forkProblem !== undefined ? (
-          <div class="notice error" role="alert">
-            {forkProblem}
-          </div>
-        ) : null}
-        {problem !== undefined ? (
-          <div class="notice error" role="alert">
-            {problem}
-          </div>
-        ) : null}
+        <ErrorNotice text={forkProblem} />
+        <ErrorNotice text={problem} />
       </div>
       <extension.Panel extras={extras} conversationId={id} respond={open.respond} />
       <Composer
@@ -128,4 +102,59 @@ export function ConversationView({ id, firstMessage, onOpen, onActivity }: Conve
       />
     </section>
   );
+}
+
+/** Esc stops the turn while `stoppable`. */
+function useStopOnEscape(stoppable: boolean, stop: () => Promise<void>): void {
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape' && stoppable) void stop();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [stoppable, stop]);
+}
+
+interface ConversationHeaderProps {
+  summary: ConversationSummary | undefined;
+  extras: Extras;
+  busy: boolean;
+  /** The extension changed the conversation (a title, a setting). */
+  onChanged(): void;
+  /** The extension opened another conversation (a fork), or none (a delete). */
+  onOpen(id: string | undefined): void;
+}
+
+/** The title, provider and model, and the extension's actions. */
+function ConversationHeader({ summary, extras, busy, onChanged, onOpen }: ConversationHeaderProps) {
+  return (
+    <header class="conversation-header">
+      <div class="conversation-title">
+        <h1>{summary?.title ?? summary?.preview ?? 'New conversation'}</h1>
+        {summary ? (
+          <span class="conversation-model">
+            {summary.provider} · {summary.api} · {summary.model}
+          </span>
+        ) : null}
+      </div>
+      {summary ? (
+        <extension.Header
+          extras={extras}
+          conversation={summary}
+          busy={busy}
+          onChanged={onChanged}
+          onOpen={onOpen}
+        />
+      ) : null}
+    </header>
+  );
+}
+
+/** A problem shown in the transcript; nothing when there is none. */
+function ErrorNotice({ text }: { text: string | undefined }) {
+  return text !== undefined ? (
+    <div class="notice error" role="alert">
+      {text}
+    </div>
+  ) : null;
 }
