@@ -166,7 +166,11 @@ describe('the live channel between two engines on one home', () => {
 
   it("tells B of A's compaction as a run of its own kind, ending like a turn", async () => {
     const conversation = await a.create();
+    // A reply long enough that a summary would shrink the history: a shorter one is compacted as a
+    // no-op, without a summary request, so the run could end before B connects.
+    client = new GatedClient(['a long reply. '.repeat(400), 'The end.']);
     for await (const event of conversation.submit('hi')) void event;
+    client = new GatedClient(['The summary ', 'of it.']);
     const seen = collector();
     const watch = b.watchLive(conversation.id, seen.onRun);
     await watch.ready;
@@ -184,7 +188,8 @@ describe('the live channel between two engines on one home', () => {
     expect(seen.runs[0]?.kind).toBe('compaction');
     expect(seen.runs[0]?.turnId).toMatch(/^compaction-/);
     expect(await seen.ended[0]).toEqual(events);
-    expect(events.map((event) => event.type)).toContain('compaction-finished');
+    const finished = events.find((event) => event.type === 'compaction-finished');
+    expect(finished).toMatchObject({ status: 'compacted' });
     watch.stop();
   });
 
