@@ -9,6 +9,7 @@
  */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { buildIsFresh } from './build-stamp.js';
 
 const testAt = process.argv.indexOf('--test');
 const vitestArgs = testAt === -1 ? undefined : process.argv.slice(testAt + 1);
@@ -55,6 +56,12 @@ async function runLane(steps) {
       // The build's output goes out before the tests' starts.
       process.stdout.write(lane.output);
       lane.output = '';
+    }
+    if (step === 'build' && buildIsFresh()) {
+      // A fresh `npm ci` has just built these very files (its `prepare`): the same build again would only
+      // cost time (dist/.build-stamp, scripts/build-stamp.js).
+      lane.output += '> npm run build: skipped, dist/ is the build of these sources already\n';
+      continue;
     }
     code = step === 'vitest' ? await runTests() : await runScript(step, lane);
     if (code !== 0) break;
