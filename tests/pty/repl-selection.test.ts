@@ -136,6 +136,9 @@ describe('conversation selection and start-up in the REPL (tmux)', () => {
 
     term = await start(['--resume', bareId]);
     expect(ID.exec(await term.waitFor(ID))?.[1]).toBe(bareId);
+    // The prompt, not only the header: a Ctrl-D sent before the terminal is in raw mode is the tty's own
+    // end-of-file on an empty line, and never reaches cody (seen once under full-suite load).
+    await term.waitFor(/\n› *\n*$/, 20_000);
     await term.send('C-d');
     expect(await term.waitForExit()).toBe(0);
   }, 120_000);
