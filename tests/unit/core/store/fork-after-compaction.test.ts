@@ -4,72 +4,23 @@
  * keeps exactly the live history through that message. Through createCody with a scripted model and a
  * small window, so two compactions drop the oldest messages and keep the recent ones.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCody, type Cody } from '../../../../src/core/engine/cody.js';
-import type { TranscriptPage } from '../../../../src/core/rollout/transcript-page.js';
-import type { ModelClient, ModelRequest, StreamEvent } from '../../../../src/protocol/index.js';
-
-const MODEL = 'tiny-model';
-
-class ReplyClient implements ModelClient {
-  readonly api = 'openai-chat' as const;
-  readonly model = MODEL;
-  private count = 0;
-  async *stream(_request: ModelRequest): AsyncGenerator<StreamEvent> {
-    const text = `answer ${(this.count += 1)}`;
-    yield { type: 'text-delta', text };
-    yield {
-      type: 'item',
-      item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] },
-    };
-    yield { type: 'finish', reason: 'stop' };
-  }
-}
-
-type Entry = TranscriptPage['entries'][number];
+import type { Cody } from '../../../../src/core/engine/cody.js';
+import { type Entry, question, tinyWindowCody, userMessageText } from './tiny-window.js';
 
 /** The typed text of a user entry (undefined for every other entry). */
 function userText(entry: Entry): string | undefined {
-  if (entry.kind !== 'item' || entry.item.type !== 'message' || entry.item.role !== 'user') return undefined;
-  const text = entry.item.content.map((part) => ('text' in part ? part.text : '')).join('');
-  return text.startsWith('question') ? text : undefined;
+  const text = userMessageText(entry);
+  return text?.startsWith('question') === true ? text : undefined;
 }
 
-/** A message of ~150 tokens, numbered so each is told apart by its start. */
-const question = (n: number): string =>
-  `question ${n}: ${'the compiler reports seventeen warnings about unused imports again. '.repeat(12)}`;
-
 describe('fork numbers in the transcript', () => {
-  let home: string;
   let cody: Cody;
+  let close: () => Promise<void>;
   beforeEach(async () => {
-    home = await mkdtemp(join(tmpdir(), 'cody-fork-compacted-'));
-    // A 2,400-token window: each compaction keeps ~400 tokens of the newest messages (two or three).
-    await writeFile(
-      join(home, 'config.json'),
-      JSON.stringify({
-        provider: 'openai',
-        api: 'chat',
-        model: MODEL,
-        models: { [MODEL]: { contextWindow: 2_400, maxOutputTokens: 200 } },
-        compact: { auto: false },
-      }),
-    );
-    cody = createCody({
-      home,
-      env: {},
-      cwd: home,
-      tools: false,
-      clientFactory: () => Promise.resolve(new ReplyClient()),
-    });
+    ({ cody, close } = await tinyWindowCody('cody-fork-compacted-'));
   });
-  afterEach(async () => {
-    await cody.close();
-    await rm(home, { recursive: true, force: true });
-  });
+  afterEach(() => close());
 
   async function run(events: AsyncIterable<{ type: string }>): Promise<void> {
     let last: { type: string } | undefined;

@@ -4,43 +4,16 @@
  * The oracle is independent of the code under test: the parent's rollout cut right before the next typed
  * user message, read back by the resume reader. Through createCody with a scripted model.
  */
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createCody, type Cody } from '../../../../src/core/engine/cody.js';
+import type { Cody } from '../../../../src/core/engine/cody.js';
 import { readRolloutForResume } from '../../../../src/core/rollout/reader.js';
-import type { TranscriptPage } from '../../../../src/core/rollout/transcript-page.js';
-import type { ModelClient, ModelRequest, StreamEvent } from '../../../../src/protocol/index.js';
-
-const MODEL = 'tiny-model';
-
-class ReplyClient implements ModelClient {
-  readonly api = 'openai-chat' as const;
-  readonly model = MODEL;
-  private count = 0;
-  async *stream(_request: ModelRequest): AsyncGenerator<StreamEvent> {
-    const text = `answer ${(this.count += 1)}`;
-    yield { type: 'text-delta', text };
-    yield {
-      type: 'item',
-      item: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] },
-    };
-    yield { type: 'finish', reason: 'stop' };
-  }
-}
-
-type Entry = TranscriptPage['entries'][number];
-
-/** A message of ~150 tokens, numbered so each is told apart by its start. */
-const question = (n: number): string =>
-  `question ${n}: ${'the compiler reports seventeen warnings about unused imports again. '.repeat(12)}`;
+import { type Entry, question, tinyWindowCody, userMessageText } from './tiny-window.js';
 
 /** The number of the question a user entry holds (undefined for every other entry). */
 function questionOf(entry: Entry): number | undefined {
-  if (entry.kind !== 'item' || entry.item.type !== 'message' || entry.item.role !== 'user') return undefined;
-  const text = entry.item.content.map((part) => ('text' in part ? part.text : '')).join('');
-  const match = /^question (\d+):/.exec(text);
+  const match = /^question (\d+):/.exec(userMessageText(entry) ?? '');
   return match ? Number(match[1]) : undefined;
 }
 
@@ -49,30 +22,11 @@ describe('fork at a transcript entry', () => {
   let cody: Cody;
   const rollout = (id: string): string => join(home, 'conversations', `${id}.jsonl`);
 
+  let close: () => Promise<void>;
   beforeEach(async () => {
-    home = await mkdtemp(join(tmpdir(), 'cody-fork-entry-'));
-    await writeFile(
-      join(home, 'config.json'),
-      JSON.stringify({
-        provider: 'openai',
-        api: 'chat',
-        model: MODEL,
-        models: { [MODEL]: { contextWindow: 2_400, maxOutputTokens: 200 } },
-        compact: { auto: false },
-      }),
-    );
-    cody = createCody({
-      home,
-      env: {},
-      cwd: home,
-      tools: false,
-      clientFactory: () => Promise.resolve(new ReplyClient()),
-    });
+    ({ home, cody, close } = await tinyWindowCody('cody-fork-entry-'));
   });
-  afterEach(async () => {
-    await cody.close();
-    await rm(home, { recursive: true, force: true });
-  });
+  afterEach(() => close());
 
   async function run(events: AsyncIterable<{ type: string }>): Promise<void> {
     for await (const event of events) void event;
