@@ -11,26 +11,10 @@ import { readHistoryAtEntry } from '../../../../src/core/rollout/history-at-entr
 import { SUMMARY_PREFIX } from '../../../../src/core/rollout/summary-prefix.js';
 import { readRolloutForResume } from '../../../../src/core/rollout/reader.js';
 import { readTranscript } from '../../../../src/core/rollout/transcript.js';
+import { item, line, metaLine, turn } from './rollout-lines.js';
 
 const ID = '01a20573-a5ca-7225-b716-11f3eb52db31';
-const T = '2026-01-01T00:00:00.000Z';
-const line = (type: string, payload: unknown): string => JSON.stringify({ timestamp: T, type, payload });
-const meta = line('session_meta', {
-  id: ID,
-  timestamp: T,
-  provider: 'openai',
-  api: 'openai-chat',
-  model: 'm',
-});
-const item = (role: string, text: string) => ({
-  type: 'message',
-  role,
-  content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }],
-});
-const turn = (text: string): string[] => [
-  line('response_item', item('user', text)),
-  line('response_item', item('assistant', `re ${text}`)),
-];
+const meta = metaLine(ID);
 
 let directory: string;
 let file: string;

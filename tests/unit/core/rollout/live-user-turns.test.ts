@@ -12,24 +12,11 @@ import { SUMMARY_PREFIX } from '../../../../src/core/rollout/summary-prefix.js';
 import { isTypedUserMessage, partsText } from '../../../../src/core/rollout/definitions.js';
 import { readRolloutForResume } from '../../../../src/core/rollout/reader.js';
 import { readTranscript } from '../../../../src/core/rollout/transcript.js';
+import { item, line, metaLine, turn } from './rollout-lines.js';
 
 const ID = '01a20573-a5ca-7225-b716-11f3eb52db30';
-const T = '2026-01-01T00:00:00.000Z';
-const line = (type: string, payload: unknown): string => JSON.stringify({ timestamp: T, type, payload });
-const meta = line('session_meta', {
-  id: ID,
-  timestamp: T,
-  provider: 'openai',
-  api: 'openai-chat',
-  model: 'm',
-});
-const item = (role: string, text: string) => ({
-  type: 'message',
-  role,
-  content: [{ type: role === 'assistant' ? 'output_text' : 'input_text', text }],
-});
+const meta = metaLine(ID);
 const message = (role: string, text: string): string => line('response_item', item(role, text));
-const turn = (text: string): string[] => [message('user', text), message('assistant', `re ${text}`)];
 const summary = item('user', `${SUMMARY_PREFIX}\nS`);
 const compacted = (kept: string[] | undefined): string =>
   line('compacted', {
