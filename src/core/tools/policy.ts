@@ -60,6 +60,11 @@ export interface PolicyContext {
   remembered: boolean;
   /** Whether commands that run without asking run in a sandbox (bubblewrap); default: no. */
   sandbox?: boolean;
+  /**
+   * The user turned confinement off explicitly (`--dangerously-skip-confinement`, config key
+   * `dangerouslySkipConfinement`): the only way past the asks that hold under every other setting.
+   */
+  unconfined?: boolean;
 }
 
 /** The policy's answer for one access. Never prompts. */
