@@ -20,9 +20,11 @@ export type ApiErrorCode =
   | 'storage-error'
   | 'shutting-down'
   | 'internal'
-  // The web page's guards (web-layer.ts): a Host that is not this server, another origin, no X-Cody-Request.
+  // The web page's guards (web-layer.ts): a Host that is not this server, another origin, no X-Cody-Request,
+  // a session cookie without its session's secret.
   | 'misdirected-request'
-  | 'forbidden';
+  | 'forbidden'
+  | 'session-secret';
 
 export class ApiError extends Error {
   readonly status: number;

@@ -2,13 +2,14 @@
  * What `cody serve` does before routing an API request, for browsers: refuses a `Host` that is not this
  * server (DNS rebinding) and an `Origin` that is not its own, serves the web page's files, signs a
  * browser in (`/auth/session`), and decides whether a request is authenticated — by the bearer token
- * (programs) or by the session cookie plus `X-Cody-Request: 1` on anything that changes state (the page).
+ * (programs) or by the session cookie together with that session's secret (`X-Cody-Session`, on every
+ * request) plus `X-Cody-Request: 1` on anything that changes state (the page).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError } from './api-error.js';
 import { isPagePath, pageFiles, type PageFile } from './web-assets.js';
 import { hostCheck, originCheck } from './web-security.js';
-import { sameSecret, WebSessions } from './web-session.js';
+import { sameSecret, SESSION_SECRET_HEADER, WebSessions, type OpenedSession } from './web-session.js';
 import { tokenCheck } from './token.js';
 
 export interface WebLayerOptions {
@@ -92,10 +93,24 @@ export class WebLayer {
     return `${base}/#code=${this.sessions.newCode()}`;
   }
 
-  /** True for a cookie session, false for the bearer token; throws 401 for neither. */
+  /**
+   * True for a cookie session with its secret, false for the bearer token; 403 for a session's cookie
+   * without its secret (another service on this host is sent the cookie too), 401 for neither.
+   */
   private authenticate(request: IncomingMessage): boolean {
     if (this.isBearer(request.headers.authorization)) return false;
-    if (this.sessions.isSession(request.headers.cookie)) return true;
+    const session = this.sessions.check(request.headers.cookie, header(request, SESSION_SECRET_HEADER));
+    if (session === 'ok') return true;
+    if (session === 'no-secret') {
+      throw new ApiError(
+        403,
+        'session-secret',
+        'The session cookie alone authorises nothing: send the session secret from the sign-in answer in X-Cody-Session.',
+      );
+    }
+    if (session === 'wrong-secret') {
+      throw new ApiError(403, 'session-secret', "X-Cody-Session is not this session's secret.");
+    }
     throw new ApiError(
       401,
       'unauthorized',
@@ -106,7 +121,7 @@ export class WebLayer {
   /** `POST /auth/session` `{"code"}` (from the sign-in URL) or `{"token"}` (the API token, pasted). */
   private async signIn(body: () => Promise<unknown>): Promise<LayerReply> {
     const input = (await body()) as { code?: unknown; token?: unknown } | undefined;
-    let session: string | undefined;
+    let session: OpenedSession | undefined;
     if (typeof input?.code === 'string' && input.code !== '') session = this.sessions.redeem(input.code);
     else if (typeof input?.token === 'string' && sameSecret(input.token, this.options.token)) {
       session = this.sessions.open();
@@ -118,10 +133,11 @@ export class WebLayer {
         'That sign-in link was already used or has expired: start `cody web` again, or paste the API token.',
       );
     }
+    // The secret goes in the body, never in a cookie: only the page's own origin can read it.
     return {
       status: 200,
-      body: this.sessionInfo(),
-      headers: { 'set-cookie': this.sessions.cookie(session) },
+      body: { ...this.sessionInfo(), secret: session.secret },
+      headers: { 'set-cookie': this.sessions.cookie(session.id) },
     };
   }
 

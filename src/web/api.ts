@@ -1,9 +1,12 @@
 /**
  * The page's only way to the engine: typed `fetch` calls to `cody serve` on the page's own origin (the
- * session cookie goes along, `credentials: 'same-origin'`) and `EventSource` streams. Every request that
- * changes something carries `X-Cody-Request: 1`: the server refuses a cookie-authenticated one without it,
- * so a form on another site cannot act for the person.
+ * session cookie goes along, `credentials: 'same-origin'`) and event streams read with `fetch` too
+ * (event-stream.ts). Every request carries the session's secret (`X-Cody-Session`, session-secret.ts):
+ * the cookie alone authorises nothing, as every service on this host is sent it. Every request that
+ * changes something also carries `X-Cody-Request: 1`.
  */
+import { openEventStream } from './event-stream.js';
+import { forgetSessionSecret, keepSessionSecret, sessionSecret } from './session-secret.js';
 import type {
   ConversationState,
   ConversationSummary,
@@ -30,8 +33,21 @@ type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** Dispatched on `window` when the server no longer knows the session (it restarted, or signed it out). */
 export const SIGNED_OUT_EVENT = 'cody-signed-out';
 
+/** The session's secret, on every request (the stream's too). */
+function sessionHeaders(): Record<string, string> {
+  const secret = sessionSecret();
+  return secret !== undefined ? { 'x-cody-session': secret } : {};
+}
+
+/** 401 (no such session) or 403 `session-secret` (this tab's secret is not the cookie's session's). */
+function lostSession(status: number, code: string | undefined): void {
+  if (status !== 401 && code !== 'session-secret') return;
+  forgetSessionSecret();
+  window.dispatchEvent(new Event(SIGNED_OUT_EVENT));
+}
+
 export async function request<T>(method: Method, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  const headers: Record<string, string> = { accept: 'application/json', ...sessionHeaders() };
   if (method !== 'GET') headers['x-cody-request'] = '1';
   if (body !== undefined) headers['content-type'] = 'application/json';
   const response = await fetch(path, {
@@ -44,8 +60,7 @@ export async function request<T>(method: Method, path: string, body?: unknown): 
   const parsed: unknown = text === '' ? undefined : JSON.parse(text);
   if (!response.ok) {
     const error = (parsed as { error?: { code?: string; message?: string } } | undefined)?.error;
-    if (response.status === 401 && !path.startsWith('/auth/'))
-      window.dispatchEvent(new Event(SIGNED_OUT_EVENT));
+    if (!path.startsWith('/auth/')) lostSession(response.status, error?.code);
     throw new ApiError(response.status, error?.code ?? 'http-error', error?.message ?? response.statusText);
   }
   return parsed as T;
@@ -58,10 +73,29 @@ export interface Selection {
 }
 
 /** The routes the page uses, one function each. */
+/** Signs in, and keeps the session's secret the answer holds. */
+async function signIn(body: { code: string } | { token: string }): Promise<SessionInfo> {
+  const { secret, ...session } = await request<SessionInfo & { secret: string }>(
+    'POST',
+    '/auth/session',
+    body,
+  );
+  keepSessionSecret(secret);
+  return session;
+}
+
 export const api = {
-  signIn: (code: string) => request<SessionInfo>('POST', '/auth/session', { code }),
-  signInWithToken: (token: string) => request<SessionInfo>('POST', '/auth/session', { token }),
+  signIn: (code: string) => signIn({ code }),
+  signInWithToken: (token: string) => signIn({ token }),
   session: () => request<SessionInfo>('GET', '/auth/session'),
+  /** Ends the session on the server (cookie and secret), then forgets the secret in every tab. */
+  signOut: async () => {
+    try {
+      await request<unknown>('DELETE', '/auth/session');
+    } finally {
+      forgetSessionSecret(true);
+    }
+  },
   conversations: async () =>
     (await request<{ conversations: ConversationSummary[] }>('GET', '/conversations')).conversations,
   conversation: (id: string) =>
@@ -121,7 +155,7 @@ export interface StreamHandlers {
   /** Each event with its SSE id (absent on frames a client must not resume from). */
   onEvent(event: ServerEvent, id: string | undefined): void;
   onOpen?(): void;
-  /** The connection dropped; EventSource reconnects by itself (sending Last-Event-ID). */
+  /** The connection dropped (it reconnects by itself, sending Last-Event-ID) or was refused. */
   onError?(): void;
 }
 
@@ -136,21 +170,25 @@ export function listen(
   types: readonly string[] = EVENT_TYPES,
 ): () => void {
   const url = lastEventId ? `${path}?lastEventId=${encodeURIComponent(lastEventId)}` : path;
-  const source = new EventSource(url, { withCredentials: false });
-  const deliver = (message: MessageEvent<string>): void => {
-    let event: ServerEvent;
-    try {
-      event = JSON.parse(message.data) as ServerEvent;
-    } catch {
-      return;
-    }
-    handlers.onEvent(event, message.lastEventId === '' ? undefined : message.lastEventId);
-  };
-  source.addEventListener('message', deliver);
-  for (const type of types) source.addEventListener(type, deliver);
-  source.addEventListener('open', () => handlers.onOpen?.());
-  source.addEventListener('error', () => handlers.onError?.());
-  return () => source.close();
+  const named = new Set(['message', ...types]);
+  return openEventStream(url, sessionHeaders, {
+    onOpen: () => handlers.onOpen?.(),
+    onFrame: (frame) => {
+      if (!named.has(frame.type)) return;
+      let event: ServerEvent;
+      try {
+        event = JSON.parse(frame.data) as ServerEvent;
+      } catch {
+        return;
+      }
+      handlers.onEvent(event, frame.lastEventId === '' ? undefined : frame.lastEventId);
+    },
+    onError: (status) => {
+      // A stream of the page's own origin refused with 403 was refused for the session's secret.
+      if (status !== undefined) lostSession(status, status === 403 ? 'session-secret' : undefined);
+      handlers.onError?.();
+    },
+  });
 }
 
 /** The signals of `GET /events` (the whole server's conversations), by the names its frames carry. */

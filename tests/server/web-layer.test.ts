@@ -1,7 +1,8 @@
 /**
  * The browser-facing guards of `cody serve`, over HTTP against a scripted engine: the page's files and
  * their content types, the security headers on every answer, the Host check (DNS rebinding), the Origin
- * check, the one-time sign-in code traded for an HttpOnly SameSite=Strict cookie, and X-Cody-Request on
+ * check, the one-time sign-in code traded for an HttpOnly SameSite=Strict cookie (and the session's
+ * secret, which every cookie request carries: web-session-secret.test.ts), and X-Cody-Request on
  * cookie-authenticated changes, while the bearer token keeps working for programs.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -73,10 +74,15 @@ function codeOf(signInUrl: string): string {
   return /#code=([\w-]+)$/.exec(signInUrl)?.[1] ?? '';
 }
 
-async function signIn(url: string, code: string): Promise<{ answer: Answer; cookie: string }> {
+/** `session`: the headers of the page's requests, the cookie and the session's secret. */
+async function signIn(
+  url: string,
+  code: string,
+): Promise<{ answer: Answer; session: Record<string, string> }> {
   const answer = await call(url, 'POST', '/auth/session', { 'content-type': 'application/json' }, { code });
   const setCookie = answer.headers['set-cookie']?.[0] ?? '';
-  return { answer, cookie: setCookie.split(';')[0] ?? '' };
+  const secret = answer.status === 200 ? (JSON.parse(answer.text) as { secret: string }).secret : '';
+  return { answer, session: { cookie: setCookie.split(';')[0] ?? '', 'x-cody-session': secret } };
 }
 
 describe('cody serve for browsers', () => {
@@ -141,9 +147,13 @@ describe('cody serve for browsers', () => {
     const started = await start();
     const signInUrl = started.signInUrl();
     expect(signInUrl).toMatch(new RegExp(`^${started.url}/#code=[\\w-]{40,}$`));
-    const { answer, cookie } = await signIn(started.url, codeOf(signInUrl));
+    const { answer, session } = await signIn(started.url, codeOf(signInUrl));
     expect(answer.status).toBe(200);
-    expect(JSON.parse(answer.text)).toEqual({ signedIn: true, workspace: '/work/space' });
+    expect(JSON.parse(answer.text)).toEqual({
+      signedIn: true,
+      workspace: '/work/space',
+      secret: session['x-cody-session'],
+    });
     const setCookie = String(answer.headers['set-cookie']?.[0]);
     expect(setCookie).toMatch(/^cody_session_\d+=[\w-]{40,}; /);
     expect(setCookie).toContain('HttpOnly');
@@ -151,22 +161,21 @@ describe('cody serve for browsers', () => {
     expect(setCookie).toContain('Path=/');
     // The session works for reads, and is not the token.
     expect(setCookie).not.toContain(TOKEN);
-    const listed = await call(started.url, 'GET', '/conversations', { cookie });
+    const listed = await call(started.url, 'GET', '/conversations', session);
     expect(listed.status).toBe(200);
-    expect((await call(started.url, 'GET', '/auth/session', { cookie })).status).toBe(200);
+    expect((await call(started.url, 'GET', '/auth/session', session)).status).toBe(200);
     // The same code again, a made-up one, and none: refused, no cookie.
     for (const code of [codeOf(signInUrl), 'made-up-code']) {
       const again = await signIn(started.url, code);
       expect(again.answer.status).toBe(401);
       expect(again.answer.headers['set-cookie']).toBeUndefined();
     }
-    expect((await call(started.url, 'GET', '/conversations', { cookie: 'cody_session_1=x' })).status).toBe(
-      401,
-    );
+    const unknown = { ...session, cookie: 'cody_session_1=x' };
+    expect((await call(started.url, 'GET', '/conversations', unknown)).status).toBe(401);
     // Signing out ends the session.
-    const out = await call(started.url, 'DELETE', '/auth/session', { cookie, 'x-cody-request': '1' });
+    const out = await call(started.url, 'DELETE', '/auth/session', { ...session, 'x-cody-request': '1' });
     expect(out.status).toBe(200);
-    expect((await call(started.url, 'GET', '/conversations', { cookie })).status).toBe(401);
+    expect((await call(started.url, 'GET', '/conversations', session)).status).toBe(401);
   });
 
   it('a code expires', () => {
@@ -176,7 +185,7 @@ describe('cody serve for browsers', () => {
     now += CODE_TTL_MS + 1;
     expect(sessions.redeem(code)).toBeUndefined();
     const fresh = sessions.newCode();
-    expect(sessions.redeem(fresh)).toMatch(/^[\w-]{40,}$/);
+    expect(sessions.redeem(fresh)).toMatchObject({ id: expect.stringMatching(/^[\w-]{40,}$/) });
   });
 
   it('signs in with the API token pasted into the page, not with a wrong one', async () => {
@@ -192,17 +201,17 @@ describe('cody serve for browsers', () => {
 
   it('needs X-Cody-Request on cookie-authenticated changes; the bearer token needs none', async () => {
     const started = await start();
-    const { cookie } = await signIn(started.url, codeOf(started.signInUrl()));
+    const { session } = await signIn(started.url, codeOf(started.signInUrl()));
     const json = { 'content-type': 'application/json' };
-    const refused = await call(started.url, 'POST', '/conversations', { ...json, cookie }, {});
+    const refused = await call(started.url, 'POST', '/conversations', { ...json, ...session }, {});
     expect(refused.status).toBe(403);
     expect(JSON.parse(refused.text)).toMatchObject({ error: { code: 'forbidden' } });
-    expect((await call(started.url, 'GET', '/conversations', { cookie })).text).toBe('{"conversations":[]}');
+    expect((await call(started.url, 'GET', '/conversations', session)).text).toBe('{"conversations":[]}');
     const made = await call(
       started.url,
       'POST',
       '/conversations',
-      { ...json, cookie, 'x-cody-request': '1' },
+      { ...json, ...session, 'x-cody-request': '1' },
       {},
     );
     expect(made.status).toBe(201);
@@ -218,12 +227,14 @@ describe('cody serve for browsers', () => {
 
   it('refuses requests from another origin, even with a session and the header', async () => {
     const started = await start();
-    const { cookie } = await signIn(started.url, codeOf(started.signInUrl()));
+    const { session } = await signIn(started.url, codeOf(started.signInUrl()));
     const other = 'http://127.0.0.1:9';
-    const headers = { cookie, 'x-cody-request': '1', 'content-type': 'application/json', origin: other };
+    const headers = { ...session, 'x-cody-request': '1', 'content-type': 'application/json', origin: other };
     const answer = await call(started.url, 'POST', '/conversations', headers, {});
     expect(answer.status).toBe(403);
-    expect((await call(started.url, 'GET', '/conversations', { cookie, origin: other })).status).toBe(403);
+    expect((await call(started.url, 'GET', '/conversations', { ...session, origin: other })).status).toBe(
+      403,
+    );
     // Its own origin is fine.
     const own = await call(started.url, 'POST', '/conversations', { ...headers, origin: started.url }, {});
     expect(own.status).toBe(201);
@@ -238,19 +249,19 @@ describe('cody serve for browsers', () => {
       }
       validateAnswer(method, '/auth/session', answer.status, headers, answer.text);
     };
-    const { answer, cookie } = await signIn(server.url, codeOf(server.signInUrl()));
+    const { answer, session } = await signIn(server.url, codeOf(server.signInUrl()));
     expect(answer.status).toBe(200);
     check('POST', answer);
     const refused = await signIn(server.url, 'not-a-code');
     expect(refused.answer.status).toBe(401);
     check('POST', refused.answer);
-    const info = await call(server.url, 'GET', '/auth/session', { cookie });
+    const info = await call(server.url, 'GET', '/auth/session', session);
     expect(JSON.parse(info.text)).toEqual({ signedIn: true, workspace: '/work/space' });
     check('GET', info);
-    const out = await call(server.url, 'DELETE', '/auth/session', { cookie, 'x-cody-request': '1' });
+    const out = await call(server.url, 'DELETE', '/auth/session', { ...session, 'x-cody-request': '1' });
     expect(out.status).toBe(200);
     check('DELETE', out);
-    const after = await call(server.url, 'GET', '/auth/session', { cookie });
+    const after = await call(server.url, 'GET', '/auth/session', session);
     expect(after.status).toBe(401);
     check('GET', after);
   });

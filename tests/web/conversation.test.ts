@@ -202,7 +202,7 @@ describe('a conversation in the browser', () => {
   it('asks to sign in again once the server no longer knows the session', async () => {
     const { page } = suite;
     await page.evaluate(
-      `fetch('/auth/session', { method: 'DELETE', headers: { 'x-cody-request': '1' } }).then((r) => r.status)`,
+      `fetch('/auth/session', { method: 'DELETE', headers: { 'x-cody-request': '1', 'x-cody-session': sessionStorage.getItem('cody.session') } }).then((r) => r.status)`,
     );
     await page.locator('.new-conversation').click();
     await page.locator('.sign-in').waitFor({ timeout: 15_000 });

@@ -1,7 +1,9 @@
 /**
  * In Chromium: signing in with the printed one-time link (cookie flags, the code gone from the address
- * bar, usable once), a page on another loopback port that can neither read nor change anything, and a
- * DNS-rebound name (`evil.example` resolved to 127.0.0.1) that is refused.
+ * bar, usable once), a page on another loopback port that can neither read nor change anything, the
+ * session cookie that port is sent refused when replayed (the session's secret is in the page's
+ * sessionStorage), reload and sign-out, and a DNS-rebound name (`evil.example` resolved to 127.0.0.1)
+ * that is refused.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -9,13 +11,17 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../e2e/harness.js';
 import { apiCall, launchBrowser, SCREENSHOTS, startWebServe, type WebServe } from './harness.js';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 
 let harness: Harness;
 let serve: WebServe;
 let browser: Browser;
 let otherSite: Server;
 let otherUrl = '';
+/** The context and page the printed link signed in (the link works once): the later tests go on with it. */
+let linked: { context: BrowserContext; page: Page };
+/** The Cookie headers the browser sent to the other port. */
+const otherCookies: string[] = [];
 
 beforeAll(async () => {
   harness = await createHarness();
@@ -23,7 +29,8 @@ beforeAll(async () => {
   const port = new URL(serve.url).port;
   // `evil.example` resolves to this machine, as a rebinding attacker's name would.
   browser = await launchBrowser([`--host-resolver-rules=MAP evil.example 127.0.0.1`]);
-  otherSite = createServer((_request, response) => {
+  otherSite = createServer((request, response) => {
+    if (request.headers.cookie !== undefined) otherCookies.push(request.headers.cookie);
     response.writeHead(200, { 'content-type': 'text/html' });
     response.end('<!doctype html><title>another site</title><p>another site</p>');
   });
@@ -57,6 +64,7 @@ describe('signing the browser in', () => {
     expect(cookies[0]?.value).not.toContain(serve.token);
     expect(await page.evaluate('document.cookie')).toBe('');
     await page.screenshot({ path: join(SCREENSHOTS, 'web-empty.png') });
+    linked = { context, page };
 
     // The same link in a fresh browser: refused, with the sign-in form and why.
     const second = await browser.newContext();
@@ -73,7 +81,6 @@ describe('signing the browser in', () => {
     await again.locator('.sign-in button[type=submit]').click();
     await again.locator('.layout').waitFor();
     await second.close();
-    await context.close();
   });
 });
 
@@ -112,6 +119,53 @@ describe('other pages and names', () => {
     // A "simple" request leaves the browser, but the server refuses it: nothing was made.
     const after = (await apiCall(serve, 'GET', '/conversations')) as { conversations: unknown[] };
     expect(after.conversations).toHaveLength(before.conversations.length);
+    await context.close();
+  });
+
+  it('a cookie another port is sent cannot be replayed; reload keeps the session, sign-out ends it', async () => {
+    const { context, page } = linked;
+    const secret = String(await page.evaluate("sessionStorage.getItem('cody.session')"));
+    expect(secret).toMatch(/^[\w-]{40,}$/);
+    // The browser sends the session cookie to another service on this host (another port)…
+    const other = await context.newPage();
+    await other.goto(otherUrl);
+    const stolen = otherCookies.at(-1)?.match(/cody_session_\d+=[\w-]+/)?.[0] ?? '';
+    expect(stolen).not.toBe('');
+    // …which replays it with X-Cody-Request: refused, nothing made.
+    const replay = (headers: Record<string, string>) =>
+      fetch(`${serve.url}/conversations`, {
+        method: 'POST',
+        headers: { cookie: stolen, 'x-cody-request': '1', 'content-type': 'application/json', ...headers },
+        body: '{}',
+      });
+    const count = async () =>
+      ((await apiCall(serve, 'GET', '/conversations')) as { conversations: unknown[] }).conversations.length;
+    const before = await count();
+    const refused = await replay({});
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: { code: 'session-secret' } });
+    expect((await replay({ origin: serve.url })).status).toBe(403);
+    expect(await count()).toBe(before);
+    // The page itself keeps working, after a reload too (the secret is in this tab's sessionStorage).
+    await page.reload();
+    await page.locator('.layout').waitFor();
+    // A conversation a program makes shows up at once: the list's event stream carries the secret too
+    // (quicker than the 5 s poll the page falls back to without a stream).
+    const made = (await apiCall(serve, 'POST', '/conversations', {})) as { id: string };
+    await apiCall(serve, 'POST', `/conversations/${made.id}/messages`, { text: 'after a reload' });
+    await page.locator(`.conversation-item[data-id="${made.id}"]`).waitFor({ timeout: 4_000 });
+    // A new tab of the page gets the secret from the tab already signed in.
+    const tab = await context.newPage();
+    await tab.goto(serve.url);
+    await tab.locator('.layout').waitFor();
+    // Sign out: the page says so, and the old cookie with its secret is refused.
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.locator('.sign-in').waitFor();
+    expect(await page.locator('.sign-in [role=status]').innerText()).toMatch(/Signed out/);
+    expect(await page.evaluate("sessionStorage.getItem('cody.session')")).toBeNull();
+    await tab.locator('.sign-in').waitFor();
+    const after = await replay({ 'x-cody-session': secret });
+    expect(after.status).toBe(401);
     await context.close();
   });
 

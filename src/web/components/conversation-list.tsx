@@ -2,6 +2,7 @@
  * The conversations, newest activity first, this workspace's before the others', each with its title,
  * model and workspace; a search box filters them by title, first message, model or workspace.
  */
+import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ConversationSummary } from '../types.js';
 
@@ -11,6 +12,8 @@ export interface ConversationListProps {
   selectedId: string | undefined;
   onSelect(id: string): void;
   onNew(): void;
+  /** Shown above the list's own controls (the page's Sign out). */
+  children?: ComponentChildren;
 }
 
 /** This workspace first, then newest activity first. */
@@ -60,12 +63,14 @@ export function ConversationList({
   selectedId,
   onSelect,
   onNew,
+  children,
 }: ConversationListProps) {
   const [query, setQuery] = useState('');
   const shown = orderConversations(conversations ?? [], workspace).filter((c) => matches(c, query.trim()));
   return (
     <nav class="conversation-list" aria-label="Conversations">
       <div class="list-top">
+        {children}
         <button type="button" class="new-conversation" onClick={onNew}>
           New conversation
         </button>

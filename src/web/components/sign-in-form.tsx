@@ -5,9 +5,12 @@ import type { SessionInfo } from '../types.js';
 
 export function SignInForm({
   problem,
+  notice,
   onSignedIn,
 }: {
   problem?: string;
+  /** Not a problem: why the form is shown (signed out by the person). */
+  notice?: string;
   onSignedIn(session: SessionInfo): void;
 }) {
   const [token, setToken] = useState('');
@@ -15,6 +18,11 @@ export function SignInForm({
   return (
     <main class="sign-in">
       <h1>Cody</h1>
+      {notice !== undefined ? (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      ) : null}
       <p>
         Open the sign-in link <code>cody serve</code> (or <code>cody web</code>) printed. Each link works
         once.
