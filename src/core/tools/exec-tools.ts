@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { applyPatch, parsePatch, patchPaths, PatchError } from './apply-patch/apply-patch.js';
 import { dangerReason, type DangerousCommand } from './command-safety.js';
 import { analyseCommand } from './shell-analysis.js';
-import { defineTool, failed, ok, type ToolHandler } from './handler.js';
+import { defineTool, failed, ok, type BoundCall, type ToolHandler } from './handler.js';
 import { runShellCommand } from './shell-runner.js';
 import type { Workspace } from './workspace.js';
 
@@ -73,39 +73,53 @@ export function shellTool(rules: ShellRules): ToolHandler {
   );
 }
 
-export const applyPatchTool = defineTool('apply_patch', z.object({ input: z.string().min(1) }), (args) => ({
-  access: (workspace) => {
-    let paths: string[];
-    let deletes: string[];
-    try {
-      const operations = parsePatch(args.input);
-      paths = patchPaths(operations);
-      deletes = operations.flatMap((operation) => (operation.kind === 'delete' ? [operation.path] : []));
-    } catch {
-      // An unparsable patch changes nothing; running it reports the precise error.
-      paths = [];
-      deletes = [];
-    }
-    return {
-      kind: 'write',
-      outside: outside(workspace, paths),
-      summary: `apply a patch to ${paths.join(', ') || 'files'}`,
-      ...(deletes.length > 0 ? { deletes } : {}),
-    };
-  },
-  preview: () => Promise.resolve(args.input),
-  run: async ({ workspace }) => {
-    try {
-      const result = await applyPatch(args.input, (path) => workspace.resolve(path));
-      return ok(`Success. Updated the following files:\n${result.summary.join('\n')}`);
-    } catch (error) {
-      if (error instanceof PatchError)
-        return failed(`apply_patch failed, no file was changed: ${error.message}`);
-      throw error;
-    }
-  },
-}));
+export const applyPatchTool = defineTool('apply_patch', z.object({ input: z.string().min(1) }), (args) => {
+  // Each path resolved once: the approval decided on these physical paths, and the patch writes them.
+  const resolved = new Map<string, string>();
+  const resolveOnce = (workspace: Workspace, path: string): string => {
+    const physical = resolved.get(path) ?? workspace.resolve(path);
+    resolved.set(path, physical);
+    return physical;
+  };
+  return applyPatchCall(args.input, resolveOnce);
+});
 
-function outside(workspace: Workspace, paths: readonly string[]): string[] {
-  return paths.map((path) => workspace.resolve(path)).filter((path) => !workspace.contains(path));
+function applyPatchCall(
+  input: string,
+  resolveOnce: (workspace: Workspace, path: string) => string,
+): BoundCall {
+  return {
+    access: (workspace) => {
+      let paths: string[];
+      let deletes: string[];
+      try {
+        const operations = parsePatch(input);
+        paths = patchPaths(operations);
+        deletes = operations.flatMap((operation) => (operation.kind === 'delete' ? [operation.path] : []));
+      } catch {
+        // An unparsable patch changes nothing; running it reports the precise error.
+        paths = [];
+        deletes = [];
+      }
+      return {
+        kind: 'write',
+        outside: paths
+          .map((path) => resolveOnce(workspace, path))
+          .filter((path) => !workspace.contains(path)),
+        summary: `apply a patch to ${paths.join(', ') || 'files'}`,
+        ...(deletes.length > 0 ? { deletes } : {}),
+      };
+    },
+    preview: () => Promise.resolve(input),
+    run: async ({ workspace }) => {
+      try {
+        const result = await applyPatch(input, (path) => resolveOnce(workspace, path));
+        return ok(`Success. Updated the following files:\n${result.summary.join('\n')}`);
+      } catch (error) {
+        if (error instanceof PatchError)
+          return failed(`apply_patch failed, no file was changed: ${error.message}`);
+        throw error;
+      }
+    },
+  };
 }

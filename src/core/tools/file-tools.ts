@@ -1,7 +1,8 @@
 /** The file tools: read_file (numbered lines, paged), list_directory, grep, glob, write_file, edit_file. */
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { constants } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { openChecked, writeChecked } from './checked-files.js';
 import { glob, grep } from './file-search.js';
 import { defineTool, failed, ok, type ToolHandler } from './handler.js';
 import type { Workspace } from './workspace.js';
@@ -15,6 +16,15 @@ const PREVIEW_LINES = 40;
 
 const outsideOf = (workspace: Workspace, ...paths: string[]): string[] =>
   paths.map((path) => workspace.resolve(path)).filter((path) => !workspace.contains(path));
+
+/**
+ * The physical path a change goes to, resolved once: the approval decided on it, and the write goes
+ * there (checked-files.ts), wherever a link in the path given points by then.
+ */
+export function resolvedOnce(path: string): (workspace: Workspace) => string {
+  let resolved: string | undefined;
+  return (workspace) => (resolved ??= workspace.resolve(path));
+}
 
 export const readFileTool = defineTool(
   'read_file',
@@ -92,51 +102,59 @@ export const globTool = defineTool(
 export const writeFileTool = defineTool(
   'write_file',
   z.object({ path: z.string().min(1), content: z.string() }),
-  (args) => ({
-    access: (workspace) => ({
-      kind: 'write',
-      outside: outsideOf(workspace, args.path),
-      summary: `write ${args.path} (${args.content.length} characters)`,
-    }),
-    preview: async (workspace) => {
-      const before = await readOptional(workspace.resolve(args.path));
-      return lineDiff(args.path, before, args.content);
-    },
-    run: async ({ workspace }) => {
-      const path = workspace.resolve(args.path);
-      await mkdir(dirname(path), { recursive: true });
-      await writeFile(path, args.content);
-      return ok(`Wrote ${args.path}.`);
-    },
-  }),
+  (args) => {
+    const target = resolvedOnce(args.path);
+    return {
+      access: (workspace) => ({
+        kind: 'write',
+        outside: [target(workspace)].filter((path) => !workspace.contains(path)),
+        summary: `write ${args.path} (${args.content.length} characters)`,
+      }),
+      preview: async (workspace) => {
+        const before = await readOptional(target(workspace));
+        return lineDiff(args.path, before, args.content);
+      },
+      run: async ({ workspace }) => {
+        await writeChecked(target(workspace), args.content);
+        return ok(`Wrote ${args.path}.`);
+      },
+    };
+  },
 );
 
 export const editFileTool = defineTool(
   'edit_file',
   z.object({ path: z.string().min(1), old_text: z.string().min(1), new_text: z.string() }),
-  (args) => ({
-    access: (workspace) => ({
-      kind: 'write',
-      outside: outsideOf(workspace, args.path),
-      summary: `edit ${args.path}`,
-    }),
-    preview: () =>
-      Promise.resolve(
-        [`--- ${args.path}`, ...prefixed('-', args.old_text), ...prefixed('+', args.new_text)].join('\n'),
-      ),
-    run: async ({ workspace }) => {
-      const path = workspace.resolve(args.path);
-      const text = await readFile(path, 'utf8');
-      const count = text.split(args.old_text).length - 1;
-      if (count !== 1)
-        return failed(`old_text occurs ${count} times in ${args.path}; it must occur exactly once.`);
-      await writeFile(
-        path,
-        text.replace(args.old_text, () => args.new_text),
-      );
-      return ok(`Edited ${args.path}.`);
-    },
-  }),
+  (args) => {
+    const target = resolvedOnce(args.path);
+    return {
+      access: (workspace) => ({
+        kind: 'write',
+        outside: [target(workspace)].filter((path) => !workspace.contains(path)),
+        summary: `edit ${args.path}`,
+      }),
+      preview: () =>
+        Promise.resolve(
+          [`--- ${args.path}`, ...prefixed('-', args.old_text), ...prefixed('+', args.new_text)].join('\n'),
+        ),
+      run: async ({ workspace }) => {
+        // Read and written through one descriptor, opened without following a link.
+        const handle = await openChecked(target(workspace), constants.O_RDWR);
+        try {
+          const text = await handle.readFile('utf8');
+          const count = text.split(args.old_text).length - 1;
+          if (count !== 1)
+            return failed(`old_text occurs ${count} times in ${args.path}; it must occur exactly once.`);
+          const updated = Buffer.from(text.replace(args.old_text, () => args.new_text));
+          await handle.truncate(0);
+          await handle.write(updated, 0, updated.length, 0);
+          return ok(`Edited ${args.path}.`);
+        } finally {
+          await handle.close();
+        }
+      },
+    };
+  },
 );
 
 export const FILE_TOOLS: Record<string, ToolHandler> = {

@@ -10,6 +10,8 @@ import type { Workspace } from './workspace.js';
 export interface SandboxSettings {
   bwrap: string;
   network: boolean;
+  /** Files commands must not read (the agents' sign-ins): hidden inside the sandbox. */
+  hide?: readonly string[];
 }
 
 export interface HandlerContext extends ToolRunContext {

@@ -4,6 +4,7 @@
  * This file is the folder's public surface: other folders import it, never its modules (eslint.config.js).
  */
 export { groupCalls } from './call-groups.js';
+export { removeChecked, removeDirectoryChecked } from './checked-files.js';
 export { APPROVAL_POLICIES, DEFAULT_APPROVAL_POLICY, isApprovalPolicy, noSandboxWarning } from './policy.js';
 export type { ApprovalPolicy } from './policy.js';
 export type { ExternalTools } from './runtime.js';

@@ -11,7 +11,7 @@ import {
 } from '../../protocol/index.js';
 import { alwaysScopeOf, ApprovalMemory, type ScopedApproval } from './approval-scope.js';
 import { DEFAULT_DANGEROUS_COMMANDS, type DangerousCommand } from './command-safety.js';
-import type { HandlerContext, SandboxSettings, ToolHandler } from './handler.js';
+import type { BoundCall, HandlerContext, SandboxSettings, ToolHandler } from './handler.js';
 import { findRipgrep } from './file-search.js';
 import { gitConfigStamp } from './git-config-stamp.js';
 import { DEFAULT_SAFE_COMMANDS } from './safe-commands.js';
@@ -52,6 +52,8 @@ export interface ToolRuntimeOptions {
   dangerousCommands?: readonly DangerousCommand[];
   /** Bubblewrap for shell commands that run without asking (default on, network off). */
   sandbox?: { enabled?: boolean; network?: boolean };
+  /** Sign-in files (Cody's, Codex's, Claude Code's) hidden from commands in the sandbox. */
+  credentialFiles?: readonly string[];
   /** Whether a sandbox can be used here (tests inject it; default: bwrap on PATH and a trial run). */
   detectSandbox?: typeof detectSandbox;
   /** Read-only commands that run without asking (default DEFAULT_SAFE_COMMANDS). */
@@ -121,6 +123,11 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
   const offered = new Map<string, ScopedApproval | null>();
   /** Calls that were allowed by policy alone (they run sandboxed). */
   const unasked = new Set<string>();
+  /**
+   * Each decided built-in call, by call id, until it runs: it runs as bound when decided, so a path it
+   * resolved for the decision is the path it changes (see resolvedOnce in file-tools).
+   */
+  const decided = new Map<string, BoundCall>();
   const sandboxSettings = options.sandbox ?? {};
   let sandboxState: SandboxState | undefined;
   /** Detected once, silently: the policy and turn_context depend on it. */
@@ -230,6 +237,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
         // Invalid arguments run nothing: `run` reports the problem to the model.
         if (!bound?.ok) return { kind: 'allow' };
         access = bound.call.access(workspace);
+        decided.set(call.call_id, bound.call);
+        // A call decided but never run (declined) is forgotten after a while.
+        if (decided.size > 32) decided.delete(decided.keys().next().value ?? call.call_id);
         const scoped = args ? alwaysScopeOf(call.name, args, workspace, false) : undefined;
         const decision = decideScoped(access, scoped, call.call_id);
         if (decision.kind === 'allow') unasked.add(call.call_id);
@@ -263,13 +273,22 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
             return { output: `Error: no tool named '${call.name}' is available.`, status: 'error' };
           return await external.call(call.name, args, context);
         }
-        const bound = (await loadHandlers())[call.name]?.bind(args);
+        const decidedCall = decided.get(call.call_id);
+        decided.delete(call.call_id);
+        const bound = decidedCall
+          ? { ok: true as const, call: decidedCall }
+          : (await loadHandlers())[call.name]?.bind(args);
         if (!bound) return { output: `Error: no tool named '${call.name}' is available.`, status: 'error' };
         if (!bound.ok) return { output: bound.error, status: 'error' };
         let confined: SandboxSettings | undefined;
         if (call.name === 'shell' && unasked.has(call.call_id) && sandboxSettings.enabled !== false) {
           const found = usableBwrap();
-          if (found) confined = { bwrap: found, network: sandboxSettings.network === true };
+          if (found)
+            confined = {
+              bwrap: found,
+              network: sandboxSettings.network === true,
+              hide: options.credentialFiles ?? [],
+            };
         }
         unasked.delete(call.call_id);
         const handlerContext: HandlerContext = {

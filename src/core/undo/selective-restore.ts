@@ -4,8 +4,8 @@
  * anything else) is kept, unless forced. Planned in memory over `mode id` keys of the trees involved,
  * then applied with one temporary index, so nothing outside the change sets is ever written.
  */
-import { rm, rmdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { removeChecked, removeDirectoryChecked } from '../tools/index.js';
 import { git } from './git.js';
 import { withTemporaryIndex } from './ghost-snapshot.js';
 
@@ -87,7 +87,8 @@ export async function applyRestore(root: string, writes: ReadonlyMap<string, str
       contents.push(`${target.replace(' ', ' blob ')}\t${path}`);
       continue;
     }
-    await rm(join(root, path), { force: true });
+    // Never through a link that replaced a directory since (checked-files).
+    await removeChecked(join(root, path));
     await removeEmptyParents(root, dirname(path));
   }
   if (contents.length === 0) return;
@@ -113,7 +114,7 @@ export async function removeEmptyParents(root: string, directory: string): Promi
     current = dirname(current)
   ) {
     try {
-      await rmdir(join(root, current));
+      await removeDirectoryChecked(join(root, current));
     } catch {
       return;
     }

@@ -1,10 +1,10 @@
 /**
  * Applies a Codex-format patch all or nothing: every operation is checked and computed in memory first
  * (context found, files present or absent as needed); only then are files written, each through a
- * temporary file and a rename, and a failure while writing restores what was already changed.
+ * temporary file and a rename, and a failure while writing restores what was already changed. Files
+ * are read and written at the physical paths `resolvePath` gave, never through a link (checked-files).
  */
-import { chmod, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { modeChecked, readChecked, removeChecked, replaceChecked } from '../checked-files.js';
 import { PatchError, parsePatch, type PatchChunk, type PatchOperation } from './parse-patch.js';
 
 export { PatchError, parsePatch, type PatchOperation } from './parse-patch.js';
@@ -160,9 +160,8 @@ function seek(lines: readonly string[], pattern: readonly string[], from: number
 
 async function readOptional(path: string): Promise<Buffer | undefined> {
   try {
-    return await readFile(path);
+    return await readChecked(path);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     if ((error as NodeJS.ErrnoException).code === 'EISDIR') throw new PatchError(`${path} is a directory.`);
     throw error;
   }
@@ -174,22 +173,19 @@ async function commit(plan: readonly Planned[]): Promise<void> {
   try {
     for (const entry of plan) {
       if (entry.after === undefined) {
-        if (entry.before !== undefined) await rm(entry.path);
+        if (entry.before !== undefined && !(await removeChecked(entry.path)))
+          throw new Error(`${entry.path} disappeared`);
       } else {
-        await mkdir(dirname(entry.path), { recursive: true });
-        const temporary = `${entry.path}.cody-patch-${process.pid}.tmp`;
-        await writeFile(temporary, entry.after);
         // An updated file keeps its permissions (an executable script stays executable).
-        const mode = entry.before !== undefined ? (await stat(entry.path)).mode : undefined;
-        if (mode !== undefined) await chmod(temporary, mode & 0o7777);
-        await rename(temporary, entry.path);
+        const mode = entry.before !== undefined ? await modeChecked(entry.path) : undefined;
+        await replaceChecked(entry.path, entry.after, mode);
       }
       done.push(entry);
     }
   } catch (error) {
     for (const entry of done.reverse()) {
-      if (entry.before === undefined) await rm(entry.path, { force: true }).catch(() => undefined);
-      else await writeFile(entry.path, entry.before).catch(() => undefined);
+      if (entry.before === undefined) await removeChecked(entry.path).catch(() => undefined);
+      else await replaceChecked(entry.path, entry.before).catch(() => undefined);
     }
     throw new PatchError(`Writing the patch failed, nothing was changed: ${(error as Error).message}`);
   }
