@@ -10,3 +10,4 @@ export { codexAuthFile } from './codex-signin.js';
 export { keyStoreFile, lastFour, loginProviders, readStoredKeys, updateStoredKey } from './key-store.js';
 export { endpointOf, endpointSettings, keyFromEnvironment } from './provider-endpoints.js';
 export { clientCredentials } from './resolve-credentials.js';
+export { signInFiles } from './sign-in-files.js';

@@ -371,6 +371,7 @@ async function openStore(
   const runtime = engineRuntime(config, {
     cwd,
     env,
+    home: homePaths.home,
     version: options.version ?? 'library',
     approvalPolicy: options.approvalPolicy,
     approvalTimeoutMs: options.approvalTimeoutMs,

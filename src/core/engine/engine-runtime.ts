@@ -7,7 +7,7 @@
  * meaning of config.json through `createCody`, which is the only caller.
  */
 import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../turn/index.js';
-import type { CodyConfig } from '../config/index.js';
+import { resolveCodyPaths, type CodyConfig } from '../config/index.js';
 import type { CodyNotice } from '../conversation/index.js';
 import type { ConversationManagerOptions } from '../store/index.js';
 import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from '../tools/index.js';
@@ -19,6 +19,8 @@ export interface RuntimeInputs {
   env: Readonly<Record<string, string | undefined>>;
   /** Recorded in session_meta and sent to MCP servers as the client version. */
   version: string;
+  /** Cody's home (`$CODY_HOME`, or `createCody`'s `home`): its auth.json is hidden from commands. */
+  home?: string | undefined;
   /** A policy the caller chose (a flag, a library option); else config.json's `approval`, else 'ask'. */
   approvalPolicy?: ApprovalPolicy | undefined;
   /** The caller's approval timeout; else config.json's `approvalTimeoutMs`, else 10 minutes. */
@@ -91,11 +93,13 @@ async function builtinTools(
   inputs: RuntimeInputs,
   policy: ApprovalPolicy,
 ): Promise<ToolRuntime> {
-  const [{ createToolRuntime }, { toolOptionsFromConfig }, { createLazyMcpTools }] = await Promise.all([
-    import('../tools/runtime.js'),
-    import('../tools/runtime-config.js'),
-    import('../mcp/lazy-mcp-tools.js'),
-  ]);
+  const [{ createToolRuntime }, { toolOptionsFromConfig }, { createLazyMcpTools }, { signInFiles }] =
+    await Promise.all([
+      import('../tools/runtime.js'),
+      import('../tools/runtime-config.js'),
+      import('../mcp/lazy-mcp-tools.js'),
+      import('../auth/index.js'),
+    ]);
   const notice = inputs.onNotice ?? (() => undefined);
   const external = createLazyMcpTools({
     servers: config.mcpServers ?? {},
@@ -111,5 +115,6 @@ async function builtinTools(
     onNotice: (message) => notice({ level: 'notice', message }),
     ...(external ? { external } : {}),
     env: { ...inputs.env },
+    credentialFiles: signInFiles(inputs.home ?? resolveCodyPaths(inputs.env).home, inputs.env),
   });
 }

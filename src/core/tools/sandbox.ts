@@ -5,7 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { findOnPath } from './find-on-path.js';
-import { bwrapArguments } from './shell-runner.js';
+import { bwrapArguments, bwrapSettings } from './shell-runner.js';
 import type { Workspace } from './workspace.js';
 
 export type SandboxState = { available: true; bwrap: string } | { available: false; why: string };
@@ -26,7 +26,7 @@ export function detectSandbox(
   const bwrap = findOnPath('bwrap', env);
   if (bwrap === undefined) return { available: false, why: 'bubblewrap (bwrap) is not installed' };
   const args = bwrapArguments(
-    { writableRoot: workspace.root, network: settings.network === true },
+    bwrapSettings({ writableRoot: workspace.root, network: settings.network === true }),
     workspace.cwd,
     'true',
   );

@@ -1,9 +1,12 @@
 /**
  * Runs one shell command in its own process group: output streamed as it arrives, a timeout, and an
  * abort that kills the whole group (the command's children too) and keeps the output seen so far.
- * Optionally inside bubblewrap (workspace writable, everything else read-only, network off).
+ * Optionally inside bubblewrap: workspace writable except its git directories and `.cody`, everything
+ * else read-only, sign-in files hidden, network off, and a PID namespace of its own, so the command sees
+ * no process outside it and nothing it starts outlives it.
  */
 import { spawn } from 'node:child_process';
+import { mountArguments, sandboxMounts, type SandboxMount } from './sandbox-mounts.js';
 
 /** Most output characters kept per stream (the session truncates further by tokens). */
 const OUTPUT_LIMIT = 1_000_000;
@@ -18,8 +21,8 @@ export interface ShellRequest {
   timeoutMs: number;
   signal?: AbortSignal;
   onOutput?: (chunk: string) => void;
-  /** Run inside bubblewrap with this writable root. */
-  sandbox?: { bwrap: string; writableRoot: string; network: boolean };
+  /** Run inside bubblewrap with this writable root; `hide`: files commands must not read (sign-ins). */
+  sandbox?: { bwrap: string; writableRoot: string; network: boolean; hide?: readonly string[] };
   env?: NodeJS.ProcessEnv;
 }
 
@@ -33,11 +36,27 @@ export interface ShellOutcome {
   durationMs: number;
 }
 
-export function bwrapArguments(
-  bwrap: { writableRoot: string; network: boolean },
-  cwd: string,
-  command: string,
-): string[] {
+export interface BwrapSettings {
+  writableRoot: string;
+  network: boolean;
+  /** Laid over the writable root, in order (sandbox-mounts.ts). */
+  mounts: readonly SandboxMount[];
+}
+
+/** The settings for a command now: the mounts are looked up afresh (only what exists can be mounted over). */
+export function bwrapSettings(sandbox: {
+  writableRoot: string;
+  network: boolean;
+  hide?: readonly string[];
+}): BwrapSettings {
+  return {
+    writableRoot: sandbox.writableRoot,
+    network: sandbox.network,
+    mounts: sandboxMounts(sandbox.writableRoot, sandbox.hide ?? []),
+  };
+}
+
+export function bwrapArguments(bwrap: BwrapSettings, cwd: string, command: string): string[] {
   return [
     '--ro-bind',
     '/',
@@ -51,7 +70,12 @@ export function bwrapArguments(
     '--bind',
     bwrap.writableRoot,
     bwrap.writableRoot,
+    ...mountArguments(bwrap.mounts),
     ...(bwrap.network ? [] : ['--unshare-net']),
+    // Its own PID namespace: Cody's process (its environment) is not there to read, and when the
+    // command's shell exits the namespace goes with everything the command left running.
+    '--unshare-pid',
+    '--new-session',
     '--die-with-parent',
     '--chdir',
     cwd,
@@ -65,7 +89,7 @@ export function runShellCommand(request: ShellRequest): Promise<ShellOutcome> {
   const started = performance.now();
   return new Promise((resolvePromise) => {
     const [file, args] = request.sandbox
-      ? [request.sandbox.bwrap, bwrapArguments(request.sandbox, request.cwd, request.command)]
+      ? [request.sandbox.bwrap, bwrapArguments(bwrapSettings(request.sandbox), request.cwd, request.command)]
       : ['bash', ['-c', request.command]];
     const child = spawn(file, args, {
       cwd: request.cwd,
