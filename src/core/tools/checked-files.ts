@@ -86,6 +86,11 @@ async function inDirectory<T>(
   const directory = await openDirectory(dirname(path), create);
   try {
     return await work((name) => childOf(directory, name), directory);
+  } catch (error) {
+    // Messages name the path, not the descriptor it was reached through.
+    const shown = directory.path === sep ? sep : `${directory.path}${sep}`;
+    if (error instanceof Error) error.message = error.message.replaceAll(childOf(directory, ''), shown);
+    throw error;
   } finally {
     await directory.handle.close();
   }

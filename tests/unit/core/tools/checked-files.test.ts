@@ -3,6 +3,7 @@
  * outside the workspace (issue 36 item 2: write_file d/… landed outside while d flipped).
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { constants } from 'node:fs';
 import {
   mkdir,
   mkdtemp,
@@ -17,7 +18,12 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readChecked, removeChecked, writeChecked } from '../../../../src/core/tools/checked-files.js';
+import {
+  openChecked,
+  readChecked,
+  removeChecked,
+  writeChecked,
+} from '../../../../src/core/tools/checked-files.js';
 import { createToolRuntime, type CodyToolRuntime } from '../../../../src/core/tools/runtime.js';
 import type { FunctionCallItem } from '../../../../src/protocol/index.js';
 
@@ -106,6 +112,13 @@ describe('writes through what was checked', () => {
     // With no reader, opening it to write fails at once instead of blocking; reading is refused.
     await expect(writeChecked(join(root, 'pipe'), 'x')).rejects.toThrow(/ENXIO/);
     await expect(readChecked(join(root, 'pipe'))).rejects.toThrow(/not a plain file/);
+    // An error names the file, not the descriptor it was reached through.
+    await writeChecked(join(root, 'real', 'made', 'x.txt'), 'x');
+    expect(await readFile(join(root, 'real', 'made', 'x.txt'), 'utf8')).toBe('x');
+    expect(await readChecked(join(root, 'real', 'nodir', 'x'))).toBeUndefined();
+    await expect(openChecked(join(root, 'real', 'absent.txt'), constants.O_RDWR)).rejects.toThrow(
+      `ENOENT: no such file or directory, open '${join(root, 'real', 'absent.txt')}'`,
+    );
   });
 
   it('stress: links flipping while files are written, nothing ever lands outside', async () => {
