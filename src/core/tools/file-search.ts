@@ -3,11 +3,12 @@
  * otherwise git's own file list (`git ls-files --cached --others --exclude-standard`) or a directory walk,
  * matched in JavaScript. Nothing is downloaded.
  */
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { findOnPath } from './find-on-path.js';
+import { findGitRoot } from './workspace.js';
 
 /** Most matching lines (grep) or paths (glob) returned; the rest are counted. */
 export const SEARCH_RESULT_LIMIT = 500;
@@ -138,26 +139,28 @@ export async function listFiles(path: string): Promise<string[]> {
   return files.sort();
 }
 
-function gitFiles(directory: string): Promise<string[] | undefined> {
-  return new Promise((resolvePromise) => {
-    execFile(
-      'git',
-      ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '.'],
-      { cwd: directory, maxBuffer: 256 * 1024 * 1024 },
-      (error, stdout) => {
-        if (error) {
-          resolvePromise(undefined);
-          return;
-        }
-        const files = stdout
-          .split('\0')
-          .filter((name) => name !== '')
-          .map((name) => join(directory, name))
-          .filter((file) => existsSync(file));
-        resolvePromise([...new Set(files)].sort());
-      },
-    );
-  });
+/** Cody's own git (the hardened runner): nothing the repository configures runs. */
+async function gitFiles(directory: string): Promise<string[] | undefined> {
+  const root = findGitRoot(directory);
+  if (root === undefined) return undefined;
+  const { git } = await import('../undo/git.js');
+  let stdout: string;
+  try {
+    stdout = (
+      await git(['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '.'], {
+        cwd: root,
+        directory,
+      })
+    ).toString('utf8');
+  } catch {
+    return undefined;
+  }
+  const files = stdout
+    .split('\0')
+    .filter((name) => name !== '')
+    .map((name) => join(directory, name))
+    .filter((file) => existsSync(file));
+  return [...new Set(files)].sort();
 }
 
 /**

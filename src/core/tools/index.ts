@@ -15,3 +15,6 @@ export { findGitRoot, openWorkspace } from './workspace.js';
 export { PLAN_STEP_STATUSES, UPDATE_PLAN_TOOL, parsePlanArguments } from './plan.js';
 export type { Plan, PlanStep, PlanStepStatus } from './plan.js';
 export { planFromHistory } from './plan.js';
+export { gitDirsOf } from './git-dirs.js';
+export type { GitDirs } from './git-dirs.js';
+export { gitConfigStamp } from './git-config-stamp.js';

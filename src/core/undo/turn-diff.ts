@@ -26,7 +26,10 @@ async function treeOf(root: string, commitOrUndefined: string | undefined): Prom
 export async function unifiedDiff(root: string, from: string, to?: string): Promise<string> {
   const [a, b] = [await treeOf(root, from), await treeOf(root, to)];
   return (
-    await git(['diff-tree', '-p', '--no-color', '--binary', '--no-renames', a, b], { cwd: root })
+    await git(
+      ['diff-tree', '-p', '--no-color', '--no-ext-diff', '--no-textconv', '--binary', '--no-renames', a, b],
+      { cwd: root },
+    )
   ).toString('utf8');
 }
 
