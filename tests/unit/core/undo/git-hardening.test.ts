@@ -193,3 +193,28 @@ async function script(name: string): Promise<string> {
   await chmod(path, 0o755);
   return path;
 }
+
+describe("Cody's own git keeps what only describes content", () => {
+  it('info/exclude and a core.excludesFile from the repository config still keep files out of snapshots', async () => {
+    await writeFile(join(root, '.git/info/exclude'), 'local-only.txt\n');
+    await writeFile(join(scratch, 'ignore'), 'elsewhere-ignored.txt\n');
+    setConfig('core.excludesFile', join(scratch, 'ignore'));
+    for (const name of ['local-only.txt', 'elsewhere-ignored.txt', 'kept.txt'])
+      await writeFile(join(root, name), 'x\n');
+    const id = String((await createGhostSnapshot(root)).ghost_commit.id);
+    expect([...(await treeEntries(root, id)).keys()].sort()).toEqual(['a.txt', 'b.dat', 'kept.txt']);
+  });
+
+  it('a sha256 repository', async () => {
+    const sha256 = join(scratch, 'sha256');
+    await mkdir(sha256);
+    git(sha256, 'init', '-q', '--object-format=sha256');
+    await writeFile(join(sha256, 'f.txt'), 'f\n');
+    git(sha256, 'add', '.');
+    git(sha256, 'commit', '-qm', 'init');
+    await writeFile(join(sha256, 'f.txt'), 'g\n');
+    const item = await createGhostSnapshot(sha256);
+    expect(String(item.ghost_commit.id)).toMatch(/^[0-9a-f]{64}$/);
+    expect(git(sha256, 'show', `${String(item.ghost_commit.id)}:f.txt`)).toBe('g\n');
+  });
+});
