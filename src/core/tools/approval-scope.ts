@@ -5,11 +5,13 @@
  * - `write_file` / `edit_file`: the same tool on the same file (`edits to app.js`);
  * - `apply_patch`: patches to the same files (`patches to app.js`);
  * - an external (MCP) tool: the same tool with the same arguments.
- * Deleting a file never gets a scope: it asks every time (unless the policy is full-auto).
+ * Deleting a file never gets a scope: it asks every time (unless the policy is full-auto); nor does a
+ * change under `.git` or `.cody` (protected-paths.ts): it asks every time whatever the policy.
  */
 import { isRecord } from '../../protocol/index.js';
 import { parsePatch } from './apply-patch/apply-patch.js';
 import { commandPrefix, splitWords } from './command-safety.js';
+import { protectedTargets } from './protected-paths.js';
 import type { AlwaysScope } from './tool-runtime.js';
 import type { Workspace } from './workspace.js';
 
@@ -42,7 +44,8 @@ export function alwaysScopeOf(
       return typeof args.command === 'string' ? shellScope(args.command) : undefined;
     case 'write_file':
     case 'edit_file': {
-      if (typeof args.path !== 'string') return undefined;
+      if (typeof args.path !== 'string' || protectedTargets(workspace, [args.path]).length > 0)
+        return undefined;
       const what = tool === 'edit_file' ? 'edits to' : 'writes to';
       return {
         scope: { kind: 'file', label: `${what} ${args.path}` },
@@ -105,7 +108,7 @@ function patchScope(input: string, workspace: Workspace): ScopedApproval | undef
   } catch {
     return undefined;
   }
-  if (paths.length === 0) return undefined;
+  if (paths.length === 0 || protectedTargets(workspace, paths).length > 0) return undefined;
   return {
     scope: { kind: 'file', label: `patches to ${paths.join(', ')}` },
     keys: paths.map((path) => `apply_patch:${workspace.resolve(path)}`),

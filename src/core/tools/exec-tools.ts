@@ -4,6 +4,7 @@ import { applyPatch, parsePatch, patchPaths, PatchError } from './apply-patch/ap
 import { dangerReason, type DangerousCommand } from './command-safety.js';
 import { analyseCommand } from './shell-analysis.js';
 import { defineTool, failed, ok, type BoundCall, type ToolHandler } from './handler.js';
+import { guarded } from './protected-paths.js';
 import { runShellCommand } from './shell-runner.js';
 import type { Workspace } from './workspace.js';
 
@@ -108,6 +109,7 @@ function applyPatchCall(
           .filter((path) => !workspace.contains(path)),
         summary: `apply a patch to ${paths.join(', ') || 'files'}`,
         ...(deletes.length > 0 ? { deletes } : {}),
+        ...guarded(workspace, paths),
       };
     },
     preview: () => Promise.resolve(input),

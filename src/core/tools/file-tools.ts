@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { openChecked, writeChecked } from './checked-files.js';
 import { glob, grep } from './file-search.js';
 import { defineTool, failed, ok, type ToolHandler } from './handler.js';
+import { guarded } from './protected-paths.js';
 import type { Workspace } from './workspace.js';
 
 /** Lines `read_file` returns when no limit is given. */
@@ -109,6 +110,7 @@ export const writeFileTool = defineTool(
         kind: 'write',
         outside: [target(workspace)].filter((path) => !workspace.contains(path)),
         summary: `write ${args.path} (${args.content.length} characters)`,
+        ...guarded(workspace, [args.path]),
       }),
       preview: async (workspace) => {
         const before = await readOptional(target(workspace));
@@ -132,6 +134,7 @@ export const editFileTool = defineTool(
         kind: 'write',
         outside: [target(workspace)].filter((path) => !workspace.contains(path)),
         summary: `edit ${args.path}`,
+        ...guarded(workspace, [args.path]),
       }),
       preview: () =>
         Promise.resolve(

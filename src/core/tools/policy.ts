@@ -1,7 +1,7 @@
 /**
  * Approval policies: what runs freely, what asks, what is refused. Pure: the runtime describes a call as
- * the accesses it makes, and `decidePolicy` answers. The workspace boundary and the dangerous-command
- * list apply whatever the policy.
+ * the accesses it makes, and `decidePolicy` answers. The workspace boundary, the dangerous-command list
+ * and writes to `.git` or `.cody` (protected-paths.ts) apply whatever the policy.
  */
 import type { ToolDecision } from './tool-decision.js';
 
@@ -29,8 +29,17 @@ export function noSandboxWarning(
 export type Access =
   /** Reads files; `outside` lists the paths outside the workspace. */
   | { kind: 'read'; outside: readonly string[] }
-  /** Changes files; `outside` lists the paths outside the workspace, `deletes` the files it deletes. */
-  | { kind: 'write'; outside: readonly string[]; summary: string; deletes?: readonly string[] }
+  /**
+   * Changes files; `outside` lists the paths outside the workspace, `deletes` the files it deletes,
+   * `protectedPaths` those under `.git` or `.cody` as `path — what it is` (protected-paths.ts).
+   */
+  | {
+      kind: 'write';
+      outside: readonly string[];
+      summary: string;
+      deletes?: readonly string[];
+      protectedPaths?: readonly string[];
+    }
   /**
    * Runs a command; `danger` says why it must ask whatever the policy; `outsideCwd` when it runs outside;
    * the rest is what shell-analysis found (absent fields: nothing found).
@@ -78,6 +87,13 @@ export function decidePolicy(access: Access, context: PolicyContext): ToolDecisi
       if (access.outside.length > 0)
         return boundary(policy, `writes ${list(access.outside)}, outside the workspace`);
       if (policy === 'read-only') return deny(policy, `would change files (${access.summary})`);
+      // Git's data and Cody's settings ask every time, whatever the policy or was said before.
+      if (
+        access.protectedPaths !== undefined &&
+        access.protectedPaths.length > 0 &&
+        context.unconfined !== true
+      )
+        return { kind: 'ask', reason: `edit ${list(access.protectedPaths)}` };
       // Deleting a file asks every time, whatever was said before, unless the policy is full-auto.
       if (access.deletes !== undefined && access.deletes.length > 0 && policy !== 'full-auto')
         return { kind: 'ask', reason: `deletes ${list(access.deletes)}: ${access.summary}` };
