@@ -7,8 +7,8 @@
  * over, as values (see DATA_KEYS).
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { copyFile, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { constants, existsSync } from 'node:fs';
+import { mkdtemp, open, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gitConfigStamp, gitDirsOf, type GitDirs } from '../tools/index.js';
@@ -107,7 +107,7 @@ async function populate(directory: string, dirs: GitDirs, settings: CarriedSetti
   ].join('\n');
   await writeFile(join(directory, 'config'), config);
   // HEAD is copied (it is per work tree); a missing one fails the command as it would have.
-  await copyFile(join(dirs.gitDir, 'HEAD'), join(directory, 'HEAD'));
+  await writeFile(join(directory, 'HEAD'), await readHead(join(dirs.gitDir, 'HEAD')));
   for (const name of SHARED_FROM_COMMON) {
     const target = join(dirs.commonDir, name);
     if (existsSync(target)) await symlink(target, join(directory, name));
@@ -162,4 +162,20 @@ export function parseSettings(listing: string): CarriedSettings {
   const refStorage = values.get('extensions.refstorage')?.toLowerCase();
   if (refStorage === 'files' || refStorage === 'reftable') settings.refStorage = refStorage;
   return settings;
+}
+
+/** Most bytes of HEAD read: a ref name or an object id, never more than a line. */
+const MAX_HEAD_BYTES = 4096;
+
+/** HEAD's text, read as a regular file: never blocking on a FIFO, never more than a line's worth. */
+async function readHead(file: string): Promise<string> {
+  const handle = await open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+  try {
+    if (!(await handle.stat()).isFile()) throw new Error(`${file} is not a regular file`);
+    const buffer = Buffer.alloc(MAX_HEAD_BYTES);
+    const { bytesRead } = await handle.read(buffer, 0, MAX_HEAD_BYTES, 0);
+    return buffer.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await handle.close();
+  }
 }
