@@ -9,6 +9,7 @@
  * never touches JSON keys or structure: it works on the events, not on their serialization.
  */
 import { type Matchers, redactDeep, redactText } from './redact.js';
+import { formSpans, formTail } from './secret-forms.js';
 import type { SessionEvent } from '../conversation/index.js';
 
 export class StreamRedactor {
@@ -44,18 +45,9 @@ export function safeCut(text: string, matchers: Matchers): number {
     const match = open.exec(text);
     if (match && match.index < cut) cut = match.index;
   }
-  for (const secret of matchers.secrets) cut = Math.min(cut, secretTail(text, secret));
+  cut = Math.min(cut, formTail(text, matchers.forms));
   if (matchers.patterns.length > 0) cut = Math.min(cut, patternTail(text, matchers.patternsSpanWords));
   return outsideMatches(text, cut, matchers);
-}
-
-/** The leftmost start of a tail of `text` that is a proper prefix of `secret`; `text.length` if none. */
-function secretTail(text: string, secret: string): number {
-  const first = secret.charCodeAt(0);
-  for (let index = Math.max(0, text.length - secret.length + 1); index < text.length; index += 1) {
-    if (text.charCodeAt(index) === first && secret.startsWith(text.slice(index))) return index;
-  }
-  return text.length;
 }
 
 /** A config pattern is arbitrary: hold the last word (or, when it can match whitespace, the last line). */
@@ -71,14 +63,9 @@ function outsideMatches(text: string, cut: number, matchers: Matchers): number {
   const inside = (start: number, length: number): boolean => start < at && start + length > at;
   for (let moved = true; moved && at > 0;) {
     moved = false;
-    for (const secret of matchers.secrets) {
-      for (
-        let start = text.indexOf(secret);
-        start !== -1 && start < at;
-        start = text.indexOf(secret, start + 1)
-      ) {
-        if (inside(start, secret.length)) [at, moved] = [start, true];
-      }
+    for (const [start, end] of formSpans(text, matchers.forms)) {
+      if (start >= at) break;
+      if (inside(start, end - start)) [at, moved] = [start, true];
     }
     for (const pattern of [...matchers.shapes.map((shape) => shape.find), ...matchers.patterns]) {
       for (const match of text.matchAll(pattern)) {

@@ -9,6 +9,7 @@
  * (`redact-stream.ts`) holds back exactly what `open` finds.
  */
 import { UsageError } from '../errors.js';
+import { compileSecretForms, replaceForms, type SecretForms } from './secret-forms.js';
 
 export const REDACTED = '[REDACTED]';
 
@@ -101,6 +102,8 @@ export interface Matchers {
   shapes: readonly SecretMatcher[];
   /** Exact values, longest first. */
   secrets: readonly string[];
+  /** Those values, their base64 and their hex, found across gaps (secret-forms.ts). */
+  forms: SecretForms;
   patterns: readonly RegExp[];
   /** A config pattern that can match whitespace: a stream holds back its last line, not its last word. */
   patternsSpanWords: boolean;
@@ -121,6 +124,7 @@ function exactSecrets(values: ReadonlyArray<string | undefined>): string[] {
  */
 export function replaceSecrets(matchers: Matchers, secrets: ReadonlyArray<string | undefined>): void {
   matchers.secrets = exactSecrets(secrets);
+  matchers.forms = compileSecretForms(matchers.secrets);
 }
 
 export function compileMatchers(options: RedactionOptions = {}): Matchers {
@@ -129,6 +133,7 @@ export function compileMatchers(options: RedactionOptions = {}): Matchers {
   return {
     shapes: KEY_SHAPES,
     secrets,
+    forms: compileSecretForms(secrets),
     patterns,
     patternsSpanWords: patterns.some((pattern) => mayMatchWhitespace(pattern.source)),
   };
@@ -139,11 +144,9 @@ function mayMatchWhitespace(source: string): boolean {
   return /\\[sWDbBntrvfxuc0pP]|[ .]|\[\^/.test(source);
 }
 
-/** Replaces every secret in a whole text. */
+/** Replaces every secret (and its encoded forms) in a whole text. */
 export function redactText(text: string, matchers: Matchers): string {
-  let result = text;
-  for (const secret of matchers.secrets)
-    if (result.includes(secret)) result = result.split(secret).join(REDACTED);
+  let result = replaceForms(text, matchers.forms, REDACTED);
   for (const { find, replace } of matchers.shapes) {
     find.lastIndex = 0;
     if (find.test(result)) result = result.replace(find, replace);
