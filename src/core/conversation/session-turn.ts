@@ -28,7 +28,7 @@ import {
 import { CodyError } from '../errors.js';
 import type { ApprovalPolicy } from '../tools/index.js';
 import { checkImagesFor } from '../images/index.js';
-import { knownSecrets, type Matchers, replaceSecrets } from '../redact/index.js';
+import { knownSecrets, type Matchers, redactText, replaceSecrets } from '../redact/index.js';
 import type { ProjectInstructions } from '../project/index.js';
 import { expandMessage, type PromptSource } from './prompt-expansion.js';
 import type { SessionOptions, SubmitOptions } from './session-options.js';
@@ -175,6 +175,7 @@ async function buildTurnContext(parts: SessionParts, signal: AbortSignal | undef
     reasoning: isReasoningModel(selection.model, options.config),
     ...(effort !== undefined ? { reasoningEffort: effort } : {}),
   });
+  const redact = (text: string): string => redactText(text, parts.matchers);
   return {
     handle: parts.handle,
     cwd: options.cwd,
@@ -190,8 +191,10 @@ async function buildTurnContext(parts: SessionParts, signal: AbortSignal | undef
     keptApprovalPolicy: parts.keptPolicy(),
     canAsk: typeof options.canAsk === 'function' ? options.canAsk : options.canAsk === true,
     signal,
+    redact,
     ...(reasoning !== undefined ? { reasoning } : {}),
-    ...(instructions.text !== undefined ? { instructions: instructions.text } : {}),
+    // A tool can write a key into AGENTS.md: the instructions reach the model redacted like its output.
+    ...(instructions.text !== undefined ? { instructions: redact(instructions.text) } : {}),
   };
 }
 

@@ -18,9 +18,15 @@ type Env = Readonly<Record<string, string | undefined>>;
 /** `cody serve`'s token file (src/server/token.ts writes it). */
 const SERVE_TOKEN_FILE = 'serve-token';
 
-/** Every variable a provider's key (or another of its secrets) is read from. */
+/**
+ * Not a secret on its own, but half of one: the AWS key id is redacted too (real ids are caught by
+ * their shape; this catches any value), though it is still handed to tools like any setting.
+ */
+const ALSO_REDACTED = ['AWS_ACCESS_KEY_ID'];
+
+/** Every variable a provider's key (or another of its secrets) is read from, and the AWS key id. */
 export function keyVariables(): string[] {
-  return secretVariables();
+  return [...secretVariables(), ...ALSO_REDACTED];
 }
 
 /** The values of the provider key variables that are set. */

@@ -137,8 +137,14 @@ async function* finishCall(
   const output = result ? result.output : (verdict.output ?? '');
   const status: ToolFinishStatus = result ? result.status : verdict.abort ? 'aborted' : 'denied';
   const maxTokens = turn.config.toolOutputTokens ?? DEFAULT_TOOL_OUTPUT_TOKENS;
-  // Content (an image from view_image) goes to the model as it is: its text part is one short line.
-  const recorded = result?.content ?? truncateToolOutput(output, maxTokens, turn.handle.accountant.estimator);
+  // Secrets go before anything is cut (a cut through a key would leave half of it) or recorded: the
+  // history the model is sent and the rollout hold the same redacted output. Content (an image from
+  // view_image) keeps its image; its text parts are redacted.
+  const recorded = result?.content
+    ? result.content.map((part) =>
+        part.type === 'input_image' ? part : { ...part, text: turn.redact(part.text) },
+      )
+    : truncateToolOutput(turn.redact(output), maxTokens, turn.handle.accountant.estimator);
   yield* turn.handle.record({ type: 'function_call_output', call_id: call.call_id, output: recorded });
   if (call.name === UPDATE_PLAN_TOOL && result?.status === 'ok') {
     const plan = parsePlanArguments(call.arguments);

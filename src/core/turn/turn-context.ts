@@ -34,6 +34,11 @@ export interface TurnContext {
    */
   canAsk: boolean | (() => Promise<boolean>);
   signal: AbortSignal | undefined;
+  /**
+   * Every secret Cody knows (and its base64 and hex forms) replaced, as in events and the rollout: what
+   * each tool's output passes through before it enters the history the model is sent.
+   */
+  redact: (text: string) => string;
   /** The project instructions in effect for this turn (read at its start), if any file is. */
   instructions?: string;
   /** The conversation's reasoning level for this turn (recorded in turn_context); absent: the API's default. */
