@@ -2,29 +2,23 @@
  * A known secret in a tool's output in the forms a command can print it: plain, base64 (standard and
  * URL-safe, at each of the three offsets inside a longer base64 text, wrapped like `base64` prints it) and
  * hex (lower and upper case, wrapped like `xxd -p`, spaced like `hexdump`). Checked independently of the
- * implementation: what is left is decoded back at every alignment and searched for any 6 bytes in a row
- * of the secret.
+ * implementation (read-back.ts): what is left is decoded back at every alignment and searched for any 6
+ * bytes in a row of the secret.
  */
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { compileMatchers, REDACTED, redactText } from '../../../../src/core/redact/redact.js';
 import { StreamRedactor } from '../../../../src/core/redact/redact-stream.js';
+import { readableSecrets } from './read-back.js';
 
 /** Its base64 holds both '+' and '/' at every offset, so the URL-safe form differs from the standard one. */
 const SECRET = 'k3y~~??>>~?>-live-0123456789';
 const matchers = compileMatchers({ secrets: [SECRET] });
 const redact = (text: string): string => redactText(text, matchers);
 
-/** Whether any 6 bytes in a row of the secret can be read back from `text` as base64 or hex. */
+/** Whether any 6 bytes in a row of the secret can be read back from `text` as itself, base64 or hex. */
 function readsBack(text: string, secret = SECRET): boolean {
-  const pieces = text.split(REDACTED).map((piece) => piece.replace(/[\s:]/g, ''));
-  const windows = Array.from({ length: secret.length - 5 }, (_, index) => secret.slice(index, index + 6));
-  const decodings = pieces.flatMap((piece) => [
-    piece,
-    ...[0, 1, 2, 3].map((shift) => Buffer.from(piece.slice(shift), 'base64').toString('latin1')),
-    ...[0, 1].map((shift) => Buffer.from(piece.slice(shift), 'hex').toString('latin1')),
-  ]);
-  return decodings.some((decoded) => windows.some((window) => decoded.includes(window)));
+  return readableSecrets(text, [secret], 6).length > 0;
 }
 
 const wrap = (text: string, width: number): string =>

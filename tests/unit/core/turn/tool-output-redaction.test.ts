@@ -14,6 +14,7 @@ import { createCody, type Cody } from '../../../../src/core/engine/cody.js';
 import type { SelectionChoice } from '../../../../src/core/conversation/session-surface.js';
 import type { SessionEvent } from '../../../../src/core/conversation/session-events.js';
 import { FakeProviderServer } from '../../../fake-provider/server.js';
+import { readableSecrets } from '../redact/read-back.js';
 
 const REDACTED = '[REDACTED]';
 /** No key shape matches these (nothing but "a key Cody knows" can redact them). */
@@ -45,19 +46,9 @@ function leakFile(): string {
   return `visible-marker\n${lines.join('\n')}\n`;
 }
 
-/** Whether any 8 bytes in a row of a secret can be read back from `text`, plain, as base64 or as hex. */
+/** The secrets any 8 bytes in a row of which can be read back from `text`, plain, as base64 or as hex. */
 function readsBack(text: string): string[] {
-  const pieces = text.split(REDACTED).map((piece) => piece.replace(/[\s:]/g, ''));
-  const decodings = pieces.flatMap((piece) => [
-    piece,
-    ...[0, 1, 2, 3].map((shift) => Buffer.from(piece.slice(shift), 'base64').toString('latin1')),
-    ...[0, 1].map((shift) => Buffer.from(piece.slice(shift), 'hex').toString('latin1')),
-  ]);
-  return SECRETS.filter((secret) =>
-    Array.from({ length: secret.length - 7 }, (_, index) => secret.slice(index, index + 8)).some((window) =>
-      decodings.some((decoded) => decoded.includes(window)),
-    ),
-  );
+  return readableSecrets(text, SECRETS);
 }
 
 /** Every string value inside a JSON-like value, one per line. */
