@@ -61,9 +61,10 @@ function patternTail(text: string, spanWords: boolean): number {
 function outsideMatches(text: string, cut: number, matchers: Matchers): number {
   let at = cut;
   const inside = (start: number, length: number): boolean => start < at && start + length > at;
+  const spans = formSpans(text, matchers.forms);
   for (let moved = true; moved && at > 0;) {
     moved = false;
-    for (const [start, end] of formSpans(text, matchers.forms)) {
+    for (const [start, end] of spans) {
       if (start >= at) break;
       if (inside(start, end - start)) [at, moved] = [start, true];
     }

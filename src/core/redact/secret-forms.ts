@@ -87,8 +87,9 @@ export function formSpans(text: string, secretForms: SecretForms): Array<[number
   if (!find) return [];
   const { compact, at } = withoutGaps(text);
   const spans: Array<[number, number]> = [];
+  // exec, not matchAll: matchAll copies the expression (a long one) at every call.
   find.lastIndex = 0;
-  for (const match of compact.matchAll(find))
+  for (let match = find.exec(compact); match !== null; match = find.exec(compact))
     spans.push([at(match.index), at(match.index + match[0].length - 1) + 1]);
   return spans;
 }
@@ -116,9 +117,17 @@ export function formTail(text: string, secretForms: SecretForms): number {
   const { compact, at } = withoutGaps(text);
   for (let index = Math.max(0, compact.length - longest + 1); index < compact.length; index += 1) {
     const candidates = secretForms.byFirst.get(compact.charAt(index));
-    if (!candidates) continue;
-    const tail = compact.slice(index);
-    if (candidates.some((form) => form.length > tail.length && form.startsWith(tail))) return at(index);
+    if (candidates === undefined) continue;
+    for (const form of candidates) if (startsWithTail(form, compact, index)) return at(index);
   }
   return text.length;
+}
+
+/** Whether `form` is longer than `text` from `index` on, and begins with it. */
+function startsWithTail(form: string, text: string, index: number): boolean {
+  const length = text.length - index;
+  if (form.length <= length) return false;
+  for (let offset = 1; offset < length; offset += 1)
+    if (form.charCodeAt(offset) !== text.charCodeAt(index + offset)) return false;
+  return true;
 }
