@@ -62,7 +62,13 @@ const noModelClients = {
 const results = await Promise.all([
   build({
     ...common,
-    entryPoints: { main: 'src/cli/main.ts', 'bare-repl': 'src/cli/bare-repl.ts', index: 'src/index.ts' },
+    // web_fetch's page worker (a worker thread) is started from its own file, beside the chunk that starts it.
+    entryPoints: {
+      main: 'src/cli/main.ts',
+      'bare-repl': 'src/cli/bare-repl.ts',
+      index: 'src/index.ts',
+      'web-page-worker': 'src/core/tools/web-page-worker.ts',
+    },
     splitting: true,
     // What @google/genai imports only for Vertex AI sign-in and its Live API, neither of which Cody uses
     // (scripts/stubs/ says why); a call into either fails with a clear message instead.

@@ -4,18 +4,28 @@
  * `webFetch.allowedHosts`, is refused under read-only (nothing is fetched), and the model gets the page as
  * Markdown; then the built `cody chat` does the same from config.json.
  */
+import { spawn } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCody } from '../../src/index.js';
 import type { SessionEvent } from '../../src/core/conversation/session-events.js';
-import { createHarness, type Harness } from './harness.js';
+import type { ReplyStep } from '../fake-provider/types.js';
+import { CODY_BIN, createHarness, type Harness, linesOfType } from './harness.js';
 import { startPageServer, type PageServer } from './page-server.js';
+
+const SECTION =
+  '<section><h2>A heading</h2><p>A paragraph with <a href="/next">a link</a> and <em>some emphasis</em>, long enough to read as text.</p><ul><li>one</li><li>two</li></ul></section>';
+/** Within web_fetch's limits, and seconds of work to convert (issue 36, item 7). */
+const PAGES = {
+  '/deep': `<html><body>${'<div>x'.repeat(5_000)}</body></html>`,
+  '/slow': `<html><body><article>${SECTION.repeat(Math.floor((1.9 * 1024 * 1024) / SECTION.length))}</article></body></html>`,
+};
 
 describe('web_fetch', () => {
   let harness: Harness;
   let page: PageServer;
   beforeEach(async () => {
     harness = await createHarness();
-    page = await startPageServer();
+    page = await startPageServer(PAGES);
   });
   afterEach(async () => {
     await page.close();
@@ -128,5 +138,55 @@ describe('web_fetch', () => {
       .map((line) => (JSON.parse(line) as { payload: Record<string, unknown> }).payload)
       .filter((payload) => payload.type === 'function_call_output' && payload.call_id === 'fetch_1');
     expect(String(outputs[0]?.output)).toContain('# Cody page');
+  }, 60_000);
+
+  it('the built cody chat: a page too deeply nested is a short error; SIGTERM mid-conversion ends it at once', async () => {
+    await harness.writeConfig({
+      provider: 'openai',
+      api: 'chat',
+      model: 'gpt-4.1-mini',
+      webFetch: { allowPrivate: true, allowedHosts: ['127.0.0.1'] },
+    });
+    const id = (await harness.cody(['new'])).stdout.trim();
+    const fetchOf = (callId: string, path: string): ReplyStep => ({
+      type: 'reply',
+      toolCalls: [{ id: callId, name: 'web_fetch', arguments: { url: page.urlOf(path) } }],
+    });
+    harness.server.enqueue(fetchOf('fetch_deep', '/deep'), fetchOf('fetch_slow', '/slow'));
+    const child = spawn(process.execPath, [CODY_BIN, 'chat', 'read both pages'], {
+      cwd: harness.home,
+      env: harness.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      // The slow page has been served: its conversion is under way half a second later.
+      await expect
+        .poll(() => page.requested().includes('/slow'), { timeout: 20_000, interval: 20 })
+        .toBe(true);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      const signalledAt = Date.now();
+      child.kill('SIGTERM');
+      const code = await exited;
+      expect(Date.now() - signalledAt).toBeLessThan(2_500);
+      expect(code, stderr).toBe(143);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    }
+
+    const lines = await harness.rollout(id);
+    for (const line of lines) expect(() => JSON.parse(line) as unknown).not.toThrow();
+    const deep = linesOfType(lines, 'response_item').find(
+      (line) => line.payload.type === 'function_call_output' && line.payload.call_id === 'fetch_deep',
+    );
+    expect(String(deep?.payload.output)).toBe(
+      `Error: the page at ${page.urlOf('/deep')} is too deeply nested to convert (over 256 levels)`,
+    );
+    expect(lines.some((line) => line.includes('turn_aborted'))).toBe(true);
+    const next = await harness.cody(['chat', 'again']);
+    expect(next.code, next.stderr).toBe(0);
+    expect(next.stdout).toBe('echo: again\n');
   }, 60_000);
 });

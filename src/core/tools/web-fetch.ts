@@ -1,7 +1,7 @@
 /**
  * `web_fetch`: a GET of an http(s) URL, as Markdown (HTML) or text. Network access: the policy asks unless
- * the host is in `webFetch.allowedHosts`. The fetching (and its code: DOM, Readability, turndown) loads
- * only when a call runs.
+ * the host is in `webFetch.allowedHosts`. The fetching loads only when a call runs; the conversion (DOM,
+ * Readability, turndown) runs in a worker thread of its own, within limits (web-page-convert.ts).
  */
 import { z } from 'zod';
 import { defineTool, failed, ok, type ToolHandler } from './handler.js';
@@ -32,8 +32,10 @@ export function webFetchTool(settings: WebFetchSettings): ToolHandler {
         ...(context.signal ? { signal: context.signal } : {}),
       });
       if (!page.ok) return failed(page.error);
-      const { pageText } = await import('./web-page-text.js');
-      const text = await pageText(page);
+      const { convertPage } = await import('./web-page-convert.js');
+      const converted = await convertPage(page, context.signal ? { signal: context.signal } : {});
+      if (!converted.ok) return failed(converted.error);
+      const text = converted.text;
       const limit = args.max_length ?? DEFAULT_WEB_FETCH_LENGTH;
       const notes = [
         `URL: ${page.url}`,

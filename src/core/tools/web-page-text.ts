@@ -1,18 +1,10 @@
 /**
- * A fetched page as the model reads it: HTML → the main content (Readability on linkedom's DOM, the whole
- * body when it finds none) → Markdown (turndown); other text types as they are. Loaded only by web_fetch.
+ * HTML as the model reads it: the main content (Readability on linkedom's DOM, the whole body when it
+ * finds none) → Markdown (turndown). Loaded only by the page worker (web-page-worker.ts).
  */
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import TurndownService from 'turndown';
-import type { FetchedPage } from './web-fetch-net.js';
-
-export function pageText(page: Extract<FetchedPage, { ok: true }>): Promise<string> {
-  const text = page.body.toString('utf8');
-  const html = page.contentType === 'text/html' || page.contentType === 'application/xhtml+xml';
-  return Promise.resolve(html ? htmlToMarkdown(text) : text);
-}
-
 export function htmlToMarkdown(html: string): string {
   const turndown = new TurndownService({
     headingStyle: 'atx',

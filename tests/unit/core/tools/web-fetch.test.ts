@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { privateAddressReason } from '../../../../src/core/tools/web-address.js';
 import { fetchPage, WEB_FETCH_MAX_BYTES } from '../../../../src/core/tools/web-fetch-net.js';
-import { pageText } from '../../../../src/core/tools/web-page-text.js';
+import { convertPage } from '../../../../src/core/tools/web-page-convert.js';
 import { hostAllowed } from '../../../../src/core/tools/web-fetch.js';
 
 const ARTICLE = `<!doctype html><html><head><title>Release notes</title><script>window.secret = 1</script></head>
@@ -41,6 +41,13 @@ afterEach(async () => {
 });
 
 const open = { allowPrivate: true };
+
+/** The page as the model reads it (converted in the page worker). */
+async function pageText(page: Parameters<typeof convertPage>[0]): Promise<string> {
+  const converted = await convertPage(page);
+  if (!converted.ok) throw new Error(converted.error);
+  return converted.text;
+}
 
 describe('web_fetch over the network', () => {
   it('turns an HTML page into Markdown of its main content', async () => {
