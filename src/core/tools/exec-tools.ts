@@ -14,6 +14,8 @@ export interface ShellRules {
   safeCommands: readonly string[];
   /** Whether the repository's git config is still the one the session started with. */
   trustGitConfig?: () => boolean;
+  /** The environment commands run with (its PATH and CDPATH matter to what a name runs). */
+  environment?: Readonly<Record<string, string | undefined>>;
 }
 
 export function shellTool(rules: ShellRules): ToolHandler {
@@ -33,6 +35,7 @@ export function shellTool(rules: ShellRules): ToolHandler {
           cwd,
           safeCommands: rules.safeCommands,
           trustGitConfig: rules.trustGitConfig?.() ?? true,
+          ...(rules.environment ? { environment: rules.environment } : {}),
         });
         return {
           kind: 'exec',
@@ -43,6 +46,8 @@ export function shellTool(rules: ShellRules): ToolHandler {
           readsOutside: analysis.readsOutside,
           ...(analysis.unparsable !== undefined ? { unparsable: analysis.unparsable } : {}),
           safe: analysis.safe,
+          staysInside: analysis.staysInside,
+          ...(analysis.leaves !== undefined ? { leaves: analysis.leaves } : {}),
         };
       },
       run: async ({ workspace, signal, onOutput, sandbox, defaultShellTimeoutMs, env }) => {

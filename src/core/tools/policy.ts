@@ -57,6 +57,13 @@ export type Access =
       unparsable?: string;
       /** A read-only command of the safe list, every path inside the workspace. */
       safe?: boolean;
+      /**
+       * Every part is a program whose every effect Cody knows, every path inside the workspace: what
+       * full-auto runs unasked without a sandbox. Absent: not shown.
+       */
+      staysInside?: boolean;
+      /** Why it could not be shown to stay inside (an interpreter, a wrapper, an unknown program…). */
+      leaves?: string;
     }
   /** Calls an external (MCP) tool; `readOnly` when the server marks it so. */
   | { kind: 'external'; name: string; readOnly: boolean }
@@ -121,7 +128,8 @@ export function decidePolicy(access: Access, context: PolicyContext): ToolDecisi
 /**
  * A command: reading outside the workspace asks like read_file; a safe read-only command runs under every
  * policy; without a sandbox, reaching outside the workspace asks whatever the policy, and a command the
- * analysis cannot check asks under every policy but full-auto with a sandbox.
+ * analysis cannot check asks under every policy but full-auto with a sandbox. Without a sandbox, full-auto
+ * runs unasked only the commands shown to stay inside, unless the person turned confinement off.
  */
 function decideExec(access: Extract<Access, { kind: 'exec' }>, context: PolicyContext): ToolDecision {
   const { policy } = context;
@@ -140,9 +148,16 @@ function decideExec(access: Extract<Access, { kind: 'exec' }>, context: PolicyCo
       kind: 'ask',
       reason: `reaches ${list(access.escapes)}, outside the workspace, with no sandbox: ${command}`,
     };
-  if (access.unparsable !== undefined && (policy !== 'full-auto' || !sandbox))
+  const confined = sandbox || context.unconfined === true;
+  if (access.unparsable !== undefined && (policy !== 'full-auto' || !confined))
     return { kind: 'ask', reason: `Cody cannot check this command (${access.unparsable}): ${command}` };
-  if (policy === 'full-auto' || context.remembered) return { kind: 'allow' };
+  if (context.remembered) return { kind: 'allow' };
+  if (policy === 'full-auto' && !confined && access.staysInside !== true)
+    return {
+      kind: 'ask',
+      reason: `with no sandbox, full-auto runs unasked only what Cody can show stays in the workspace, and ${access.leaves ?? 'this command is not shown to'}: ${command}`,
+    };
+  if (policy === 'full-auto') return { kind: 'allow' };
   return { kind: 'ask', reason: `run: ${command}` };
 }
 

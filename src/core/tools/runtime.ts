@@ -67,6 +67,11 @@ export interface ToolRuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** web_fetch's hosts that need no asking, and whether private addresses may be fetched. */
   webFetch?: WebFetchSettings;
+  /**
+   * `--dangerously-skip-confinement` (config `dangerouslySkipConfinement`): without a sandbox, full-auto
+   * runs unasked commands Cody cannot show stay in the workspace.
+   */
+  unconfined?: boolean;
 }
 
 /** The `sandbox_policy` recorded in turn_context, in Codex's shape. */
@@ -111,6 +116,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
           dangerous,
           safeCommands: options.safeCommands ?? DEFAULT_SAFE_COMMANDS,
           trustGitConfig: () => gitConfigStamp(workspace.root) === gitStamp,
+          environment: shellEnv,
         },
         options.webFetch,
       ),
@@ -158,7 +164,10 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
    * asks whatever was said before: a deletion, a dangerous command, a path outside the workspace).
    */
   const decideScoped = (access: Access, scoped: ScopedApproval | undefined, callId: string): ToolDecision => {
-    const confined = access.kind === 'exec' ? { sandbox: sandbox().available } : {};
+    const confined =
+      access.kind === 'exec'
+        ? { sandbox: sandbox().available, ...(options.unconfined === true ? { unconfined: true } : {}) }
+        : {};
     const decision = decidePolicy(access, { policy, remembered: remembered.covers(scoped), ...confined });
     if (decision.kind !== 'ask') return decision;
     const offer =

@@ -1,13 +1,34 @@
 /**
  * What a shell command line reaches, for the approval policy: the paths outside the workspace it may
  * change or work in (`escapes`), the paths outside it reads (`readsOutside`), whether every part of it
- * is a read-only command from the safe list with its paths inside (`safe`), or why it cannot be checked
- * (`unparsable`). Static and conservative: a path whose value is unknown (`$HOME`, `~user`, a brace
+ * is a read-only command from the safe list with its paths inside (`safe`), whether every part is a
+ * program whose every effect Cody knows with its paths inside (`staysInside`, known-effects.ts), or why
+ * it cannot be checked (`unparsable`). A wildcard is checked against what it matches now. Static and conservative: a path whose value is unknown (`$HOME`, `~user`, a brace
  * expansion, the input of `xargs`) counts as outside.
  */
 import { isAbsolute } from 'node:path';
+import { globMatches } from './glob-paths.js';
+import { linkFollowingOption, mayMoveLinks, shellStateChange, unknownEffect } from './known-effects.js';
 import { parseShell, type ShellRedirect, type ShellWord } from './shell-parse.js';
 import { safeByRule, SHELLS, WRAPPERS } from './safe-commands.js';
+import { sedArguments } from './sed-script.js';
+import {
+  basename,
+  CLOSING_KEYWORDS,
+  COPIERS,
+  DEVICES,
+  GIT_READS,
+  GIT_VALUED,
+  globDirectory,
+  GREPS,
+  LEADING_KEYWORDS,
+  looksLikePath,
+  NO_PATHS,
+  optionValue,
+  READERS,
+  withoutPattern,
+  WRITERS,
+} from './shell-words.js';
 import { resolvePhysical, type Workspace } from './workspace.js';
 
 export interface CommandAnalysis {
@@ -19,6 +40,13 @@ export interface CommandAnalysis {
   readsOutside: string[];
   /** Every part is a read-only command of the safe list, with every path inside the workspace. */
   safe: boolean;
+  /**
+   * Every part is a program whose every effect Cody knows (known-effects.ts), with every path inside
+   * the workspace: what full-auto runs unasked without a sandbox.
+   */
+  staysInside: boolean;
+  /** Why Cody cannot show the command stays inside (absent when it can, or when paths are the reason). */
+  leaves?: string;
 }
 
 export interface AnalysisOptions {
@@ -30,50 +58,16 @@ export interface AnalysisOptions {
   home?: string;
   /** False once the repository's git config changed during the session: git commands are not safe. */
   trustGitConfig?: boolean;
+  /** The environment commands run with (its PATH and CDPATH); default process.env. */
+  environment?: Readonly<Record<string, string | undefined>>;
 }
 
-/** Programs whose operands are all paths they change. */
-const WRITERS = new Set(
-  'rm rmdir mv tee chmod chown chgrp touch mkdir truncate unlink shred mkfifo mknod'.split(' '),
-);
-/** Programs that read every operand but the last, which they write (`cp a b dir/`). */
-const COPIERS = new Set(['cp', 'ln', 'install', 'rsync', 'scp']);
-/** Programs whose operands are paths they only read. */
-const READERS = new Set(
-  'cat head tail wc ls stat file du tree diff cmp nl less more sort uniq cut od xxd hexdump strings md5sum sha1sum sha256sum sha512sum base64 jq realpath readlink basename dirname tac rev column fold fmt paste comm join tr expand unexpand'.split(
-    ' ',
-  ),
-);
-/** grep-like programs: their first operand is a pattern, not a path. */
-const GREPS = new Set(['grep', 'egrep', 'fgrep', 'rg', 'ag']);
-/** Programs and builtins that take no paths. */
-const NO_PATHS = new Set(
-  'echo printf pwd true false : sleep which type date whoami uname hostname id export unset set exit return wait jobs alias history test [ [['.split(
-    ' ',
-  ),
-);
-/** Reserved words that only introduce the command after them. */
-const LEADING_KEYWORDS = new Set(['if', 'then', 'else', 'elif', 'do', 'while', 'until', '!', 'time']);
-const CLOSING_KEYWORDS = new Set(['fi', 'done', 'esac', '}', ']]']);
-/** Devices a command may name freely. */
-const DEVICES = /^\/dev\/(null|zero|u?random|tty|stdin|stdout|stderr|fd\/\d+)$/;
-const GIT_READS = new Set([
-  'status',
-  'log',
-  'diff',
-  'show',
-  'branch',
-  'blame',
-  'grep',
-  'ls-files',
-  'rev-parse',
-]);
 const MAX_NESTING = 4;
 
 /** Analyses one command line (see the module comment). */
 export function analyseCommand(command: string, options: AnalysisOptions, depth = 0): CommandAnalysis {
   const parsed = parseShell(command);
-  if (!parsed.ok) return { unparsable: parsed.reason, escapes: [], readsOutside: [], safe: false };
+  if (!parsed.ok) return unparsableLine(parsed.reason);
   const analysis = new Analysis(options, depth);
   for (const simple of parsed.commands) {
     const before = analysis.cwd;
@@ -91,6 +85,9 @@ class Analysis {
   private readonly reads = new Set<string>();
   private safe = true;
   private unparsable: string | undefined;
+  private leaves: string | undefined;
+  /** An earlier command may have created or moved a symbolic link: later paths may lead elsewhere. */
+  private linksMoved = false;
 
   constructor(
     private readonly options: AnalysisOptions,
@@ -100,12 +97,18 @@ class Analysis {
   }
 
   result(): CommandAnalysis {
-    if (this.unparsable !== undefined)
-      return { unparsable: this.unparsable, escapes: [], readsOutside: [], safe: false };
+    if (this.unparsable !== undefined) return unparsableLine(this.unparsable);
     const escapes = [...this.escapes];
     const readsOutside = [...this.reads];
-    const safe = this.safe && escapes.length === 0 && readsOutside.length === 0;
-    return { escapes, readsOutside, safe };
+    const inside = escapes.length === 0 && readsOutside.length === 0;
+    const safe = this.safe && inside;
+    const leaves = this.leaves !== undefined ? { leaves: this.leaves } : {};
+    return { escapes, readsOutside, safe, staysInside: inside && this.leaves === undefined, ...leaves };
+  }
+
+  /** Notes the first reason the line may leave the workspace. */
+  private leave(why: string): void {
+    this.leaves ??= why;
   }
 
   redirects(redirects: readonly ShellRedirect[]): void {
@@ -127,13 +130,15 @@ class Analysis {
   command(all: readonly ShellWord[]): void {
     const words = [...all];
     while (words[0] && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[0].text)) {
-      // `GIT_EXTERNAL_DIFF=… git diff`: a variable can make a read-only command run anything.
+      // `GIT_EXTERNAL_DIFF=… git diff`, `PATH=./shim`: a variable can make any command run anything.
       this.safe = false;
+      this.leave(`it sets ${words[0].text.split('=')[0] ?? ''}`);
       words.shift();
     }
     while (words[0] && LEADING_KEYWORDS.has(words[0].text)) words.shift();
     const first = words[0];
     if (first === undefined || CLOSING_KEYWORDS.has(first.text)) return;
+    this.effects(words);
     if (first.text === 'for') return; // `for x in …`: the list is words, not commands.
     if (first.dynamic) {
       this.safe = false;
@@ -142,6 +147,31 @@ class Analysis {
     }
     if (!safeByRule(words, this.options.safeCommands, this.options.trustGitConfig)) this.safe = false;
     this.program(words);
+  }
+
+  /** Whether Cody knows every effect of this command, and whether it follows links out as it recurses. */
+  private effects(words: readonly ShellWord[]): void {
+    const environment = this.options.environment ?? process.env;
+    const context = {
+      trustGitConfig: this.options.trustGitConfig ?? true,
+      pathVariable: environment.PATH,
+      cdpath: environment.CDPATH,
+      inside: (path: string) => this.options.workspace.contains(resolvePhysical('/', path)),
+    };
+    const state = shellStateChange(words, context);
+    if (state !== undefined) {
+      this.safe = false;
+      this.leave(state);
+    }
+    const unknown = unknownEffect(words, context);
+    if (unknown !== undefined) this.leave(unknown);
+    // `grep -R`, `find -L`: a link anywhere below takes it out of the workspace, like a read outside.
+    const following = linkFollowingOption(words);
+    if (following !== undefined)
+      this.reads.add(`what ${words[0]?.text ?? ''} ${following} reaches through symbolic links`);
+    if (this.linksMoved)
+      this.leave('an earlier command may create or move a symbolic link, so later paths cannot be checked');
+    if (mayMoveLinks(words)) this.linksMoved = true;
   }
 
   private program(words: readonly ShellWord[]): void {
@@ -158,6 +188,7 @@ class Analysis {
     }
     if (name === 'find') return this.find(args);
     if (name === 'git') return this.git(args);
+    if (name === 'sed') return this.sed(args);
     if (NO_PATHS.has(name)) return;
     if (WRITERS.has(name)) return this.operands(args, 'write');
     if (COPIERS.has(name)) return this.copy(args);
@@ -264,19 +295,29 @@ class Analysis {
     let index = 0;
     while (index < args.length && (args[index]?.text ?? '').startsWith('-')) {
       const option = args[index]?.text ?? '';
-      const value = option === '-C' || option === '-c' ? args[index + 1] : undefined;
-      if (option === '-C' && value) this.path(value, 'write');
+      const separate = GIT_VALUED.test(option) ? args[index + 1] : undefined;
       const inline = /^--(git-dir|work-tree)=/.test(option)
         ? optionValue(args[index] as ShellWord)
         : undefined;
-      if (inline) this.path(inline, 'write');
-      index += value ? 2 : 1;
+      const value = separate ?? inline;
+      if (value && /^(-C|--git-dir|--work-tree)/.test(option)) this.path(value, 'write');
+      index += separate ? 2 : 1;
     }
     const kind = GIT_READS.has(args[index]?.text ?? '') ? 'read' : 'write';
+    // Every operand that may name a file is checked (`git diff --no-index a docs/b`); `HEAD:path` names
+    // a blob in the repository, not a file.
     for (const word of args.slice(index + 1)) {
-      const value = optionValue(word) ?? word;
-      if (looksLikePath(value)) this.path(value, kind);
+      const value = word.text.startsWith('-') ? optionValue(word) : word;
+      if (value === undefined || word.text === '--') continue;
+      if (!value.dynamic && value.text.includes(':') && !looksLikePath(value)) continue;
+      this.path(value, kind);
     }
+  }
+
+  /** `sed SCRIPT FILE…`, `sed -e SCRIPT -i FILE…`: the files are read, or rewritten with `-i`. */
+  private sed(args: readonly ShellWord[]): void {
+    const { files, inPlace } = sedArguments(args);
+    for (const file of files) this.path(file, inPlace ? 'write' : 'read');
   }
 
   /** `cp a b dest`: the sources are read, the destination written (`-t DIR` names it first). */
@@ -321,6 +362,7 @@ class Analysis {
 
   private path(word: ShellWord, kind: 'read' | 'write'): void {
     if (!word.dynamic && DEVICES.test(word.text)) return;
+    if (word.glob && !word.dynamic) this.globbed(word, kind);
     const real = this.resolve(word);
     if (real !== undefined && this.options.workspace.contains(real)) return;
     // A read of a known path outside asks like read_file; an unknown value may be anything.
@@ -328,61 +370,37 @@ class Analysis {
     else this.escapes.add(display(word, real));
   }
 
+  /** Each path a wildcard word matches now is checked like one written out (glob-paths.ts). */
+  private globbed(word: ShellWord, kind: 'read' | 'write'): void {
+    const text = this.expandHome(word.text);
+    if (this.cwd === undefined && !isAbsolute(text)) return;
+    const matches = globMatches(this.cwd ?? '/', text);
+    if (matches === undefined) {
+      this.safe = false;
+      this.leave(`${word.text} matches too many paths to check`);
+      return;
+    }
+    for (const match of matches) this.path({ text: match, dynamic: false, glob: false }, kind);
+  }
+
+  private expandHome(text: string): string {
+    if (text !== '~' && !text.startsWith('~/')) return text;
+    return (this.options.home ?? process.env.HOME ?? '/') + text.slice(1);
+  }
+
   private resolve(word: ShellWord): string | undefined {
     if (word.dynamic) return undefined;
-    let text = word.text;
-    if (text === '~' || text.startsWith('~/'))
-      text = (this.options.home ?? process.env.HOME ?? '/') + text.slice(1);
+    let text = this.expandHome(word.text);
     if (word.glob) text = globDirectory(text);
     if (this.cwd === undefined && !isAbsolute(text)) return undefined;
     return resolvePhysical(this.cwd ?? '/', text);
   }
 }
 
+function unparsableLine(reason: string): CommandAnalysis {
+  return { unparsable: reason, escapes: [], readsOutside: [], safe: false, staysInside: false };
+}
+
 function display(word: ShellWord, real: string | undefined): string {
   return real === undefined || real === word.text ? word.text : `${word.text} (${real})`;
-}
-
-function basename(program: string): string {
-  return program.split('/').at(-1) ?? program;
-}
-
-/** The value of `--option=value` (or `key=value`), as a word of its own. */
-function optionValue(word: ShellWord): ShellWord | undefined {
-  const equals = word.text.indexOf('=');
-  return equals < 0 ? undefined : { ...word, text: word.text.slice(equals + 1) };
-}
-
-/** Whether a word of an unknown program's arguments may name a path outside the workspace. */
-function looksLikePath(word: ShellWord): boolean {
-  if (word.dynamic) return true;
-  const text = word.text;
-  return text.startsWith('/') || text.startsWith('~') || text.split('/').includes('..');
-}
-
-/** A grep's arguments without its pattern (the first operand, unless `-e`/`-f` gave it). */
-function withoutPattern(args: readonly ShellWord[]): ShellWord[] {
-  const result: ShellWord[] = [];
-  let patternGiven = args.some((word) => /^(-[a-zA-Z]*[ef]|--regexp|--file)/.test(word.text));
-  for (let index = 0; index < args.length; index += 1) {
-    const word = args[index] as ShellWord;
-    if (word.text === '-e' || word.text === '--regexp') {
-      index += 1;
-      continue;
-    }
-    if (!patternGiven && !word.text.startsWith('-')) {
-      patternGiven = true;
-      continue;
-    }
-    result.push(word);
-  }
-  return result;
-}
-
-/** The fixed directory part of a path with wildcards. */
-function globDirectory(path: string): string {
-  const wildcard = path.search(/[*?[]/);
-  if (wildcard < 0) return path;
-  const slash = path.lastIndexOf('/', wildcard);
-  return slash < 0 ? '.' : path.slice(0, slash) || '/';
 }

@@ -13,6 +13,7 @@ describe('approval policies', () => {
   const edit: Access = { kind: 'write', outside: [], summary: 'edit a.txt' };
   const outsideWrite: Access = { kind: 'write', outside: ['/tmp/x'], summary: 'write /tmp/x' };
   const run: Access = { kind: 'exec', command: 'npm test' };
+  const known: Access = { kind: 'exec', command: 'mkdir -p dist', staysInside: true };
   const dangerous: Access = { kind: 'exec', command: 'sudo ls', danger: 'the command runs as another user' };
   const table: Array<[ApprovalPolicy, Access, 'allow' | 'ask' | 'deny']> = [
     ['read-only', inside, 'allow'],
@@ -27,7 +28,8 @@ describe('approval policies', () => {
     ['auto-edit', outsideWrite, 'ask'],
     ['auto-edit', run, 'ask'],
     ['full-auto', edit, 'allow'],
-    ['full-auto', run, 'allow'],
+    ['full-auto', run, 'ask'],
+    ['full-auto', known, 'allow'],
     ['full-auto', outsideRead, 'ask'],
     ['full-auto', outsideWrite, 'ask'],
     ['full-auto', dangerous, 'ask'],

@@ -11,13 +11,15 @@ import { APPROVAL_POLICIES, type ApprovalPolicy } from '../../../../src/core/too
 import { createToolRuntime, type CodyToolRuntime } from '../../../../src/core/tools/runtime.js';
 import type { SandboxState } from '../../../../src/core/tools/sandbox.js';
 
-type Category = 'safe' | 'run' | 'escape' | 'reads-outside' | 'dangerous' | 'unparsable';
+type Category = 'safe' | 'run' | 'runs-code' | 'escape' | 'reads-outside' | 'dangerous' | 'unparsable';
 type Verdict = 'allow' | 'ask' | 'deny';
 
 /** What each category gets: [read-only, ask, auto-edit, full-auto], without and with a sandbox. */
 const EXPECTED: Record<Category, { bare: Verdict[]; sandboxed: Verdict[] }> = {
   safe: { bare: ['allow', 'allow', 'allow', 'allow'], sandboxed: ['allow', 'allow', 'allow', 'allow'] },
   run: { bare: ['deny', 'ask', 'ask', 'allow'], sandboxed: ['deny', 'ask', 'ask', 'allow'] },
+  // Issue 36 §3: what Cody cannot show stays inside asks under full-auto unless a sandbox confines it.
+  'runs-code': { bare: ['deny', 'ask', 'ask', 'ask'], sandboxed: ['deny', 'ask', 'ask', 'allow'] },
   escape: { bare: ['deny', 'ask', 'ask', 'ask'], sandboxed: ['deny', 'ask', 'ask', 'allow'] },
   'reads-outside': { bare: ['deny', 'ask', 'ask', 'ask'], sandboxed: ['deny', 'ask', 'ask', 'ask'] },
   dangerous: { bare: ['deny', 'ask', 'ask', 'ask'], sandboxed: ['deny', 'ask', 'ask', 'ask'] },
@@ -51,24 +53,24 @@ const TABLE: Array<[string, Category]> = [
   ['cd src && ls', 'safe'],
   ['wc -l < README.md', 'safe'],
   // Ordinary commands inside the workspace.
-  ['npm test', 'run'],
-  ['node script.js', 'run'],
+  ['npm test', 'runs-code'],
+  ['node script.js', 'runs-code'],
   ['echo hi > out.txt', 'run'],
   ['rm -rf build', 'run'],
   ['mv a.txt b.txt', 'run'],
   ['mkdir -p dist && touch dist/x', 'run'],
-  ["git commit -m 'a message'", 'run'],
-  ['git branch -D old', 'run'],
+  ["git commit -m 'a message'", 'runs-code'],
+  ['git branch -D old', 'runs-code'],
   ["find . -name '*.o' -delete", 'run'],
-  ['find src -exec cat {} \\;', 'run'],
-  ['rg --pre cat needle', 'run'],
-  ['GIT_EXTERNAL_DIFF=./x git diff', 'run'],
-  ['./ls', 'run'],
+  ['find src -exec cat {} \\;', 'runs-code'],
+  ['rg --pre cat needle', 'runs-code'],
+  ['GIT_EXTERNAL_DIFF=./x git diff', 'runs-code'],
+  ['./ls', 'runs-code'],
   ['cat README.md | tee copy.txt', 'run'],
-  ["python3 -c 'print(1)'", 'run'],
+  ["python3 -c 'print(1)'", 'runs-code'],
   ['[ -f /etc/passwd ] && echo yes', 'run'],
   ["cat > notes.txt <<'EOF'\n$(not run) `nor this`\nEOF", 'run'],
-  ['cp -r src dist && ln -s dist/a.ts latest.ts', 'run'],
+  ['cp -r src dist && ln -s dist/a.ts latest.ts', 'runs-code'],
   // Reaching outside the workspace: asks unless a sandbox confines full-auto.
   ['cd OUT && rm -rf victim', 'escape'],
   ['find OUT/victim -delete', 'escape'],
@@ -175,7 +177,7 @@ describe('shell command decisions (issue 19 §3)', () => {
 
   it('covers at least 60 commands of every category', () => {
     expect(TABLE.length).toBeGreaterThanOrEqual(60);
-    expect(new Set(TABLE.map(([, category]) => category)).size).toBe(6);
+    expect(new Set(TABLE.map(([, category]) => category)).size).toBe(7);
   });
 
   for (const [command, category] of TABLE) {
