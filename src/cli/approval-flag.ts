@@ -24,6 +24,11 @@ export function approvalFromFlags(flags: {
   return flags.autoApprove === true ? 'full-auto' : undefined;
 }
 
+/** `--dangerously-skip-confinement` as engine options (absent: config.json decides). */
+export function confinementFromFlags(flags: { dangerouslySkipConfinement?: boolean }): { unconfined?: true } {
+  return flags.dangerouslySkipConfinement === true ? { unconfined: true } : {};
+}
+
 /** Whether no approval flag was given, so the conversation's own recorded policy applies. */
 export function noApprovalFlag(options: { approval?: string; autoApprove?: boolean }): boolean {
   return options.approval === undefined && options.autoApprove !== true;

@@ -19,6 +19,7 @@ export interface ChatFlags {
   outputFormat?: OutputFormat;
   autoApprove?: boolean;
   approval?: string;
+  dangerouslySkipConfinement?: boolean;
   reasoning?: ReasoningLevel;
   provider?: string;
   api?: string;
@@ -50,6 +51,7 @@ export function chatOptions(flags: ChatFlags): Omit<ChatOptions, 'words'> {
     ...(flags.ephemeral ? { ephemeral: true } : {}),
     ...(flags.autoApprove ? { autoApprove: true } : {}),
     ...(flags.approval !== undefined ? { approval: flags.approval } : {}),
+    ...(flags.dangerouslySkipConfinement ? { dangerouslySkipConfinement: true } : {}),
     ...(flags.reasoning !== undefined ? { reasoning: flags.reasoning } : {}),
     ...(flags.provider !== undefined ? { provider: flags.provider } : {}),
     ...(flags.api !== undefined ? { api: flags.api } : {}),
@@ -58,6 +60,10 @@ export function chatOptions(flags: ChatFlags): Omit<ChatOptions, 'words'> {
     ...(flags.plain ? { plain: true } : {}),
   };
 }
+
+/** The one explicit way past confinement, wherever `--approval` is accepted. */
+export const SKIP_CONFINEMENT_HELP =
+  'without a sandbox, full-auto also runs unasked what Cody cannot show stays in the workspace (interpreters, build tools, unknown programs): they can change anything you can (config: dangerouslySkipConfinement)';
 
 /** `--provider`, `--api`, `--model` for the one conversation a command works on. */
 export function addChoiceOptions(command: Command): Command {

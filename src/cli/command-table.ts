@@ -19,6 +19,7 @@ import {
   OUTPUT_FORMATS,
   reasoningOption,
   resumeOption,
+  SKIP_CONFINEMENT_HELP,
 } from './cli-options.js';
 
 /** What a command does, given the process's streams: its exit code. */
@@ -75,6 +76,7 @@ function conversationCommands(program: Command, run: Run): void {
       'read-only | ask (default) | auto-edit | full-auto: what runs without asking (config: approval)',
     )
     .option('--auto-approve', 'the same as --approval full-auto')
+    .option('--dangerously-skip-confinement', SKIP_CONFINEMENT_HELP)
     .option(
       '--image <file>',
       'attach a PNG, JPEG, GIF or WebP image (at most 20 MB); repeat for more',
@@ -219,6 +221,7 @@ function replCommand(program: Command, run: Run): void {
     .addOption(new Option('--output-format <format>', 'text, json or stream-json').choices(OUTPUT_FORMATS))
     .option('--approval <policy>', 'read-only | ask (default) | auto-edit | full-auto')
     .option('--auto-approve', 'the same as --approval full-auto')
+    .option('--dangerously-skip-confinement', SKIP_CONFINEMENT_HELP)
     .addOption(reasoningOption());
   addChoiceOptions(repl).action((words: string[], options: ChatFlags) =>
     run(async (commandIo) => {

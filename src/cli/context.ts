@@ -21,7 +21,10 @@ import { CLI_VERSION } from './version.js';
  * What a command adds to the engine's options: its approval policy, whether it can ask, lock waits, and
  * `tools: false` where no turn runs (`show --status` and `compact` count the history without tools).
  */
-export type EngineOptions = Pick<CreateCodyOptions, 'approvalPolicy' | 'canAsk' | 'onLockWait' | 'tools'>;
+export type EngineOptions = Pick<
+  CreateCodyOptions,
+  'approvalPolicy' | 'unconfined' | 'canAsk' | 'onLockWait' | 'tools'
+>;
 
 export interface CommandContext {
   io: Io;

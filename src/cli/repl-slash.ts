@@ -310,7 +310,7 @@ function statusCommand(state: ReplState, ui: Ui, say: (text: string) => void): v
 function sayUnconfined(state: ReplState, ui: Ui, say: (text: string) => void): void {
   const status = state.session.status();
   const sandboxed = status.sandbox === undefined ? undefined : status.sandbox === 'bubblewrap';
-  const unconfined = noSandboxWarning(status.approvalPolicy, sandboxed);
+  const unconfined = noSandboxWarning(status.approvalPolicy, sandboxed, status.confinement === 'off');
   if (unconfined !== undefined) say(ui.color.yellow(`⚠ ${unconfined}\n`));
 }
 

@@ -7,7 +7,7 @@ import { ExitCode } from './exit-codes.js';
 import { createRedactor } from '../core/redact/index.js';
 import type { Conversation } from '../core/index.js';
 import type { ApprovalPolicy } from '../core/tools/index.js';
-import { approvalFromFlags } from './approval-flag.js';
+import { approvalFromFlags, confinementFromFlags } from './approval-flag.js';
 import { canAskOn } from './approval.js';
 import { createChangeReporter } from './turn-changes.js';
 import type { ChatOptions } from './commands/chat.js';
@@ -48,6 +48,7 @@ export async function runRepl(options: ReplOptions, io: Io): Promise<number> {
   const approvalPolicy = approvalFromFlags(options);
   const engine: EngineOptions = {
     ...(approvalPolicy !== undefined ? { approvalPolicy } : {}),
+    ...confinementFromFlags(options),
     canAsk: canAskOn(io),
   };
   let context: CommandContext = await createContext(io, { engine });

@@ -111,6 +111,34 @@ describe('shell safety end to end', () => {
     expect(String(json.warning)).toMatch(/^full-auto without a sandbox/);
   });
 
+  it('--dangerously-skip-confinement: full-auto without a sandbox runs an interpreter unasked, and says so loudly', async () => {
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [
+          {
+            id: 'call_py',
+            name: 'shell',
+            arguments: { command: `python3 -c "open('py-made.txt', 'w').write('x')"` },
+          },
+        ],
+      },
+      { type: 'reply', text: 'Ran it.' },
+    );
+    const run = await harness.cody([
+      'chat',
+      '--approval',
+      'full-auto',
+      '--dangerously-skip-confinement',
+      'run python',
+    ]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(existsSync(join(harness.home, 'py-made.txt'))).toBe(true);
+    expect(run.stderr).toContain(
+      '⚠ full-auto without a sandbox and with confinement off (--dangerously-skip-confinement)',
+    );
+  });
+
   it('ls and git status run under ask without a question (no terminal could answer one)', async () => {
     harness.server.enqueue(
       {

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import type { ReasoningLevel } from '../../protocol/index.js';
 import { UnsentMessageError, UsageError } from '../../core/errors.js';
+import { noSandboxWarning } from '../../core/tools/index.js';
 import { ExitCode } from '../exit-codes.js';
 import {
   loadImage,
@@ -10,7 +11,7 @@ import {
   type ImageInput,
   type SubmitOptions,
 } from '../../core/index.js';
-import { approvalFromFlags } from '../approval-flag.js';
+import { approvalFromFlags, confinementFromFlags } from '../approval-flag.js';
 import { askApproval, canAskOn } from '../approval.js';
 import { conversationChoice, hasChoice } from '../conversation-choice.js';
 import { chooseConversation } from '../choose-conversation.js';
@@ -41,6 +42,8 @@ export interface ChatOptions {
   autoApprove?: boolean;
   /** `--approval read-only|ask|auto-edit|full-auto`. */
   approval?: string;
+  /** `--dangerously-skip-confinement`: full-auto without a sandbox runs what Cody cannot check. */
+  dangerouslySkipConfinement?: boolean;
   /** `--reasoning off|minimal|low|medium|high`: the conversation's reasoning level from this turn on. */
   reasoning?: ReasoningLevel;
   /** `--provider`, `--api`, `--model`: for this conversation (config.json keeps its selection). */
@@ -179,7 +182,11 @@ async function openChosen(
 
 function engineOptions(options: ChatOptions, extra: EngineOptions = {}): EngineOptions {
   const approvalPolicy = approvalFromFlags(options);
-  return { ...(approvalPolicy !== undefined ? { approvalPolicy } : {}), ...extra };
+  return {
+    ...(approvalPolicy !== undefined ? { approvalPolicy } : {}),
+    ...confinementFromFlags(options),
+    ...extra,
+  };
 }
 
 async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
@@ -199,6 +206,7 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
     io.stderr.write(color.dim(`Started conversation ${id}\n`)),
   );
   const turn = { ...options, images, showReasoning: context.config.showReasoning !== false };
+  warnUnconfined(io, conversation.status());
   try {
     const live = canAsk && io.stderr.isTTY === true && options.plain !== true;
     const outcome = live
@@ -210,6 +218,13 @@ async function runTextChat(options: ChatOptions, io: Io): Promise<number> {
   } finally {
     await context.dispose();
   }
+}
+
+/** With confinement turned off, full-auto without a sandbox says so loudly before the turn. */
+function warnUnconfined(io: Io, status: ReturnType<Conversation['status']>): void {
+  if (status.confinement !== 'off' || status.sandbox === undefined) return;
+  const warning = noSandboxWarning(status.approvalPolicy, status.sandbox === 'bubblewrap', true);
+  if (warning !== undefined) io.stderr.write(stderrChalk(io).yellow(`⚠ ${warning}\n`));
 }
 
 type TurnFlags = Pick<ChatOptions, 'reasoning' | 'plain'> & {

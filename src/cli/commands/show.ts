@@ -31,7 +31,7 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
     const instructions = await conversation.projectInstructions();
     await context.dispose();
     const sandboxed = status.sandbox === undefined ? undefined : status.sandbox === 'bubblewrap';
-    const unconfined = noSandboxWarning(status.approvalPolicy, sandboxed);
+    const unconfined = noSandboxWarning(status.approvalPolicy, sandboxed, status.confinement === 'off');
     // `api` is the wire API id everywhere machine-readable ('openai-chat', as in list and the events).
     const api = wireApiOf(status);
     // The policy the next run without --approval uses: what the conversation keeps, else config's default.

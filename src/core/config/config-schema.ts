@@ -135,6 +135,11 @@ export const configSchema = z
     tools: z.boolean().optional(),
     /** Approval policy when no --approval flag is given (default 'ask'). */
     approval: z.enum(APPROVAL_POLICIES).optional(),
+    /**
+     * Without a sandbox, full-auto also runs unasked the commands Cody cannot show stay in the workspace
+     * (interpreters, build tools, unknown programs); as `--dangerously-skip-confinement`. Default false.
+     */
+    dangerouslySkipConfinement: z.boolean().optional(),
     /** Commands that always ask, replacing the default list: regex sources or { pattern, reason }. */
     dangerousCommands: z
       .array(z.union([regexSource, z.object({ pattern: regexSource, reason: z.string() })]))

@@ -24,6 +24,8 @@ export interface SessionStatus {
   approvalPolicy?: string;
   /** What confines the commands tools run unasked: bubblewrap, or nothing (absent without tools). */
   sandbox?: 'bubblewrap' | 'none';
+  /** Present when the person turned confinement off (`--dangerously-skip-confinement`). */
+  confinement?: 'off';
   /** The reasoning level of the next turn (`off` … `high`); absent: each API's default. */
   reasoning?: string;
   /** Reasoning (thinking) tokens the conversation's replies used so far, as the providers reported them. */

@@ -210,6 +210,7 @@ export class Session implements ConversationEngine {
       ...(this.options.tools?.sandboxed
         ? { sandbox: this.options.tools.sandboxed() ? ('bubblewrap' as const) : ('none' as const) }
         : {}),
+      ...(this.options.tools?.unconfined?.() === true ? { confinement: 'off' as const } : {}),
     };
   }
 

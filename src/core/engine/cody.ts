@@ -49,6 +49,11 @@ export interface CreateCodyOptions {
   /** The approval policy of the built-in tools; default config.json's `approval`, else 'ask'. */
   approvalPolicy?: ApprovalPolicy;
   /**
+   * Without a sandbox, full-auto runs unasked even the commands Cody cannot show stay in the workspace
+   * (`--dangerously-skip-confinement`); default config.json's `dangerouslySkipConfinement`, else false.
+   */
+  unconfined?: boolean;
+  /**
    * Whether the caller answers `approval-requested` events (default true). When false, a call the policy
    * would ask about is denied with a reason the model sees, and nothing waits. A function is asked at
    * each approval, with the conversation's id (a server answers whether a client is attached).
@@ -375,6 +380,7 @@ async function openStore(
     version: options.version ?? 'library',
     approvalPolicy: options.approvalPolicy,
     approvalTimeoutMs: options.approvalTimeoutMs,
+    unconfined: options.unconfined,
     tools: options.tools,
     onNotice: options.onNotice,
   });

@@ -27,6 +27,8 @@ export interface RuntimeInputs {
   approvalTimeoutMs?: number | undefined;
   /** Replaces the built-in tools; `false`: no tools at all. */
   tools?: ToolRuntime | false | undefined;
+  /** `--dangerously-skip-confinement`: on for this run whatever config.json says. */
+  unconfined?: boolean | undefined;
   onNotice?: ((notice: CodyNotice) => void) | undefined;
 }
 
@@ -83,7 +85,8 @@ export function engineRuntime(config: CodyConfig, inputs: RuntimeInputs): Engine
         import('../tools/policy.js'),
       ]);
       const state = detectSandbox(config.sandbox ?? {}, openWorkspace(inputs.cwd), { ...inputs.env });
-      return noSandboxWarning('full-auto', state.available);
+      const unconfined = inputs.unconfined === true || config.dangerouslySkipConfinement === true;
+      return noSandboxWarning('full-auto', state.available, unconfined);
     },
   };
 }
@@ -112,6 +115,7 @@ async function builtinTools(
     cwd: inputs.cwd,
     policy,
     ...toolOptionsFromConfig(config),
+    ...(inputs.unconfined === true ? { unconfined: true } : {}),
     onNotice: (message) => notice({ level: 'notice', message }),
     ...(external ? { external } : {}),
     env: { ...inputs.env },

@@ -21,7 +21,7 @@ const QUIET_BUILTINS = new Set(['echo', 'pwd', 'true', 'false', ':', 'test', '['
 const SHELL_ONLY = new Set(['for', 'printf', 'set', 'cd', 'pushd']);
 /** Programs that only read (or list) the paths they are given, and print. */
 const READING = new Set(
-  'cat head tail wc ls stat file du tree nl sort uniq cut od xxd hexdump strings md5sum sha1sum sha256sum sha512sum base64 realpath readlink basename dirname tac rev column fold fmt paste comm join tr expand unexpand cmp diff grep egrep fgrep rg find which whoami id uname sleep'.split(
+  'cat head tail wc ls stat file du tree nl sort uniq cut od xxd hexdump strings md5sum sha1sum sha256sum sha512sum base64 printenv realpath readlink basename dirname tac rev column fold fmt paste comm join tr expand unexpand cmp diff grep egrep fgrep rg find which whoami id uname sleep'.split(
     ' ',
   ),
 );
@@ -92,6 +92,8 @@ export function unknownEffect(words: readonly ShellWord[], context: EffectContex
   const name = first.text;
   if (first.dynamic || name.includes('/')) return `it runs a program named by a path or a variable (${name})`;
   if (QUIET_BUILTINS.has(name) || SHELL_ONLY.has(name)) return undefined;
+  // `env` alone prints the environment; with a command it runs it.
+  if (name === 'env' && words.slice(1).every((word) => /^(-0|--null)$/.test(word.text))) return undefined;
   return programEffect(name, words, context);
 }
 

@@ -15,14 +15,17 @@ export function isApprovalPolicy(value: unknown): value is ApprovalPolicy {
 
 /**
  * What front ends show for as long as it holds (banner, status): full-auto with nothing confining the
- * commands it runs unasked. Undefined otherwise.
+ * commands it runs unasked, louder when the person turned confinement off. Undefined otherwise.
  */
 export function noSandboxWarning(
   policy: string | undefined,
   sandboxed: boolean | undefined,
+  unconfined = false,
 ): string | undefined {
   if (policy !== 'full-auto' || sandboxed !== false) return undefined;
-  return 'full-auto without a sandbox: commands run unconfined (those reaching outside the workspace, and those Cody cannot check, still ask)';
+  if (unconfined)
+    return 'full-auto without a sandbox and with confinement off (--dangerously-skip-confinement): commands run unconfined, even those Cody cannot check (only those seen reaching outside the workspace ask)';
+  return 'full-auto without a sandbox: commands run unconfined, so only those Cody can show stay in the workspace run unasked (the rest ask)';
 }
 
 /** What a call does, as far as approval is concerned. */

@@ -4,7 +4,13 @@ import type { ToolRuntimeOptions } from './runtime.js';
 
 export type ConfiguredToolOptions = Pick<
   ToolRuntimeOptions,
-  'dangerousCommands' | 'sandbox' | 'shellTimeoutMs' | 'safeCommands' | 'shellEnvironment' | 'webFetch'
+  | 'dangerousCommands'
+  | 'sandbox'
+  | 'shellTimeoutMs'
+  | 'safeCommands'
+  | 'shellEnvironment'
+  | 'webFetch'
+  | 'unconfined'
 >;
 
 export function toolOptionsFromConfig(config: CodyConfig): ConfiguredToolOptions {
@@ -21,5 +27,6 @@ export function toolOptionsFromConfig(config: CodyConfig): ConfiguredToolOptions
     ...(config.safeCommands ? { safeCommands: config.safeCommands } : {}),
     ...(config.shellEnvironment ? { shellEnvironment: config.shellEnvironment } : {}),
     ...(config.webFetch ? { webFetch: config.webFetch } : {}),
+    ...(config.dangerouslySkipConfinement === true ? { unconfined: true } : {}),
   };
 }

@@ -98,6 +98,7 @@ export interface CodyToolRuntime extends ToolRuntime {
   sandboxPolicy(): SandboxPolicy;
   /** Whether shell commands that run unasked are confined (bubblewrap works here). */
   sandboxed(): boolean;
+  unconfined(): boolean;
 }
 
 // eslint-disable-next-line max-lines-per-function -- a closure factory: its methods share the policy, the remembered approvals and the sandbox state
@@ -204,6 +205,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
     },
     sandboxPolicy,
     sandboxed: () => sandbox().available,
+    unconfined: () => options.unconfined === true,
     snapshot: async () => {
       if (!workspace.isGit) return undefined;
       try {

@@ -86,6 +86,8 @@ export interface ToolRuntime {
   setPolicy?(policy: ApprovalPolicy): void;
   /** Whether shell commands that run without asking are confined by a sandbox. */
   sandboxed?(): boolean;
+  /** Whether the person turned confinement off (`--dangerously-skip-confinement`). */
+  unconfined?(): boolean;
 }
 
 export interface ToolPermissions {
