@@ -50,9 +50,10 @@ export function providerCommands(program: Command, run: Run): void {
 
   program
     .command('models')
-    .description('list the models the selected OpenAI-compatible server offers (GET /v1/models)')
-    .action(() =>
-      run(async (commandIo) => (await import('./commands/models.js')).runModels({}, commandIo))(),
+    .description("list the selected provider's models, from its own list (cached for a day)")
+    .option('--refresh', 'ask the provider even when its list was fetched less than a day ago')
+    .action((options: { refresh?: boolean }) =>
+      run(async (commandIo) => (await import('./commands/models.js')).runModels(options, commandIo))(),
     );
 }
 

@@ -3,7 +3,8 @@
  * when a model is chosen. The context catalogue matches families by prefix, so it cannot tell a typo from a new model; this list can, and
  * an id not on it is still used as typed (new models appear all the time), with a warning.
  */
-import { isProvider, providerList, providerSettings } from '../core/config/index.js';
+import { isProvider, providerList, providerSettings, type Selection } from '../core/config/index.js';
+import { cachedModelList, canListModels, providerModelList } from '../core/selection/index.js';
 import { closestMatch } from './suggest.js';
 
 /** The model ids the provider is known to publish (its definition's `knownModels`). */
@@ -17,22 +18,61 @@ export function knownModelIds(): string[] {
 }
 
 /**
- * A one-line warning for a model id the provider is not known to publish, with the closest known id;
- * undefined when the id is known (or the endpoint is a custom one, where any local model name goes).
+ * A one-line warning for a model id neither the catalogue's known ids nor the provider's own list
+ * (`listed`: its cached `cody models` list, when there is one) has, naming the closest id that exists (the
+ * list's, else the known ones); undefined when the id is known or listed (or the endpoint is a custom one
+ * whose list Cody has not read, where any local model name goes).
  */
 export function unknownModelWarning(
   provider: string,
   model: string,
   customEndpoint: boolean,
+  listed?: readonly string[],
 ): string | undefined {
   const known = knownModelsOf(provider);
-  if (!known || customEndpoint) return undefined;
+  if ((!known || customEndpoint) && listed === undefined) return undefined;
   const bare = model.replace(/^models\//, '');
   // Dated snapshots (gpt-4o-2024-08-06, claude-sonnet-4-5-20250929) of a known id are fine.
-  if (known.some((id) => bare === id || bare.startsWith(`${id}-20`) || bare.startsWith(`${id}-0`)))
+  const isKnown = (ids: readonly string[]): boolean =>
+    ids.some((id) => bare === id || bare.startsWith(`${id}-20`) || bare.startsWith(`${id}-0`));
+  if (!customEndpoint && isKnown(known ?? [])) return undefined;
+  if (listed?.includes(bare)) return undefined;
+  const candidates = listed !== undefined && listed.length > 0 ? listed : (known ?? []);
+  const suggestion = closestMatch(bare, candidates) ?? closestByPrefix(bare, candidates);
+  const where = listed !== undefined ? `in ${provider}'s model list` : `a known ${provider} model`;
+  return `'${model}' is not ${where}${suggestion ? `; did you mean '${suggestion}'?` : ` (known: ${candidates.slice(0, 4).join(', ')}, …)`} It is used as typed.`;
+}
+
+/** Whether the model id is one the catalogue knows for the provider (so no list need be asked). */
+export function isKnownModelId(provider: string, model: string): boolean {
+  return unknownModelWarning(provider, model, false) === undefined;
+}
+
+/** How long the typo check waits for a provider's list it has not cached. */
+const LIST_TIMEOUT_MS = 5_000;
+
+/**
+ * The ids of the provider's own list, for a model the catalogue does not know (else nothing is asked):
+ * the list cached less than a day ago, else (when `fetch`) asked for and cached; undefined when there is
+ * no list or it cannot be had (offline, no key), so the warning falls back to the known ids.
+ */
+export async function listedModelIds(
+  home: string,
+  selection: Selection,
+  env: Readonly<Record<string, string | undefined>>,
+  fetch: boolean,
+): Promise<string[] | undefined> {
+  if (!canListModels(selection)) return undefined;
+  if (selection.baseUrl === undefined && isKnownModelId(selection.provider, selection.model))
     return undefined;
-  const suggestion = closestMatch(bare, known) ?? closestByPrefix(bare, known);
-  return `'${model}' is not a known ${provider} model${suggestion ? `; did you mean '${suggestion}'?` : ` (known: ${known.slice(0, 4).join(', ')}, …)`} It is used as typed.`;
+  const cached = cachedModelList(home, selection);
+  if (cached || !fetch) return cached?.map((model) => model.id);
+  try {
+    const { models } = await providerModelList({ home, selection, env, timeoutMs: LIST_TIMEOUT_MS });
+    return models.map((model) => model.id);
+  } catch {
+    return undefined;
+  }
 }
 
 function closestByPrefix(model: string, known: readonly string[]): string | undefined {

@@ -6,6 +6,7 @@ import type { CommandContext } from './context.js';
 import { conversationChoice } from './conversation-choice.js';
 import type { Io } from './io.js';
 import { unknownModelWarning } from './known-models.js';
+import { cachedModelList } from '../core/selection/index.js';
 import { planLines } from './plan-view.js';
 import { formatTokens } from './turn-view/wording.js';
 import { helpText } from './repl-input.js';
@@ -121,7 +122,17 @@ function selectionCommand(name: string, argument: string, state: ReplState, ui: 
     name === '/model' ? { model: first } : { provider: first, ...(second ? { api: second } : {}) };
   // For this conversation only: config.json and the conversations opened later keep theirs.
   const status = state.session.setSelection(conversationChoice(state.context.config, current, words));
-  const typo = unknownModelWarning(status.provider, status.model, hasBaseUrl(state, status.provider));
+  // The provider's cached list only: a slash command asks no server.
+  const baseUrl = (state.context.config.baseUrls as Partial<Record<string, string>> | undefined)?.[
+    status.provider
+  ];
+  const listed = cachedModelList(state.context.paths.home, { provider: status.provider, baseUrl });
+  const typo = unknownModelWarning(
+    status.provider,
+    status.model,
+    hasBaseUrl(state, status.provider),
+    listed?.map((model) => model.id),
+  );
   if (typo !== undefined) say(ui.color.yellow(`warning: ${typo}\n`));
   say(
     ui.color.green(

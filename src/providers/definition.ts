@@ -134,6 +134,15 @@ export interface ImageLimits {
   label: string;
 }
 
+/** One model a provider's list names, with the token limits the provider reports (Gemini, Anthropic). */
+export interface ListedModel {
+  id: string;
+  /** Tokens the model accepts in one request, when the list says (Gemini's `inputTokenLimit`). */
+  contextWindow?: number;
+  /** Most tokens it may write, when the list says (Gemini's `outputTokenLimit`, Anthropic's `max_tokens`). */
+  maxOutputTokens?: number;
+}
+
 /** What listing a server's models is given. */
 export interface ModelListRequest {
   baseUrl: string;
@@ -180,8 +189,11 @@ export interface ProviderDefinition {
   prices: readonly PriceEntry[];
   /** What the API takes in images; absent: nothing beyond Cody's own limit (20 MB an image). */
   imageLimits?: ImageLimits;
-  /** The model ids the server offers (`cody models`); absent: the API has no list Cody reads. */
-  listModels?: (request: ModelListRequest) => Promise<string[]>;
+  /**
+   * The models the server offers (`cody models`), sorted by id, with any limits the list reports; absent:
+   * the API has no list Cody reads. (Changed with issue 33: it returned bare ids before.)
+   */
+  listModels?: (request: ModelListRequest) => Promise<ListedModel[]>;
   /**
    * Input tokens an image costs by the API's documented rule; undefined when it cannot tell (unknown
    * size). Absent: core takes the largest estimate of the registered APIs.

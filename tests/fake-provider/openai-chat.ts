@@ -6,7 +6,7 @@
  * streaming; error bodies `{error: {message, type, param, code}}`, pretty-printed as OpenAI sends them.
  */
 import type { ErrorStep, ProtocolModule, ProtocolRequest, RenderedResponse, ReplyStep } from './types.js';
-import { deepSeekReasoningProblem, openAIEffortProblem } from './reasoning-rules.js';
+import { deepSeekEffortProblem, deepSeekReasoningProblem, openAIEffortProblem } from './reasoning-rules.js';
 import { errorBody, eventStreamHeaders, pieces, textOfContent, textPieces } from './wire-helpers.js';
 
 type Json = Record<string, unknown>;
@@ -139,14 +139,19 @@ function validateChat(request: ProtocolRequest): ErrorStep | undefined {
       );
     }
   }
-  return reasoningProblem(body.model, messages, body.reasoning_effort);
+  return reasoningProblem(body.model, messages, body);
 }
 
-/** OpenAI's `reasoning_effort` rules, and DeepSeek's for `reasoning_content` sent back. */
-function reasoningProblem(model: string, messages: Json[], effort: unknown): ErrorStep | undefined {
-  const effortProblem = openAIEffortProblem(model, effort, 'reasoning_effort');
-  if (effortProblem) return invalidRequest(...effortProblem);
-  const deepSeek = deepSeekReasoningProblem(model, messages);
+/** OpenAI's `reasoning_effort` rules, and DeepSeek's for its effort and `reasoning_content` sent back. */
+function reasoningProblem(model: string, messages: Json[], body: Json): ErrorStep | undefined {
+  if (/^deepseek-/.test(model)) {
+    const effort = deepSeekEffortProblem(model, body.reasoning_effort);
+    if (effort !== undefined) return invalidRequest(effort, null, 'invalid_request_error');
+  } else {
+    const effortProblem = openAIEffortProblem(model, body.reasoning_effort, 'reasoning_effort');
+    if (effortProblem) return invalidRequest(...effortProblem);
+  }
+  const deepSeek = deepSeekReasoningProblem(model, messages, body.thinking);
   return deepSeek === undefined ? undefined : invalidRequest(deepSeek, null, 'invalid_request_error');
 }
 

@@ -44,23 +44,50 @@ export function openAIEffortProblem(
   return undefined;
 }
 
+/** DeepSeek V4's 400 when a tool-calling assistant message's reasoning is missing (its API's wording). */
+export const DEEPSEEK_REASONING_MISSING =
+  'The reasoning_content in the thinking mode must be passed back to the API.';
+
 /**
- * DeepSeek's reasoner: the assistant tool-call messages of the current user turn must carry their
- * `reasoning_content` (the API's 400 wording), and (as its older models required) none before it.
+ * DeepSeek's reasoning rules. Its V4 thinking models (`deepseek-v4-*`, and `deepseek-reasoner`, V4 Flash
+ * thinking) with thinking not disabled: every assistant message with tool calls, in any turn, must carry
+ * its `reasoning_content`. The older R1 (`deepseek-r1`, as other servers serve it) wants it on the current
+ * turn's tool-call messages and refuses it on an earlier turn's.
  */
-export function deepSeekReasoningProblem(model: string, messages: readonly Json[]): string | undefined {
-  if (!/^deepseek-reasoner/.test(model)) return undefined;
+export function deepSeekReasoningProblem(
+  model: string,
+  messages: readonly Json[],
+  thinking?: unknown,
+): string | undefined {
+  const calls = (message: Json): boolean =>
+    Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
+  if (/^deepseek-(v4-|reasoner)/.test(model)) {
+    if ((thinking as Json | undefined)?.type === 'disabled') return undefined;
+    const missing = messages.some(
+      (message) =>
+        message.role === 'assistant' && calls(message) && typeof message.reasoning_content !== 'string',
+    );
+    return missing ? DEEPSEEK_REASONING_MISSING : undefined;
+  }
+  if (!/^deepseek-r1/.test(model)) return undefined;
   const lastUser = messages.findLastIndex((message) => message.role === 'user');
   for (const [index, message] of messages.entries()) {
     if (message.role !== 'assistant') continue;
     const hasReasoning = typeof message.reasoning_content === 'string';
-    const calls = Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
-    if (index > lastUser && calls && !hasReasoning)
+    if (index > lastUser && calls(message) && !hasReasoning)
       return `Missing \`reasoning_content\` field in the assistant message at message index ${index}`;
     if (index < lastUser && hasReasoning)
       return `The \`reasoning_content\` field is not accepted in the assistant message at message index ${index} of an earlier turn`;
   }
   return undefined;
+}
+
+/** DeepSeek's `reasoning_effort`: `high` or `max` (low and medium are taken as high); a 400 otherwise. */
+export function deepSeekEffortProblem(model: string, effort: unknown): string | undefined {
+  if (!/^deepseek-(v4-|reasoner)/.test(model) || effort === undefined) return undefined;
+  return ['low', 'medium', 'high', 'max'].includes(String(effort))
+    ? undefined
+    : `Invalid reasoning_effort: ${String(effort)}. Supported values are high and max.`;
 }
 
 function blocksOf(message: Json | undefined): Json[] {
@@ -99,7 +126,8 @@ export function geminiThinkingProblem(
 ): string | undefined {
   const thinking = config?.thinkingConfig as Json | undefined;
   if (thinking === undefined || model === undefined) return undefined;
-  if (!/^gemini-(2\.5|3)/.test(model)) return 'Thinking is not supported for this model.';
+  if (!/^gemini-(2\.5|[3-9]|(pro|flash|flash-lite)-latest)/.test(model))
+    return 'Thinking is not supported for this model.';
   const budget = thinking.thinkingBudget;
   const level = thinking.thinkingLevel;
   if (budget !== undefined && level !== undefined)
@@ -108,7 +136,7 @@ export function geminiThinkingProblem(
     return 'Thinking level is not supported for this model.';
   if (/^gemini-2\.5-pro/.test(model) && budget === 0)
     return 'Budget 0 is invalid. This model only works in thinking mode.';
-  if (/^gemini-3/.test(model) && level !== undefined) {
+  if (/^gemini-([3-9]|(pro|flash|flash-lite)-latest)/.test(model) && level !== undefined) {
     const allowed = /-pro/.test(model) ? ['LOW', 'HIGH'] : ['MINIMAL', 'LOW', 'MEDIUM', 'HIGH'];
     if (!allowed.includes(String(level).toUpperCase()))
       return `Thinking level ${String(level)} is not supported for this model.`;

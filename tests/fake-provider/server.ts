@@ -14,6 +14,7 @@ import type {
   Step,
 } from './types.js';
 import { protocolModules } from './protocols.js';
+import { type FakeModelLimits, listingBody, listingRefusal, listingShapeOf } from './model-lists.js';
 
 export interface FakeProviderOptions {
   /** Port to listen on; 0 (default) picks a free one. */
@@ -35,8 +36,12 @@ export class FakeProviderServer {
   private server: Server | undefined;
   private readonly modules: ProtocolModule[];
   private readonly options: FakeProviderOptions;
-  /** Model ids `GET …/models` lists (an OpenAI-compatible server's model list). */
+  /** Model ids `GET …/models` lists (each API's list shape: model-lists.ts). */
   models: string[] = ['llama3.1:8b', 'qwen2.5-coder:7b'];
+  /** The limits Anthropic's and Gemini's lists report per id (absent: none reported). */
+  modelLimits: Record<string, FakeModelLimits> = {};
+  /** Most models one page of a paged list holds (Anthropic's, Gemini's). */
+  listPageSize = 1000;
   /** When set, a model request it refuses is answered 401 (e.g. only the newest access token is valid). */
   authorize: ((headers: IncomingMessage['headers']) => boolean) | undefined;
 
@@ -187,9 +192,16 @@ export class FakeProviderServer {
     }
   }
 
-  /** `GET …/models` (and OpenRouter's `GET …/key`), recorded like any request; refused by `authorize`. */
+  /**
+   * `GET …/models` in the shape of the API asking (model-lists.ts), and OpenRouter's `GET …/key`,
+   * recorded like any request; refused without credentials or by `authorize`.
+   */
   private answerListing(request: IncomingMessage, url: URL, response: ServerResponse): void {
-    const refused = this.authorize !== undefined && !this.authorize(request.headers);
+    const shape = listingShapeOf(url, request.headers);
+    // OpenAI-shaped lists are also what local servers answer without a key; Anthropic and Google need one.
+    const refused =
+      (shape !== 'openai' && !hasCredentials(request, url)) ||
+      (this.authorize !== undefined && !this.authorize(request.headers));
     this.requests.push({
       api: 'unknown',
       method: 'GET',
@@ -201,13 +213,14 @@ export class FakeProviderServer {
       answeredWith: refused ? { type: 'error', status: 401 } : { type: 'reply' },
     });
     if (refused) {
-      writeJson(response, 401, { error: { message: 'invalid key', code: 'invalid_api_key' } });
+      writeJson(response, 401, listingRefusal(shape));
       return;
     }
-    writeJson(response, 200, {
-      object: 'list',
-      data: this.models.map((id) => ({ id, object: 'model', owned_by: 'fake' })),
-    });
+    writeJson(
+      response,
+      200,
+      listingBody(shape, url, { ids: this.models, limits: this.modelLimits, pageSize: this.listPageSize }),
+    );
   }
 
   private autoReply(module: ProtocolModule, request: ProtocolRequest): Step {

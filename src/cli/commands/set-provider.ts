@@ -8,7 +8,7 @@ import { codexAuthFile } from '../../core/auth/index.js';
 import { createContext } from '../context.js';
 import { checkProviderName } from '../conversation-choice.js';
 import type { Io } from '../io.js';
-import { unknownModelWarning } from '../known-models.js';
+import { listedModelIds, unknownModelWarning } from '../known-models.js';
 
 export interface SetProviderOptions {
   provider: string;
@@ -51,9 +51,15 @@ export async function runSetProvider(options: SetProviderOptions, io: Io): Promi
       );
     }
   }
-  const typo = unknownModelWarning(selection.provider, selection.model, selection.baseUrl !== undefined);
+  const listed = await listedModelIds(context.paths.home, selection, io.env, true);
+  const typo = unknownModelWarning(
+    selection.provider,
+    selection.model,
+    selection.baseUrl !== undefined,
+    listed,
+  );
   if (typo !== undefined) io.stderr.write(`warning: ${typo}\n`);
-  if (!isKnownModel(selection.model) && limits.source === 'default') {
+  if (!isKnownModel(selection.model) && limits.source === 'default' && !listed?.includes(selection.model)) {
     io.stderr.write(
       `warning: '${selection.model}' is not in Cody's model catalogue; assuming a ${limits.contextWindow}-token context window. Set models.${selection.model}.contextWindow in ${context.paths.configFile} if it is larger.\n`,
     );

@@ -21,6 +21,7 @@ import type { CodyConfig } from '../config/index.js';
 import {
   acceptsImages,
   isReasoningModel,
+  listedLimits,
   lookupModelLimits,
   reasoningSupport,
   type ResolvedSelection,
@@ -181,7 +182,11 @@ async function buildTurnContext(parts: SessionParts, signal: AbortSignal | undef
     cwd: options.cwd,
     config,
     selection,
-    limits: lookupModelLimits(selection.model, config),
+    limits: lookupModelLimits(
+      selection.model,
+      config,
+      listedLimits(options.manager.paths.home, selection, selection.model),
+    ),
     client,
     budget: parts.budget,
     states: parts.states,

@@ -11,6 +11,7 @@ import { ConversationHandle, type ConversationHandleOptions } from './conversati
 import type { CodyConfig, Selection } from '../config/index.js';
 import {
   configuredReasoning,
+  listedLimits,
   lookupModelLimits,
   type ResolvedSelection,
   resolveConversationSelection,
@@ -190,7 +191,8 @@ export class Session implements ConversationEngine {
 
   status(): SessionStatus {
     const selection = this.selection();
-    const limits = lookupModelLimits(selection.model, this.config);
+    const listed = listedLimits(this.options.manager.paths.home, selection, selection.model);
+    const limits = lookupModelLimits(selection.model, this.config, listed);
     return {
       id: this.id,
       state: this.states.current,

@@ -14,6 +14,16 @@ export {
   reasoningSupport,
 } from './model-catalog.js';
 export type { ModelLimits, ReasoningSupport } from './model-catalog.js';
+export {
+  MODEL_LIST_FILE,
+  MODEL_LIST_MAX_AGE_MS,
+  cachedModelList,
+  canListModels,
+  listedLimits,
+  providerModelList,
+  saveModelList,
+} from './model-lists.js';
+export type { ListKey, ModelListQuery } from './model-lists.js';
 export { providerCatalogue } from './provider-catalogue.js';
 export { MODEL_ID, applyProviderChoice, droppedSignIn } from './provider-choice.js';
 export { recordedSelectionOf, resolveConversationSelection } from './resolve-selection.js';

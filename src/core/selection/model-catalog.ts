@@ -12,8 +12,8 @@ export interface ModelLimits {
   contextWindow: number;
   /** Most tokens the model may write in one response. */
   maxOutputTokens: number;
-  /** Where the figures came from. */
-  source: 'catalog' | 'config' | 'default';
+  /** Where the figures came from (`listed`: the provider's own model list, cached). */
+  source: 'catalog' | 'config' | 'listed' | 'default';
 }
 
 /** The catalogue: every wire API definition's model entries (src/providers/<api>/definition.ts). */
@@ -30,14 +30,33 @@ export const UNKNOWN_MODEL_LIMITS: Omit<ModelLimits, 'source'> = {
   maxOutputTokens: 2_048,
 };
 
-export function lookupModelLimits(model: string, config?: CodyConfig): ModelLimits {
+/**
+ * The model's limits: config's `models.<model>`, else what the provider's own list reports (`listed`,
+ * from the cached list: Gemini's and Anthropic's give both), else the catalogue, else the unknown-model
+ * default.
+ */
+export function lookupModelLimits(
+  model: string,
+  config?: CodyConfig,
+  listed?: { contextWindow?: number; maxOutputTokens?: number },
+): ModelLimits {
   const override = config?.models?.[model];
   const bare = model.replace(/^models\//, '').replace(/^[\w.-]+\//, '');
   const entry = catalogEntry(bare);
   const base = entry ?? UNKNOWN_MODEL_LIMITS;
-  const contextWindow = override?.contextWindow ?? base.contextWindow;
-  const maxOutputTokens = Math.min(override?.maxOutputTokens ?? base.maxOutputTokens, contextWindow);
-  const source = override?.contextWindow !== undefined ? 'config' : entry ? 'catalog' : 'default';
+  const contextWindow = override?.contextWindow ?? listed?.contextWindow ?? base.contextWindow;
+  const maxOutputTokens = Math.min(
+    override?.maxOutputTokens ?? listed?.maxOutputTokens ?? base.maxOutputTokens,
+    contextWindow,
+  );
+  const source =
+    override?.contextWindow !== undefined
+      ? 'config'
+      : listed?.contextWindow !== undefined
+        ? 'listed'
+        : entry
+          ? 'catalog'
+          : 'default';
   return { contextWindow, maxOutputTokens, source };
 }
 

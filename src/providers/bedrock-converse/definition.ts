@@ -2,6 +2,7 @@
  * AWS Bedrock's Converse API: one request shape for the models Bedrock hosts (Claude, Nova, Llama,
  * Mistral, DeepSeek, …), streamed with ConverseStream, signed with SigV4 from the AWS environment.
  */
+import { claudeModelEntries, claudePriceEntries } from '../anthropic-messages/claude-models.js';
 import type { ProviderDefinition } from '../definition.js';
 
 // The names and model-id rules this folder's modules share live here: `cody list` loads the registry's
@@ -61,7 +62,9 @@ export const definition: ProviderDefinition = {
   providers: [
     {
       name: 'bedrock',
-      defaultModel: 'us.anthropic.claude-sonnet-4-20250514-v1:0',
+      // Claude Sonnet 4.5 through the US cross-region profile: the newest Sonnet whose Bedrock id AWS has
+      // published in the documentation Cody's catalogue was written from.
+      defaultModel: 'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
       // A Bedrock API key, when one is set; otherwise the client signs with the AWS credential chain.
       keyVariables: [BEDROCK_API_KEY_VARIABLE],
       secretVariables: AWS_SECRET_VARIABLES,
@@ -73,9 +76,13 @@ export const definition: ProviderDefinition = {
         'AWS_BEARER_TOKEN_BEDROCK, or the AWS credentials (AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE) and AWS_REGION',
       ownsModels: BEDROCK_MODEL_ID,
       knownModels: [
-        'us.anthropic.claude-sonnet-4-20250514-v1:0',
-        'us.anthropic.claude-opus-4-1-20250805-v1:0',
+        'us.anthropic.claude-sonnet-4-5-20250929-v1:0',
+        'us.anthropic.claude-opus-4-6-v1',
+        'us.anthropic.claude-sonnet-4-6',
+        'us.anthropic.claude-opus-4-5-20251101-v1:0',
         'us.anthropic.claude-haiku-4-5-20251001-v1:0',
+        'us.anthropic.claude-opus-4-1-20250805-v1:0',
+        'us.anthropic.claude-sonnet-4-20250514-v1:0',
         'anthropic.claude-3-5-haiku-20241022-v1:0',
         'us.amazon.nova-pro-v1:0',
         'us.amazon.nova-lite-v1:0',
@@ -89,22 +96,11 @@ export const definition: ProviderDefinition = {
   imageLimits: { perImage: 5 * 1024 * 1024, label: 'Bedrock Converse' },
   createClient: async (options) => (await import('./client.js')).createBedrockConverseClient(options),
   modelFamily: bedrockModelFamily,
-  // Figures from AWS's Bedrock model cards; ids may carry a cross-region prefix. Most specific first.
+  // Claude's figures are Anthropic's (claude-models.ts); the others from AWS's Bedrock model cards,
+  // https://docs.aws.amazon.com/bedrock/latest/userguide/models-supported.html. Ids may carry a
+  // cross-region prefix. Most specific first.
   models: [
-    {
-      pattern: /anthropic\.claude-(sonnet-4|3-7-sonnet|haiku-4)/,
-      contextWindow: 200_000,
-      maxOutputTokens: 64_000,
-      reasoning: true,
-      effort: true,
-    },
-    {
-      pattern: /anthropic\.claude-opus-4/,
-      contextWindow: 200_000,
-      maxOutputTokens: 32_000,
-      reasoning: true,
-      effort: true,
-    },
+    ...claudeModelEntries('anthropic\\.'),
     { pattern: /anthropic\.claude-/, contextWindow: 200_000, maxOutputTokens: 8_192 },
     { pattern: /amazon\.nova-(pro|lite|premier)/, contextWindow: 300_000, maxOutputTokens: 10_000 },
     { pattern: /amazon\.nova-micro/, contextWindow: 128_000, maxOutputTokens: 10_000, noImages: true },
@@ -117,12 +113,10 @@ export const definition: ProviderDefinition = {
     },
     { pattern: /meta\.llama3/, contextWindow: 128_000, maxOutputTokens: 8_192, noImages: true },
   ],
-  // AWS's on-demand list prices (us-east-1), USD per million tokens.
+  // AWS's on-demand list prices (us-east-1, https://aws.amazon.com/bedrock/pricing/), USD per million
+  // tokens; Claude's match Anthropic's.
   prices: [
-    { pattern: /anthropic\.claude-opus-4/, input: 15, cachedInput: 1.5, output: 75 },
-    { pattern: /anthropic\.claude-(sonnet-4|3-7-sonnet)/, input: 3, cachedInput: 0.3, output: 15 },
-    { pattern: /anthropic\.claude-haiku-4-5/, input: 1, cachedInput: 0.1, output: 5 },
-    { pattern: /anthropic\.claude-3-5-haiku/, input: 0.8, cachedInput: 0.08, output: 4 },
+    ...claudePriceEntries('anthropic\\.'),
     { pattern: /amazon\.nova-pro/, input: 0.8, cachedInput: 0.2, output: 3.2 },
     { pattern: /amazon\.nova-lite/, input: 0.06, cachedInput: 0.015, output: 0.24 },
     { pattern: /amazon\.nova-micro/, input: 0.035, cachedInput: 0.00875, output: 0.14 },

@@ -4,6 +4,7 @@
  */
 import { type ThinkingConfig, ThinkingLevel } from '@google/genai';
 import type { ReasoningLevel } from '../../protocol/index.js';
+import { GEMINI_LEVEL_THINKING } from './gemini-models.js';
 
 /** Budgets per level for the 2.5 models (Flash takes 0–24,576; Pro 128–32,768 and cannot turn thinking off). */
 export const GEMINI_THINKING_BUDGETS: Readonly<Record<Exclude<ReasoningLevel, 'off'>, number>> = {
@@ -19,8 +20,8 @@ export const GEMINI_THINKING_BUDGETS: Readonly<Record<Exclude<ReasoningLevel, 'o
  */
 export function geminiThinkingConfig(level: ReasoningLevel, model: string): ThinkingConfig | undefined {
   const bare = model.toLowerCase().replace(/^models\//, '');
-  const pro = /-pro/.test(bare);
-  if (/^gemini-3/.test(bare)) {
+  const pro = /-pro|^gemini-pro-/.test(bare);
+  if (GEMINI_LEVEL_THINKING.test(bare)) {
     const thinkingLevel = gemini3Level(level, pro);
     return thinkingLevel === undefined ? undefined : { thinkingLevel, includeThoughts: level !== 'off' };
   }

@@ -24,6 +24,12 @@ import { wrapLateInstruction } from '../shared/late-instruction.js';
 import { normalizeItems } from '../shared/normalize-items.js';
 import { isReplayableTo } from '../shared/origin.js';
 import { REASONING_FIELD_KEY } from './reasoning-content.js';
+import {
+  deepSeekThinkingFields,
+  isDeepSeekModel,
+  isDeepSeekThinkingModel,
+  returnsAllReasoning,
+} from './deepseek.js';
 
 /** What `convertToOpenAIChatRequest` needs: the history, the tools and the model it is for. */
 export interface OpenAIChatRequestOptions {
@@ -35,8 +41,8 @@ export interface OpenAIChatRequestOptions {
   /** `none`: tools are sent but may not be called (the compaction summary). */
   toolChoice?: 'auto' | 'none';
   /**
-   * Sent as `reasoning_effort`. Core sets it only for models its catalogue says take it (OpenAI's
-   * reasoning models): DeepSeek's reasoner and most compatible servers have no such field.
+   * Sent as `reasoning_effort` (DeepSeek's thinking models: `thinking` disabled for off, else `high` or
+   * `max`). Core sets it only for models its catalogue says take it: most compatible servers have none.
    */
   reasoningEffort?: ReasoningLevel;
 }
@@ -91,6 +97,8 @@ export function convertToOpenAIChatRequest(
   let conversationStarted = false;
   const items = normalizeItems(options.items);
   const currentTurnStart = items.findLastIndex((item) => item.type === 'message' && item.role === 'user');
+  // DeepSeek V4 thinking wants the reasoning of every earlier tool-calling message back (deepseek.ts).
+  const allTurns = returnsAllReasoning(options.model, options.reasoningEffort);
   // DeepSeek's reasoning waits here for the tool calls it led to (see `reasoningToReturn`).
   let pendingReasoning: string | undefined;
   // Images of the tool results just sent, for the user message that follows them.
@@ -143,7 +151,8 @@ export function convertToOpenAIChatRequest(
             type: 'function',
             function: { name: item.name, arguments: item.arguments === '' ? '{}' : item.arguments },
           },
-          pendingReasoning,
+          // A call DeepSeek did not reason about (another model's) still needs the field.
+          pendingReasoning ?? (allTurns ? '' : undefined),
         );
         pendingReasoning = undefined;
         break;
@@ -153,7 +162,11 @@ export function convertToOpenAIChatRequest(
           toolImages.push(...toUserParts(item.output.filter((part) => part.type === 'input_image')));
         break;
       case 'reasoning':
-        pendingReasoning = index > currentTurnStart ? reasoningToReturn(item, options.model) : undefined;
+        pendingReasoning = allTurns
+          ? deepSeekReasoningToReturn(item)
+          : index > currentTurnStart
+            ? reasoningToReturn(item, options.model)
+            : undefined;
         if (pendingReasoning !== undefined) break;
         // Chat Completions takes no reasoning input; say so only when something readable is lost.
         if ([...item.summary, ...(item.content ?? [])].some((part) => part.text.trim() !== '')) {
@@ -187,20 +200,37 @@ export function convertToOpenAIChatRequest(
     if (options.toolChoice === 'none') body.tool_choice = 'none';
   }
   if (options.maxOutputTokens !== undefined) body.max_completion_tokens = options.maxOutputTokens;
-  if (options.reasoningEffort !== undefined)
+  if (isDeepSeekThinkingModel(options.model)) {
+    // `thinking` and the `max` effort are DeepSeek's own fields, which the SDK's type does not name.
+    Object.assign(body, deepSeekThinkingFields(options.reasoningEffort));
+  } else if (options.reasoningEffort !== undefined) {
     body.reasoning_effort = openAIReasoningEffort(options.reasoningEffort, options.model);
+  }
   return { body, warnings: [...warnings] };
 }
 
 /**
- * The `reasoning_content` to send back with the tool calls this reasoning led to: DeepSeek's reasoner
- * requires it on the assistant tool-call messages of the current user turn (400 "Missing
- * `reasoning_content` field") and its older models refuse it anywhere else, so only reasoning of the
+ * The `reasoning_content` to send back with the tool calls this reasoning led to, for any other model
+ * that streams it (DeepSeek-R1 served elsewhere): the older DeepSeek models require it on the assistant
+ * tool-call messages of the current user turn and refuse it anywhere else, so only reasoning of the
  * current turn, from the same server's same model family, that arrived as `reasoning_content`, goes back.
  */
 function reasoningToReturn(item: ReasoningItem, model: string): string | undefined {
   if (item.provider_data?.[REASONING_FIELD_KEY] !== 'reasoning_content') return undefined;
   if (!isReplayableTo(item.origin, 'openai-chat', model)) return undefined;
+  return (item.content ?? []).map((part) => part.text).join('');
+}
+
+/**
+ * The `reasoning_content` a DeepSeek V4 thinking model takes back, from any turn: the text any DeepSeek
+ * model produced in that field (plain text, not bound to one model as a signature is), through this API,
+ * not from another program's account.
+ */
+function deepSeekReasoningToReturn(item: ReasoningItem): string | undefined {
+  const origin = item.origin;
+  if (item.provider_data?.[REASONING_FIELD_KEY] !== 'reasoning_content') return undefined;
+  if (!origin || origin.foreign === true || origin.api !== 'openai-chat' || !isDeepSeekModel(origin.model))
+    return undefined;
   return (item.content ?? []).map((part) => part.text).join('');
 }
 
@@ -218,7 +248,9 @@ function appendToolCall(
   if (last?.role === 'assistant') {
     const assistant: AssistantMessageParam = last;
     assistant.tool_calls = [...(assistant.tool_calls ?? []), call];
-    if (reasoning !== undefined) assistant.reasoning_content = reasoning;
+    // The message's reasoning is the first call's; a later call's empty stand-in never replaces it.
+    if (reasoning !== undefined && (reasoning !== '' || assistant.reasoning_content === undefined))
+      assistant.reasoning_content = reasoning;
     return;
   }
   const opened: AssistantMessageParam = { role: 'assistant', content: null, tool_calls: [call] };

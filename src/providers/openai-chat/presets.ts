@@ -2,7 +2,7 @@
  * Servers spoken to with Chat Completions besides OpenAI: a router (OpenRouter) and local servers
  * (Ollama, LM Studio, vLLM), and the open-weight model families they serve.
  */
-import type { ModelEntry, ProviderPreset } from '../definition.js';
+import type { ModelEntry, PriceEntry, ProviderPreset } from '../definition.js';
 import { bearerKeyHeader, checkWithGet } from '../shared/check-credential.js';
 
 /** OpenRouter's optional app attribution (https://openrouter.ai/docs/api-reference/overview#headers). */
@@ -36,6 +36,47 @@ function localServer(name: string, defaultModel: string, port: number): Provider
   };
 }
 
+/**
+ * DeepSeek's own API (https://api-docs.deepseek.com/), OpenAI-compatible; its thinking rules are
+ * deepseek.ts's. Listing models is the cheapest request a key can be checked with.
+ */
+export const DEEPSEEK: ProviderPreset = {
+  name: 'deepseek',
+  defaultModel: 'deepseek-v4-pro',
+  keyVariables: ['DEEPSEEK_API_KEY'],
+  baseUrlVariable: 'DEEPSEEK_BASE_URL',
+  defaultBaseUrl: 'https://api.deepseek.com',
+  needsKey: true,
+  preset: true,
+  storesKey: true,
+  ownsModels: /^deepseek-(v4-|chat$|reasoner$)/,
+  knownModels: ['deepseek-v4-pro', 'deepseek-v4-flash', 'deepseek-chat', 'deepseek-reasoner'],
+  checkCredential: (request) => checkWithGet(request, 'models', bearerKeyHeader(request)),
+};
+
+/**
+ * DeepSeek V4, from its models and pricing page (https://api-docs.deepseek.com/quick_start/pricing):
+ * 1M-token window, text only, thinking on by default with `reasoning_effort` high or max (deepseek.ts).
+ * `deepseek-chat` and `deepseek-reasoner` are V4 Flash without and with thinking.
+ */
+export const DEEPSEEK_MODELS: readonly ModelEntry[] = [
+  { pattern: /^deepseek-chat/i, contextWindow: 1_000_000, maxOutputTokens: 384_000, noImages: true },
+  {
+    pattern: /^deepseek-(v4-|reasoner)/i,
+    contextWindow: 1_000_000,
+    maxOutputTokens: 384_000,
+    reasoning: true,
+    effort: true,
+    noImages: true,
+  },
+];
+
+/** USD per million tokens (cached: cache hits). */
+export const DEEPSEEK_PRICES: readonly PriceEntry[] = [
+  { pattern: /^deepseek-v4-pro/, input: 1.74, cachedInput: 0.145, output: 3.48 },
+  { pattern: /^deepseek-(v4-flash|chat|reasoner)/, input: 0.14, cachedInput: 0.028, output: 0.28 },
+];
+
 export const OLLAMA = localServer('ollama', 'llama3.1:8b', 11434);
 export const LMSTUDIO = localServer('lmstudio', 'qwen2.5-7b-instruct', 1234);
 export const VLLM = localServer('vllm', 'Qwen/Qwen2.5-7B-Instruct', 8000);
@@ -56,14 +97,7 @@ export const OPEN_WEIGHT_MODELS: readonly ModelEntry[] = [
   { pattern: /^gemma-?2/i, contextWindow: 8_192, maxOutputTokens: 4_096 },
   { pattern: /^mistral-nemo/i, contextWindow: 131_072, maxOutputTokens: 8_192 },
   { pattern: /^(mistral|mixtral)/i, contextWindow: 32_768, maxOutputTokens: 8_192 },
-  // DeepSeek's reasoner (and R1 served elsewhere) always reasons and takes no effort setting.
-  {
-    pattern: /^deepseek-reasoner/i,
-    contextWindow: 131_072,
-    maxOutputTokens: 65_536,
-    reasoning: true,
-    noImages: true,
-  },
+  // R1 as other servers serve it always reasons and takes no effort setting.
   {
     pattern: /^deepseek-r1/i,
     contextWindow: 131_072,

@@ -3,6 +3,7 @@
  * model ids it serves, so a person sees the exact names to use.
  */
 import { ProviderError, type WireApi } from '../../protocol/index.js';
+import type { ListedModel } from '../definition.js';
 
 export interface ListModelsOptions {
   baseUrl: string;
@@ -12,7 +13,7 @@ export interface ListModelsOptions {
   timeoutMs?: number;
 }
 
-export async function listModels(options: ListModelsOptions): Promise<string[]> {
+export async function listModels(options: ListModelsOptions): Promise<ListedModel[]> {
   const api = options.api ?? 'openai-chat';
   const url = `${options.baseUrl.replace(/\/+$/, '')}/models`;
   let response: Response;
@@ -57,5 +58,27 @@ export async function listModels(options: ListModelsOptions): Promise<string[]> 
       typeof entry === 'object' && entry !== null ? (entry as { id?: unknown }).id : undefined,
     )
     .filter((id): id is string => typeof id === 'string')
-    .sort((a, b) => a.localeCompare(b));
+    .sort((a, b) => a.localeCompare(b))
+    .map((id) => ({ id }));
+}
+
+/** A failed listing through an SDK as a ProviderError: refused credentials, a server error, or no answer. */
+export function listingError(api: WireApi, url: string, error: unknown): ProviderError {
+  if (error instanceof ProviderError) return error;
+  const status =
+    typeof error === 'object' && error !== null ? (error as { status?: unknown }).status : undefined;
+  if (typeof status === 'number') {
+    return new ProviderError({
+      api,
+      kind: status === 401 || status === 403 ? 'auth' : 'server',
+      statusCode: status,
+      message: `listing models at ${url} answered HTTP ${status}`,
+    });
+  }
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause : error;
+  return new ProviderError({
+    api,
+    kind: 'network',
+    message: `cannot list models at ${url}: ${cause instanceof Error ? cause.message : String(cause)}`,
+  });
 }

@@ -1,0 +1,65 @@
+/**
+ * Gemini's models: window, output limit, thinking and list price of the text models the pinned
+ * `@google/genai` names (its `Model` union, less the image, speech, music and robotics models;
+ * tests/unit/providers/sdk-model-unions.test.ts holds the two together). Source:
+ * https://ai.google.dev/gemini-api/docs/models and https://ai.google.dev/gemini-api/docs/pricing (paid
+ * tier, prompts up to 200k tokens, USD per million tokens). Gemini's `models.list` reports each model's
+ * input and output token limits: once listed (`cody models`, cached), those win over these figures.
+ */
+import type { ModelEntry, PriceEntry } from '../definition.js';
+
+/** Gemini 3 and later (and the `-latest` aliases, which name them) think by level. */
+export const GEMINI_LEVEL_THINKING = /^(gemini-([3-9]|\d{2,})|gemini-(pro|flash|flash-lite)-latest)/;
+
+const THINKS = { reasoning: true, effort: true } as const;
+
+/** Most specific first. */
+export const GEMINI_MODELS: readonly ModelEntry[] = [
+  {
+    pattern: /^gemini-(\d+(\.\d+)?-(pro|flash)|(pro|flash|flash-lite)-latest)/,
+    contextWindow: 1_048_576,
+    maxOutputTokens: 65_536,
+    ...THINKS,
+  },
+  { pattern: /^gemini-4/, contextWindow: 1_048_576, maxOutputTokens: 65_536, ...THINKS },
+  { pattern: /^gemini-2\.0-flash/, contextWindow: 1_048_576, maxOutputTokens: 8_192 },
+  { pattern: /^gemma-?4/, contextWindow: 131_072, maxOutputTokens: 8_192 },
+  // Gemini models since 1.5 accept at least 1M tokens; newer families fall back here.
+  { pattern: /^gemini-/, contextWindow: 1_048_576, maxOutputTokens: 8_192 },
+];
+
+/** Models whose price Google has published; the others (newer Flash releases, aliases) show no cost. */
+export const GEMINI_PRICES: readonly PriceEntry[] = [
+  { pattern: /^gemini-3(\.1)?-pro/, input: 2, cachedInput: 0.2, output: 12 },
+  { pattern: /^gemini-3\.1-flash-lite/, input: 0.25, cachedInput: 0.025, output: 1.5 },
+  { pattern: /^gemini-3-flash/, input: 0.5, cachedInput: 0.05, output: 3 },
+  { pattern: /^gemini-2\.5-pro/, input: 1.25, cachedInput: 0.31, output: 10 },
+  { pattern: /^gemini-2\.5-flash-lite/, input: 0.1, cachedInput: 0.025, output: 0.4 },
+  { pattern: /^gemini-2\.5-flash/, input: 0.3, cachedInput: 0.075, output: 2.5 },
+  // Gemma on the Gemini API is free of charge.
+  { pattern: /^gemma-/, input: 0, output: 0 },
+];
+
+/** The text models Google publishes now. */
+export const GEMINI_KNOWN_MODELS: readonly string[] = [
+  'gemini-3.1-pro-preview',
+  'gemini-3.1-pro-preview-customtools',
+  'gemini-3-pro-preview',
+  'gemini-3.8-flash',
+  'gemini-3.7-flash',
+  'gemini-3.6-flash',
+  'gemini-3.5-flash',
+  'gemini-3.5-flash-lite',
+  'gemini-3.1-flash-lite',
+  'gemini-3-flash-preview',
+  'gemini-4-argon',
+  'gemini-pro-latest',
+  'gemini-flash-latest',
+  'gemini-flash-lite-latest',
+  'gemini-2.5-pro',
+  'gemini-2.5-flash',
+  'gemini-2.5-flash-lite',
+  'gemini-2.0-flash',
+  'gemma-4-31b-it',
+  'gemma-4-26b-a4b-it',
+];
