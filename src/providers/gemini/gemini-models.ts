@@ -16,7 +16,7 @@ const THINKS = { reasoning: true, effort: true } as const;
 /** Most specific first. */
 export const GEMINI_MODELS: readonly ModelEntry[] = [
   {
-    pattern: /^gemini-(\d+(\.\d+)?-(pro|flash)|(pro|flash|flash-lite)-latest)/,
+    pattern: /^gemini-((2\.5|[3-9]|\d{2,})(\.\d+)?-(pro|flash)|(pro|flash|flash-lite)-latest)/,
     contextWindow: 1_048_576,
     maxOutputTokens: 65_536,
     ...THINKS,

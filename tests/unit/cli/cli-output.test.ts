@@ -54,7 +54,7 @@ describe('command output (fake streams, real files)', () => {
     expect(listed.find((entry) => entry.id === second)).toMatchObject({
       provider: 'anthropic',
       api: 'anthropic-messages',
-      model: 'claude-sonnet-4-6',
+      model: 'claude-sonnet-5-5',
     });
     const table = (await cody('list')).stdout.split('\n');
     expect(table[0]).toMatch(/^ {2}ID +UPDATED +MODEL +MSGS +TITLE$/);
@@ -69,7 +69,7 @@ describe('command output (fake streams, real files)', () => {
     const resumed = await cody('resume', id);
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toBe(
-      `✓ Resumed conversation: ${id}\n  provider: openai (openai-chat) · model: gpt-4.1-mini · 0 messages in context\n`,
+      `✓ Resumed conversation: ${id}\n  provider: openai (openai-chat) · model: gpt-5.4 · 0 messages in context\n`,
     );
     expect((await readFile(join(home, '.cody', 'active'), 'utf8')).trim()).toBe(id);
 

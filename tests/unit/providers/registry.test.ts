@@ -166,7 +166,7 @@ describe('a fifth wire API, registered alone', () => {
   it('is in the shell completions', () => {
     for (const shell of ['bash', 'zsh', 'fish'] as const) {
       const script = completionScript(shell, ['chat', 'set-provider']);
-      expect(script).toMatch(/openai anthropic google bedrock acme openrouter/);
+      expect(script).toMatch(/openai anthropic google bedrock acme deepseek openrouter/);
       expect(script).toContain('chat responses messages gemini converse wire');
     }
   });
@@ -234,9 +234,9 @@ describe('the registry and the contracts that name wire APIs', () => {
     });
     try {
       expect(providersHelp()).toBe(
-        'openai, anthropic, google, bedrock, acme, acmehelp, openrouter, ollama, lmstudio or vllm',
+        'openai, anthropic, google, bedrock, acme, acmehelp, deepseek, openrouter, ollama, lmstudio or vllm',
       );
-      expect(loginProvidersHelp()).toBe('openai, anthropic, google, acme, acmehelp or openrouter');
+      expect(loginProvidersHelp()).toBe('openai, anthropic, google, acme, acmehelp, deepseek or openrouter');
       expect(apisHelp()).toBe(
         'chat|responses (openai), messages (anthropic), gemini (google), converse (bedrock), wire (acme), helpwire (acmehelp), chat (presets)',
       );

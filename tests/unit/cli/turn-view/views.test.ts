@@ -144,7 +144,8 @@ const SHARED = [
   '☑ Read the code',
 ];
 
-const STATUS = 'gpt-5 · 10% context · 3.2k in · 410 out';
+// GPT-5 at its list price ($1.25 in, $10 out per million tokens).
+const STATUS = 'gpt-5 · 10% context · 3.2k in · 410 out · $0.0081';
 const INTERRUPTED = '⏹ Interrupted — the partial reply is kept in the conversation.';
 const FAILED = 'cody: the connection dropped';
 

@@ -10,18 +10,18 @@ describe('applyProviderChoice', () => {
       provider: 'openai',
       apiName: 'chat',
       api: 'openai-chat',
-      model: 'gpt-4.1-mini',
+      model: 'gpt-5.4',
     });
   });
 
   it.each([
     [
       { provider: 'anthropic' },
-      { provider: 'anthropic', apiName: 'messages', api: 'anthropic-messages', model: 'claude-sonnet-4-6' },
+      { provider: 'anthropic', apiName: 'messages', api: 'anthropic-messages', model: 'claude-sonnet-5-5' },
     ],
     [
       { provider: 'google' },
-      { provider: 'google', apiName: 'gemini', api: 'gemini', model: 'gemini-2.5-flash' },
+      { provider: 'google', apiName: 'gemini', api: 'gemini', model: 'gemini-3.1-pro-preview' },
     ],
     [
       { provider: 'openai', api: 'responses', model: 'gpt-5' },
@@ -46,7 +46,7 @@ describe('applyProviderChoice', () => {
     const anthropic = applyProviderChoice(openai, { provider: 'anthropic' });
     expect(resolveSelection(anthropic)).toMatchObject({
       api: 'anthropic-messages',
-      model: 'claude-sonnet-4-6',
+      model: 'claude-sonnet-5-5',
     });
   });
 

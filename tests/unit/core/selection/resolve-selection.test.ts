@@ -49,7 +49,7 @@ const CASES: Case[] = [
       provider: 'openai',
       api: 'openai-chat',
       apiName: 'chat',
-      model: 'gpt-4.1-mini',
+      model: 'gpt-5.4',
       source: 'defaults',
     },
     absent: ['auth', 'baseUrl'],
@@ -113,7 +113,7 @@ const CASES: Case[] = [
       choice: { provider: 'anthropic' },
       config: { provider: 'openai', api: 'chat', model: 'gpt-4o' },
     },
-    expected: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-4-6' },
+    expected: { provider: 'anthropic', api: 'anthropic-messages', model: 'claude-sonnet-5-5' },
   },
   {
     name: 'a choice may name the wire API id',

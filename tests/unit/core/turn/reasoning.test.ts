@@ -1,8 +1,8 @@
 /**
  * Reasoning through the whole engine (createCody → Session → the real provider clients → the fake
  * provider on loopback): the level on the wire of each API, recorded in turn_context, kept through tool
- * loops (Claude's signed thinking first, Gemini's signature on its part, DeepSeek's reasoning_content in
- * the current turn only), and ignored with one warning by a model that cannot reason.
+ * loops (Claude's signed thinking first, Gemini's signature on its part; DeepSeek's rules are
+ * deepseek-thinking.test.ts's), and ignored with one warning by a model that cannot reason.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -128,7 +128,7 @@ describe('the reasoning level on the wire, per API and level', () => {
     const seen: Record<string, unknown> = {};
     for (const level of REASONING_LEVELS) seen[level] = (await bodyAt(chat, level)).reasoning_effort;
     expect(seen).toEqual({ off: 'none', minimal: 'low', low: 'low', medium: 'medium', high: 'high' });
-    for (const model of ['gpt-4o', 'deepseek-reasoner', 'llama3.1:8b']) {
+    for (const model of ['gpt-4o', 'deepseek-chat', 'llama3.1:8b']) {
       const body = await bodyAt({ provider: 'openai', api: 'chat', model }, 'high');
       expect(body).not.toHaveProperty('reasoning_effort');
     }
@@ -352,57 +352,5 @@ describe('reasoning kept through tool loops', () => {
     const call = model?.parts.find((part) => part.functionCall !== undefined);
     expect(call).toMatchObject({ functionCall: { name: 'look' }, thoughtSignature: expect.any(String) });
     expect(String(call?.thoughtSignature)).not.toBe('');
-  });
-
-  it('DeepSeek: reasoning_content recorded and returned on the current turn’s tool calls, not later', async () => {
-    await start();
-    const conversation = await cody.create({ provider: 'openai', api: 'chat', model: 'deepseek-reasoner' });
-    server.enqueue(
-      {
-        type: 'reply',
-        reasoning: 'I need to look.',
-        toolCalls: [{ id: 'call_1', name: 'look', arguments: {} }],
-      },
-      { type: 'reply', reasoning: 'It is tidy.', text: 'Tidy.' },
-      { type: 'reply', text: 'Yes.' },
-    );
-    await drain(conversation.submit('what is in the room?'));
-    await drain(conversation.submit('sure?'));
-    expect(server.requests.map((request) => request.rejected)).toEqual([undefined, undefined, undefined]);
-    const assistantOf = (body: Json): Json | undefined =>
-      (body.messages as Json[]).find((message) => message.role === 'assistant' && message.tool_calls);
-    expect(assistantOf(bodies()[1] ?? {})).toMatchObject({ reasoning_content: 'I need to look.' });
-    expect(assistantOf(bodies()[2] ?? {})).not.toHaveProperty('reasoning_content');
-    const lines = await rolloutOf(conversation.id);
-    const recorded = lines.filter(
-      (line) => line.type === 'response_item' && line.payload.type === 'cody_reasoning',
-    );
-    expect(recorded.map((line) => line.payload)).toEqual([
-      expect.objectContaining({
-        content: [{ type: 'reasoning_text', text: 'I need to look.' }],
-        origin: { api: 'openai-chat', model: 'deepseek-reasoner' },
-      }),
-      expect.objectContaining({ content: [{ type: 'reasoning_text', text: 'It is tidy.' }] }),
-    ]);
-  });
-
-  it('DeepSeek: without reasoning_content returned, the fake refuses as DeepSeek does', async () => {
-    const { openaiChatProtocol } = await import('../../../fake-provider/openai-chat.js');
-    const call = { id: 'c', type: 'function', function: { name: 'look', arguments: '{}' } };
-    const refused = openaiChatProtocol.validate({
-      url: new URL('http://127.0.0.1/v1/chat/completions'),
-      headers: {},
-      body: {
-        model: 'deepseek-reasoner',
-        messages: [
-          { role: 'user', content: 'look' },
-          { role: 'assistant', content: null, tool_calls: [call] },
-          { role: 'tool', tool_call_id: 'c', content: 'tidy' },
-        ],
-      },
-    });
-    expect(JSON.stringify(refused)).toContain(
-      'Missing `reasoning_content` field in the assistant message at message index 1',
-    );
   });
 });
