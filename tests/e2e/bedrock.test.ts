@@ -63,7 +63,7 @@ describe('bedrock-converse end to end', () => {
     for (const request of requests) {
       expect(request.rejected).toBeUndefined();
       expect(request.url).toBe(
-        `/model/${encodeURIComponent('us.anthropic.claude-sonnet-4-20250514-v1:0')}/converse-stream`,
+        `/model/${encodeURIComponent('us.anthropic.claude-sonnet-4-5-20250929-v1:0')}/converse-stream`,
       );
       expect(String(request.headers.authorization)).toMatch(SIGV4_AUTHORIZATION);
       expect(String(request.headers.authorization)).toContain('/eu-central-1/bedrock/aws4_request');

@@ -16,7 +16,7 @@ import { codyInProcess } from './in-process.js';
  * small helpers they are built from (no SDK, client, converter or stream mapper).
  */
 const REGISTRY_MODULE =
-  /^src\/providers\/(index|registry|lookup|definition|[^/]+\/definition|[^/]+\/presets|openai-shared\/openai-provider|openai-shared\/openai-tokens|[^/]+\/image-tokens|shared\/check-credential|shared\/model-family)\.ts$/;
+  /^src\/providers\/(index|registry|lookup|definition|[^/]+\/definition|[^/]+\/presets|openai-shared\/openai-provider|openai-shared\/openai-tokens|[^/]+\/image-tokens|shared\/check-credential|shared\/model-family|anthropic-messages\/claude-models|gemini\/gemini-models|openai-shared\/openai-models)\.ts$/;
 
 interface ChatBody {
   model: string;
@@ -119,7 +119,7 @@ describe('cody persistence and resume (e2e)', () => {
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain(`✓ Resumed conversation: ${firstId}`);
     expect(resumed.stdout).toMatch(/openai/);
-    expect(resumed.stdout).toMatch(/gpt-4\.1-mini/);
+    expect(resumed.stdout).toMatch(/gpt-5\.4/);
 
     await harness.cody(['chat', 'continuing the first']);
     const last = chatBodies(harness).at(-1) as ChatBody;
@@ -156,7 +156,7 @@ describe('cody persistence and resume (e2e)', () => {
     expect(listed[0]).toMatchObject({
       id: newer,
       provider: 'openai',
-      model: 'gpt-4.1-mini',
+      model: 'gpt-5.4',
       messageCount: 2,
       preview: 'the newer one',
     });

@@ -80,8 +80,8 @@ describe('cody serve: the HTTP API made exact', () => {
     expect(providers.find((provider) => provider.name === 'openai')).toEqual({
       name: 'openai',
       apis: ['openai-chat', 'openai-responses'],
-      defaultModel: 'gpt-4.1-mini',
-      models: expect.arrayContaining(['gpt-4.1-mini', 'gpt-4o']),
+      defaultModel: 'gpt-5.4',
+      models: expect.arrayContaining(['gpt-5.4', 'gpt-4.1-mini', 'gpt-4o']),
     });
     expect(providers.find((provider) => provider.name === 'anthropic')).toMatchObject({
       apis: ['anthropic-messages'],

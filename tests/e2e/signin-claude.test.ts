@@ -55,7 +55,7 @@ beforeEach(async () => {
   tokenUrl = await tokens.start();
   const set = await cody(['set-provider', 'anthropic', '--auth', 'claude']);
   expect(set.code, set.stderr).toBe(0);
-  expect(set.stdout).toMatch(/anthropic \(messages\) · model: claude-sonnet-4-6 · sign-in: Claude/);
+  expect(set.stdout).toMatch(/anthropic \(messages\) · model: claude-sonnet-5-5 · sign-in: Claude/);
 });
 
 afterEach(async () => {

@@ -169,7 +169,8 @@ export function formatRows(rows: readonly Row[], width: number): string[] {
   let modelWidth = Math.min(widestModel, 24);
   if (fixedWidth() + modelWidth + 2 + minText > width)
     modelWidth = Math.max(0, width - fixedWidth() - minText - 2);
-  if (modelWidth < 8) modelWidth = 0;
+  // Shrunk below 8 a model name says nothing; a column whose widest name is shorter stays whole.
+  if (modelWidth < Math.min(8, widestModel)) modelWidth = 0;
   if (modelWidth === 0 && width - fixedWidth() < minTitle) showMessages = false;
   if (modelWidth === 0 && width - fixedWidth() < minTitle) showWhen = false;
   const textWidth = width - fixedWidth() - (modelWidth > 0 ? modelWidth + 2 : 0);

@@ -49,7 +49,6 @@ export const DEEPSEEK: ProviderPreset = {
   needsKey: true,
   preset: true,
   storesKey: true,
-  ownsModels: /^deepseek-(v4-|chat$|reasoner$)/,
   knownModels: ['deepseek-v4-pro', 'deepseek-v4-flash', 'deepseek-chat', 'deepseek-reasoner'],
   checkCredential: (request) => checkWithGet(request, 'models', bearerKeyHeader(request)),
 };

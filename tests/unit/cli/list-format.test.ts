@@ -45,6 +45,10 @@ describe('list formatting', () => {
     }
     expect(formatRows([row], 120)[1]).toContain('claude-sonnet');
     expect(formatRows([row], 40)[1]).not.toContain('claude');
+    // A short model name (7 characters: the default gpt-5.4) keeps its column when there is room.
+    const short = formatRows([{ ...row, model: 'gpt-5.4', text: 'Zebras' }], Number.POSITIVE_INFINITY);
+    expect(short[0]).toMatch(/UPDATED +MODEL +MSGS/);
+    expect(short[1]).toContain('gpt-5.4');
   });
 
   it('keeps a truncated title at 30 and 26 columns, dropping the count and the time first', () => {

@@ -141,7 +141,7 @@ describe('Session (scripted model client, real files)', () => {
     expect(written.filter((line) => line.type === 'turn_context')[0]?.payload).toMatchObject({
       provider: 'openai',
       api: 'openai-chat',
-      model: 'gpt-4.1-mini',
+      model: 'gpt-5.4',
     });
     expect(
       written.filter((line) => line.payload.type === 'message').map((line) => line.payload.role),
