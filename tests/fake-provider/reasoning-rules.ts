@@ -49,8 +49,8 @@ export const DEEPSEEK_REASONING_MISSING =
   'The reasoning_content in the thinking mode must be passed back to the API.';
 
 /**
- * DeepSeek's reasoning rules. Its V4 thinking models (`deepseek-v4-*`, and `deepseek-reasoner`, V4 Flash
- * thinking) with thinking not disabled: every assistant message with tool calls, in any turn, must carry
+ * DeepSeek's reasoning rules. Its V4 thinking models (`deepseek-flash`, `deepseek-v4-*`, and the retired
+ * alias `deepseek-reasoner`, V4 Flash thinking) with thinking not disabled: every assistant message with tool calls, in any turn, must carry
  * its `reasoning_content`. The older R1 (`deepseek-r1`, as other servers serve it) wants it on the current
  * turn's tool-call messages and refuses it on an earlier turn's.
  */
@@ -61,7 +61,7 @@ export function deepSeekReasoningProblem(
 ): string | undefined {
   const calls = (message: Json): boolean =>
     Array.isArray(message.tool_calls) && message.tool_calls.length > 0;
-  if (/^deepseek-(v4-|reasoner)/.test(model)) {
+  if (/^deepseek-(flash|v4-|reasoner)/.test(model)) {
     if ((thinking as Json | undefined)?.type === 'disabled') return undefined;
     const missing = messages.some(
       (message) =>
@@ -82,12 +82,15 @@ export function deepSeekReasoningProblem(
   return undefined;
 }
 
-/** DeepSeek's `reasoning_effort`: `high` or `max` (low and medium are taken as high); a 400 otherwise. */
+/**
+ * DeepSeek's `reasoning_effort`: `low`, `high` or `max`, with minimal taken as low, medium and xhigh as
+ * high, ultra as max (https://api-docs.deepseek.com/guides/thinking_mode); a 400 otherwise.
+ */
 export function deepSeekEffortProblem(model: string, effort: unknown): string | undefined {
-  if (!/^deepseek-(v4-|reasoner)/.test(model) || effort === undefined) return undefined;
-  return ['low', 'medium', 'high', 'max'].includes(String(effort))
+  if (!/^deepseek-(flash|v4-|reasoner)/.test(model) || effort === undefined) return undefined;
+  return ['minimal', 'low', 'medium', 'high', 'xhigh', 'max', 'ultra'].includes(String(effort))
     ? undefined
-    : `Invalid reasoning_effort: ${String(effort)}. Supported values are high and max.`;
+    : `Invalid reasoning_effort: ${String(effort)}. Supported values are low, high and max.`;
 }
 
 function blocksOf(message: Json | undefined): Json[] {

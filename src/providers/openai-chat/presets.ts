@@ -38,7 +38,10 @@ function localServer(name: string, defaultModel: string, port: number): Provider
 
 /**
  * DeepSeek's own API (https://api-docs.deepseek.com/), OpenAI-compatible; its thinking rules are
- * deepseek.ts's. Listing models is the cheapest request a key can be checked with.
+ * deepseek.ts's. Listing models is the cheapest request a key can be checked with. `deepseek-flash` is
+ * DeepSeek's current name for V4.1 Flash (`deepseek-v4-flash` still answers, served by it);
+ * `deepseek-chat` and `deepseek-reasoner` were retired on 2026-07-24
+ * (https://api-docs.deepseek.com/, "Your First API Call"), so they are no longer offered.
  */
 export const DEEPSEEK: ProviderPreset = {
   name: 'deepseek',
@@ -49,31 +52,43 @@ export const DEEPSEEK: ProviderPreset = {
   needsKey: true,
   preset: true,
   storesKey: true,
-  knownModels: ['deepseek-v4-pro', 'deepseek-v4-flash', 'deepseek-chat', 'deepseek-reasoner'],
+  knownModels: ['deepseek-v4-pro', 'deepseek-flash', 'deepseek-v4-flash'],
   checkCredential: (request) => checkWithGet(request, 'models', bearerKeyHeader(request)),
 };
 
 /**
- * DeepSeek V4, from its models and pricing page (https://api-docs.deepseek.com/quick_start/pricing):
- * 1M-token window, text only, thinking on by default with `reasoning_effort` high or max (deepseek.ts).
- * `deepseek-chat` and `deepseek-reasoner` are V4 Flash without and with thinking.
+ * DeepSeek's models and prices, from https://api-docs.deepseek.com/quick_start/pricing (checked
+ * 2026-11-29: `deepseek-flash` is DeepSeek-V4.1-Flash-1017, `deepseek-v4-pro` DeepSeek-V4-Pro-0813): a 1M
+ * window and at most 384K output, thinking on by default with `reasoning_effort` low, high or max
+ * (deepseek.ts). Flash takes images ("Vision"), Pro does not. The retired `deepseek-chat` (V4 Flash
+ * without thinking) and `deepseek-reasoner` (with it) keep their entries for servers that still serve them.
  */
 export const DEEPSEEK_MODELS: readonly ModelEntry[] = [
   { pattern: /^deepseek-chat/i, contextWindow: 1_000_000, maxOutputTokens: 384_000, noImages: true },
   {
-    pattern: /^deepseek-(v4-|reasoner)/i,
+    pattern: /^deepseek-(v4-pro|reasoner)/i,
     contextWindow: 1_000_000,
     maxOutputTokens: 384_000,
     reasoning: true,
     effort: true,
     noImages: true,
   },
+  {
+    pattern: /^deepseek-(v4-)?flash/i,
+    contextWindow: 1_000_000,
+    maxOutputTokens: 384_000,
+    reasoning: true,
+    effort: true,
+  },
 ];
 
-/** USD per million tokens (cached: cache hits). */
+/**
+ * USD per million tokens at DeepSeek's peak rate (cached: cache hits). Peak hours are 01:00-04:00 and
+ * 06:00-10:00 UTC on weekdays; off-peak, every other hour, costs half.
+ */
 export const DEEPSEEK_PRICES: readonly PriceEntry[] = [
-  { pattern: /^deepseek-v4-pro/, input: 1.74, cachedInput: 0.145, output: 3.48 },
-  { pattern: /^deepseek-(v4-flash|chat|reasoner)/, input: 0.14, cachedInput: 0.028, output: 0.28 },
+  { pattern: /^deepseek-v4-pro/, input: 1.32, cachedInput: 0.044, output: 3.96 },
+  { pattern: /^deepseek-((v4-)?flash|chat|reasoner)/, input: 0.3, cachedInput: 0.006, output: 1.2 },
 ];
 
 export const OLLAMA = localServer('ollama', 'llama3.1:8b', 11434);

@@ -2,7 +2,7 @@
  * DeepSeek V4's thinking rules through the whole engine (createCody → Session → the Chat Completions
  * client → the fake provider, which refuses what DeepSeek refuses, in its wording): the reasoning of every
  * tool-calling assistant message goes back in every later request, over several user turns; the
- * reasoning level becomes `thinking: disabled` or `reasoning_effort` high/max; R1 as other servers serve
+ * reasoning level becomes `thinking: disabled` or `reasoning_effort` low/high/max; R1 as other servers serve
  * it keeps the older rule (the current turn only).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -132,7 +132,7 @@ describe('DeepSeek V4 thinking', () => {
     expect(openaiChatProtocol.validate(disabled)).toBeUndefined();
   });
 
-  it('the levels: off disables thinking (no reasoning sent back), low and medium are high, high is max', async () => {
+  it('the levels: off disables thinking (no reasoning sent back), minimal and low are low, medium is high, high is max', async () => {
     await toolTurns('deepseek-v4-flash', 'deepseek', 2, 'off');
     expect(server.requests.map((request) => request.rejected)).toEqual(Array(4).fill(undefined));
     for (const request of server.requests) {
@@ -147,10 +147,17 @@ describe('DeepSeek V4 thinking', () => {
       efforts[level] = (server.requests[0]?.body as Json).reasoning_effort;
       expect(server.requests[0]?.body).not.toHaveProperty('thinking');
     }
-    expect(efforts).toEqual({ minimal: 'high', low: 'high', medium: 'high', high: 'max' });
+    expect(efforts).toEqual({ minimal: 'low', low: 'low', medium: 'high', high: 'max' });
   });
 
-  it('deepseek-reasoner (V4 Flash thinking) follows the same rule', async () => {
+  it('deepseek-flash (V4.1 Flash, DeepSeek\u2019s current name) follows the same rule', async () => {
+    await toolTurns('deepseek-flash', 'deepseek', 2, 'low');
+    expect(server.requests.map((request) => request.rejected)).toEqual(Array(4).fill(undefined));
+    expect(toolCallMessages(2)[0]).toMatchObject({ reasoning_content: 'Look first (1).' });
+    expect(server.requests[0]?.body).toMatchObject({ reasoning_effort: 'low' });
+  });
+
+  it('deepseek-reasoner (the retired alias of V4 Flash thinking) follows the same rule', async () => {
     await toolTurns('deepseek-reasoner', 'deepseek', 2);
     expect(server.requests.map((request) => request.rejected)).toEqual(Array(4).fill(undefined));
     expect(toolCallMessages(2)[0]).toMatchObject({ reasoning_content: 'Look first (1).' });
