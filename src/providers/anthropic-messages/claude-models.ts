@@ -2,74 +2,99 @@
  * Claude's models, once for Anthropic's API and for Bedrock (which serves the same models under
  * `anthropic.claude-…` ids): window, output limit, thinking and list price of every model the pinned
  * `@anthropic-ai/sdk` names (its `Model` union; tests/unit/providers/sdk-model-unions.test.ts holds the
- * two together). Source: https://docs.claude.com/en/docs/about-claude/models/overview and
- * https://docs.claude.com/en/docs/about-claude/pricing (USD per million tokens; cached: cache reads).
- * Every Claude model takes images and, since 3.7, thinks with a budget. Where Anthropic's model list
- * (`cody models`, cached) reports a model's limits, those win over these figures.
+ * two together). Where Anthropic's model list (`cody models`, cached) reports a model's limits, those
+ * win over these figures.
+ *
+ * Sources (checked 2026-11-29): each model's page, https://platform.claude.com/docs/en/models/<model>/overview
+ * (window, output limit, thinking), and the pricing page, https://platform.claude.com/docs/en/about-claude/pricing
+ * (USD per million tokens; cached: "cache hits and refreshes"). Which models refuse a thinking budget:
+ * https://docs.aws.amazon.com/bedrock/latest/userguide/claude-messages-adaptive-thinking.html and
+ * https://vercel.com/docs/ai-gateway/models-and-providers/reasoning/anthropic (secondary: "Opus 4.7 and
+ * later"). Every Claude model takes images.
  */
 import type { ModelEntry, PriceEntry } from '../definition.js';
+
+/**
+ * How a family thinks. `budget`: `thinking: {type: "enabled", budget_tokens}`, the control Cody sends.
+ * `adaptive`: adaptive thinking only; a budget is refused (400), so Cody sends no thinking parameter and
+ * the model's own default effort applies (adaptive thinking with `output_config.effort` is not wired yet).
+ * `none`: no thinking.
+ */
+type ClaudeThinking = 'budget' | 'adaptive' | 'none';
 
 interface ClaudeFamily {
   /** The model id after `claude-` (a prefix: dated snapshots share it). */
   id: string;
   contextWindow: number;
   maxOutputTokens: number;
-  thinks: boolean;
-  /** Absent: the line's price has not been published where Cody's authors could read it; no cost is shown. */
-  price?: { input: number; output: number };
+  thinking: ClaudeThinking;
+  /** Absent: no published price was found; no cost is shown. */
+  price?: { input: number; cachedInput?: number; output: number };
 }
 
-const OPUS = { input: 5, output: 25 };
-const SONNET = { input: 3, output: 15 };
-const HAIKU = { input: 1, output: 5 };
+const K = 1_000;
+const M = 1_000_000;
+/** Claude 4.6 and later: a 1M window and 128K output, thinking adaptively. */
+const LATEST = { contextWindow: M, maxOutputTokens: 128 * K, thinking: 'adaptive' } as const;
+const CLAUDE_4 = { contextWindow: 200 * K, maxOutputTokens: 64 * K, thinking: 'budget' } as const;
+const OPUS_5 = { input: 5, cachedInput: 0.5, output: 25 };
+const OPUS_4 = { input: 15, cachedInput: 1.5, output: 75 };
+const SONNET_4 = { input: 3, cachedInput: 0.3, output: 15 };
 
-/** Most specific first. The 5.x lines are priced as their line's 4.x (Anthropic keeps a line's price). */
+/** Most specific first: `opus-5` would also match `opus-5-5`. */
 export const CLAUDE_FAMILIES: readonly ClaudeFamily[] = [
-  ...['opus-5-5', 'opus-5', 'opus-4-8', 'opus-4-7', 'opus-4-6', 'opus-4-5'].map((id) => ({
+  // Adaptive thinking always on (effort default medium); cache hits at 0.05x.
+  { id: 'opus-5-5', ...LATEST, price: { input: 4, cachedInput: 0.2, output: 20 } },
+  { id: 'opus-5', ...LATEST, price: OPUS_5 },
+  // The Sonnet 5.5 cache-hit price fell from $0.20 to $0.10 on 2026-10-07 (the pricing page; the model
+  // page's snapshot still read $0.20; the date from secondary trackers, e.g. kurofune/claudit v1.9.2).
+  { id: 'sonnet-5-5', ...LATEST, price: { input: 2, cachedInput: 0.1, output: 10 } },
+  { id: 'sonnet-5', ...LATEST, price: { input: 2, cachedInput: 0.2, output: 10 } },
+  // Haiku 5.5 is priced by prompt length: these are the rates up to 100,000 prompt tokens; a longer
+  // prompt pays $0.50 / $0.05 cached / $2.50 on the whole request.
+  { id: 'haiku-5-5', ...LATEST, price: { input: 0.1, cachedInput: 0.01, output: 0.5 } },
+  // Fable and Mythos (Mythos by invitation, same specifications and price as the Fable of its version).
+  // 5.2 at $8 / $40 is from the models pages' comparison table; its cache-hit price was not found.
+  ...['fable-5-2', 'mythos-5-2'].map((id) => ({ id, ...LATEST, price: { input: 8, output: 40 } })),
+  ...['fable-5-1', 'mythos-5-1'].map((id) => ({
     id,
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-    thinks: true,
-    price: OPUS,
+    ...LATEST,
+    price: { input: 10, cachedInput: 0.25, output: 50 },
   })),
-  {
-    id: 'opus-4',
-    contextWindow: 200_000,
-    maxOutputTokens: 32_000,
-    thinks: true,
-    price: { input: 15, output: 75 },
-  },
-  ...['sonnet-5-5', 'sonnet-5', 'sonnet-4'].map((id) => ({
+  ...['fable-5', 'mythos-5'].map((id) => ({
     id,
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-    thinks: true,
-    price: SONNET,
+    ...LATEST,
+    price: { input: 10, cachedInput: 1, output: 50 },
   })),
-  ...['haiku-5-5', 'haiku-4-5'].map((id) => ({
-    id,
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-    thinks: true,
-    price: HAIKU,
-  })),
-  // Fable and Mythos: lines whose figures Anthropic's list reports (`cody models`); no price is guessed.
-  ...['fable-5', 'mythos-5', 'mythos-preview'].map((id) => ({
-    id,
-    contextWindow: 200_000,
-    maxOutputTokens: 64_000,
-    thinks: true,
-  })),
-  { id: '3-7-sonnet', contextWindow: 200_000, maxOutputTokens: 8_192, thinks: true, price: SONNET },
+  // Mythos Preview (gated): adaptive only (AWS's page); window, output limit and price unverified.
+  { id: 'mythos-preview', contextWindow: 200 * K, maxOutputTokens: 64 * K, thinking: 'adaptive' },
+  { id: 'opus-4-8', ...LATEST, price: OPUS_5 },
+  { id: 'opus-4-7', ...LATEST, price: OPUS_5 },
+  // 4.6 takes a budget still (deprecated in favour of adaptive thinking).
+  { id: 'opus-4-6', ...LATEST, thinking: 'budget', price: OPUS_5 },
+  { id: 'opus-4-5', ...CLAUDE_4, price: OPUS_5 },
+  // Opus 4 and 4.1 (retired on Anthropic's API; Bedrock and Google Cloud still serve 4.1).
+  { id: 'opus-4', ...CLAUDE_4, maxOutputTokens: 32 * K, price: OPUS_4 },
+  // Sonnet 4.6: 1M window, 64K output (models.dev, secondary; the model page was not found).
+  { id: 'sonnet-4-6', ...CLAUDE_4, contextWindow: M, price: SONNET_4 },
+  { id: 'sonnet-4', ...CLAUDE_4, price: SONNET_4 },
+  { id: 'haiku-4-5', ...CLAUDE_4, price: { input: 1, cachedInput: 0.1, output: 5 } },
+  { id: '3-7-sonnet', ...CLAUDE_4, price: SONNET_4 },
   {
     id: '3-5-haiku',
-    contextWindow: 200_000,
+    contextWindow: 200 * K,
     maxOutputTokens: 8_192,
-    thinks: false,
-    price: { input: 0.8, output: 4 },
+    thinking: 'none',
+    price: { input: 0.8, cachedInput: 0.08, output: 4 },
   },
-  { id: '3-5-sonnet', contextWindow: 200_000, maxOutputTokens: 8_192, thinks: false, price: SONNET },
+  { id: '3-5-sonnet', contextWindow: 200 * K, maxOutputTokens: 8_192, thinking: 'none', price: SONNET_4 },
 ];
+
+const REASONING: Record<ClaudeThinking, Pick<ModelEntry, 'reasoning' | 'effort'>> = {
+  budget: { reasoning: true, effort: true },
+  adaptive: { reasoning: true },
+  none: {},
+};
 
 /** Catalogue entries for ids matching `prefix` + `claude-` + the family (`^` or `anthropic\.`). */
 export function claudeModelEntries(prefix: string): ModelEntry[] {
@@ -77,23 +102,14 @@ export function claudeModelEntries(prefix: string): ModelEntry[] {
     pattern: new RegExp(`${prefix}claude-${family.id}`),
     contextWindow: family.contextWindow,
     maxOutputTokens: family.maxOutputTokens,
-    ...(family.thinks ? { reasoning: true as const, effort: true as const } : {}),
+    ...REASONING[family.thinking],
   }));
 }
 
-/** Price entries likewise; a cache read costs a tenth of the input price. */
+/** Price entries likewise. */
 export function claudePriceEntries(prefix: string): PriceEntry[] {
   return CLAUDE_FAMILIES.flatMap((family) =>
-    family.price
-      ? [
-          {
-            pattern: new RegExp(`${prefix}claude-${family.id}`),
-            input: family.price.input,
-            cachedInput: family.price.input / 10,
-            output: family.price.output,
-          },
-        ]
-      : [],
+    family.price ? [{ pattern: new RegExp(`${prefix}claude-${family.id}`), ...family.price }] : [],
   );
 }
 

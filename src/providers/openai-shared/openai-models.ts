@@ -1,9 +1,13 @@
 /**
  * OpenAI's models: window, output limit, reasoning control, images and list price of every model the
  * pinned `openai` SDK names (its `ChatModel` and `ResponsesModel` unions; tests/unit/providers/
- * sdk-model-unions.test.ts holds the two together). Source: OpenAI's model pages and price page,
- * https://platform.openai.com/docs/models and https://platform.openai.com/docs/pricing (standard tier,
- * USD per million tokens, prompts under any long-context surcharge). Most specific pattern first.
+ * sdk-model-unions.test.ts holds the two together), standard tier, USD per million tokens, prompts under
+ * any long-context surcharge (GPT-5.4 and 5.5: over 272K input tokens, 2x input and 1.5x output).
+ * Sources (checked 2026-11-29): OpenAI's model pages, https://developers.openai.com/api/docs/models/<id>
+ * (GPT-5.4's read directly: 1,050,000 / 128,000, $2.50 / $0.25 / $15, text and image input, effort none
+ * to xhigh), and its reasoning guide, https://developers.openai.com/api/docs/guides/reasoning. The other
+ * figures were checked against models.dev's copy of those pages (secondary: anomalyco/models.dev,
+ * providers/openai, July 2026) and agree with it unless a comment says otherwise. Most specific first.
  */
 import type { ModelEntry, PriceEntry } from '../definition.js';
 
@@ -11,7 +15,10 @@ const REASONS = { reasoning: true, effort: true } as const;
 
 /** Window and output limit of each family. */
 export const OPENAI_MODELS: readonly ModelEntry[] = [
-  { pattern: /^gpt-5\.4/, contextWindow: 1_050_000, maxOutputTokens: 128_000, ...REASONS },
+  // The 5.4 and 5.5 Pro models take only medium, high and xhigh: no effort Cody's levels map onto.
+  { pattern: /^gpt-5\.[45]-pro/, contextWindow: 1_050_000, maxOutputTokens: 128_000, reasoning: true },
+  { pattern: /^gpt-5\.4-(mini|nano)/, contextWindow: 400_000, maxOutputTokens: 128_000, ...REASONS },
+  { pattern: /^gpt-5\.[45]/, contextWindow: 1_050_000, maxOutputTokens: 128_000, ...REASONS },
   // The `-chat` snapshots do not reason and have ChatGPT's smaller window.
   { pattern: /^gpt-5(\.\d+)?-chat/, contextWindow: 128_000, maxOutputTokens: 16_384 },
   { pattern: /^gpt-5(\.\d+)?-codex/, contextWindow: 400_000, maxOutputTokens: 128_000, ...REASONS },
@@ -58,11 +65,15 @@ export const OPENAI_MODELS: readonly ModelEntry[] = [
 
 /** USD per million tokens (cached: prompt-cache reads). */
 export const OPENAI_PRICES: readonly PriceEntry[] = [
+  { pattern: /^gpt-5\.[45]-pro/, input: 30, output: 180 },
+  { pattern: /^gpt-5\.4-mini/, input: 0.75, cachedInput: 0.075, output: 4.5 },
+  { pattern: /^gpt-5\.4-nano/, input: 0.2, cachedInput: 0.02, output: 1.25 },
+  { pattern: /^gpt-5\.5/, input: 5, cachedInput: 0.5, output: 30 },
   { pattern: /^gpt-5\.4/, input: 2.5, cachedInput: 0.25, output: 15 },
   { pattern: /^gpt-5\.[23]-pro/, input: 21, output: 168 },
   { pattern: /^gpt-5\.[23]/, input: 1.75, cachedInput: 0.175, output: 14 },
   { pattern: /^gpt-5-pro/, input: 15, output: 120 },
-  { pattern: /^gpt-5(\.1)?-mini/, input: 0.25, cachedInput: 0.025, output: 2 },
+  { pattern: /^gpt-5(\.1)?(-codex)?-mini/, input: 0.25, cachedInput: 0.025, output: 2 },
   { pattern: /^gpt-5(\.1)?-nano/, input: 0.05, cachedInput: 0.005, output: 0.4 },
   { pattern: /^gpt-5(\.1)?($|-)/, input: 1.25, cachedInput: 0.125, output: 10 },
   { pattern: /^gpt-4\.1-nano/, input: 0.1, cachedInput: 0.025, output: 0.4 },
@@ -93,7 +104,12 @@ export const OPENAI_PRICES: readonly PriceEntry[] = [
 
 /** The ids `cody set-provider` and the typo warning know (dated snapshots of these pass as well). */
 export const OPENAI_KNOWN_MODELS: readonly string[] = [
+  'gpt-5.5',
+  'gpt-5.5-pro',
   'gpt-5.4',
+  'gpt-5.4-pro',
+  'gpt-5.4-mini',
+  'gpt-5.4-nano',
   'gpt-5.3-chat-latest',
   'gpt-5.2',
   'gpt-5.2-pro',

@@ -51,15 +51,17 @@ describe('the catalogue knows every model the pinned SDKs name', () => {
 
   it.each(claudeModels)('anthropic %s, and its Bedrock id', (model) => {
     expect(unknownModelWarning('anthropic', model, false)).toBeUndefined();
-    // Every current Claude model thinks with a budget: the generic `claude-` fallback does not.
-    expect(reasoningSupport(model)).toEqual({ reasons: true, effort: true });
+    // Every current Claude model thinks; Opus 4.7 and later, the 5.x lines, Fable and Mythos only
+    // adaptively (a thinking budget is a 400), so they take no reasoning control Cody sends.
+    const adaptive = /^claude-(opus-4-[78]|opus-5|sonnet-5|haiku-5|fable|mythos)/.test(model);
+    expect(reasoningSupport(model)).toEqual({ reasons: true, effort: !adaptive });
     const limits = lookupModelLimits(model);
     expect(limits.maxOutputTokens).toBeGreaterThanOrEqual(64_000);
-    // Fable and Mythos: no published price was available to the catalogue; no cost rather than a guess.
-    if (!/^claude-(fable|mythos)/.test(model)) expect(costOf(model, USAGE), 'price').toBeGreaterThan(0);
+    // Mythos Preview: no published price was found; no cost rather than a guess.
+    if (model !== 'claude-mythos-preview') expect(costOf(model, USAGE), 'price').toBeGreaterThan(0);
     const bedrock = `us.anthropic.${model}-v1:0`;
     expect(lookupModelLimits(bedrock)).toEqual(limits);
-    expect(reasoningSupport(bedrock)).toEqual({ reasons: true, effort: true });
+    expect(reasoningSupport(bedrock)).toEqual({ reasons: true, effort: !adaptive });
     expect(costOf(bedrock, USAGE)).toBe(costOf(model, USAGE));
   });
 
@@ -72,13 +74,10 @@ describe('the catalogue knows every model the pinned SDKs name', () => {
     }
   });
 
-  it.each(['deepseek-v4-pro', 'deepseek-v4-flash', 'deepseek-chat', 'deepseek-reasoner'])(
-    'deepseek %s',
-    (model) => {
-      expect(unknownModelWarning('deepseek', model, false)).toBeUndefined();
-      expect(lookupModelLimits(model)).toMatchObject({ contextWindow: 1_000_000, source: 'catalog' });
-      expect(costOf(model, USAGE)).toBeGreaterThan(0);
-      expect(reasoningSupport(model).reasons).toBe(model !== 'deepseek-chat');
-    },
-  );
+  it.each(['deepseek-v4-pro', 'deepseek-flash', 'deepseek-v4-flash'])('deepseek %s', (model) => {
+    expect(unknownModelWarning('deepseek', model, false)).toBeUndefined();
+    expect(lookupModelLimits(model)).toMatchObject({ contextWindow: 1_000_000, source: 'catalog' });
+    expect(costOf(model, USAGE)).toBeGreaterThan(0);
+    expect(reasoningSupport(model)).toEqual({ reasons: true, effort: true });
+  });
 });

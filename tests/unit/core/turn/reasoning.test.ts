@@ -154,10 +154,21 @@ describe('the reasoning level on the wire, per API and level', () => {
       medium: { type: 'enabled', budget_tokens: 10000 },
       high: { type: 'enabled', budget_tokens: 31999 },
     });
-    // Claude 3.7 Sonnet's 8,192-token cap leaves the high budget at 7,168, still below max_tokens.
-    const small = await bodyAt({ provider: 'anthropic', model: 'claude-3-7-sonnet-20250219' }, 'high');
-    expect(small).toMatchObject({ max_tokens: 8192, thinking: { type: 'enabled', budget_tokens: 7168 } });
+    // Claude Opus 4.1's 32,000-token cap leaves the high budget at 30,976, still below max_tokens.
+    const small = await bodyAt({ provider: 'anthropic', model: 'claude-opus-4-1-20250805' }, 'high');
+    expect(small).toMatchObject({ max_tokens: 32000, thinking: { type: 'enabled', budget_tokens: 30976 } });
+    // Claude 3.7 Sonnet thinks between tool calls without the Claude 4 beta.
+    await bodyAt({ provider: 'anthropic', model: 'claude-3-7-sonnet-20250219' }, 'high');
     expect(server.requests[0]?.headers['anthropic-beta']).toBeUndefined();
+  });
+
+  it('Anthropic: no thinking budget for the models that think only adaptively (a budget is a 400 there)', async () => {
+    await start();
+    for (const model of ['claude-sonnet-5-5', 'claude-opus-4-7', 'claude-fable-5-1']) {
+      const body = await bodyAt({ provider: 'anthropic', model }, 'high');
+      expect(body, model).not.toHaveProperty('thinking');
+      expect(body.max_tokens, model).toBeGreaterThan(0);
+    }
   });
 
   it('Gemini: thinkingBudget on 2.5, thinkingLevel on 3, includeThoughts while thinking', async () => {
