@@ -70,13 +70,15 @@ async function signInAndStoreKey(harness: Harness): Promise<void> {
 
 const ROWS: Row[] = [
   {
-    feature: 'redaction: config.json `redact` patterns masked in every rollout line, not on the wire',
+    feature:
+      'redaction: config.json `redact` patterns masked in every rollout line and in tool output on the wire',
     config: { ...BASE, approval: 'full-auto', redact: ['PARITY-[0-9]+'] },
     message: 'check PARITY-5 please',
     calls: [{ id: 'call_plain', name: 'shell', arguments: { command: 'echo plain PARITY-1234' } }],
     reply: 'Row done, PARITY-7.',
     check: (run) => {
-      expect(outputs(run).call_plain).toContain('plain PARITY-1234');
+      expect(outputs(run).call_plain).toContain('plain [REDACTED]');
+      expect(outputs(run).call_plain).not.toMatch(/PARITY-\d/);
       expect(JSON.stringify(run.rollout)).not.toMatch(/PARITY-\d/);
       expect(JSON.stringify(run.rollout)).toContain('[REDACTED]');
     },

@@ -45,7 +45,16 @@ describe('tool output secrets end to end', () => {
       { type: 'reply', text: 'Read it.' },
     );
     const run = await harness.cody(
-      ['chat', '--approval', 'full-auto', '--output-format', 'stream-json', 'read the environment'],
+      [
+        'chat',
+        '--approval',
+        'full-auto',
+        // An interpreter asks without a sandbox; the bypass lets the here-doc run as an attacker's would.
+        '--dangerously-skip-confinement',
+        '--output-format',
+        'stream-json',
+        'read the environment',
+      ],
       {
         env: MORE_KEYS,
       },
