@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { processEnded } from '../process-ended.js';
+import { commandEnded } from '../process-ended.js';
 import { CODY_BIN, createHarness, type Harness, linesOfType } from './harness.js';
 import { CRASHING_SERVER, EVERYTHING, makeRepo, PROVIDERS } from './tool-fixtures.js';
 import { toolExchanges } from './wire-tools.js';
@@ -39,7 +39,7 @@ describe('tools end to end: interrupt and MCP', () => {
         {
           id: 'call_long',
           name: 'shell',
-          arguments: { command: `echo started; sleep 60 & echo $! > sleeper.pid; wait; echo never` },
+          arguments: { command: `echo started; sleep 61.5 & echo $! > sleeper.pid; wait; echo never` },
         },
       ],
     });
@@ -55,8 +55,8 @@ describe('tools end to end: interrupt and MCP', () => {
     child.kill('SIGINT');
     const code = await exited;
     expect(code).toBe(130);
-    const sleeper = Number((await readFile(pidFile, 'utf8')).trim());
-    expect(await processEnded(sleeper)).toBe(true);
+    // Inside the sandbox's PID namespace `$!` is not a pid out here: find the sleeper by its command line.
+    expect(await commandEnded(['sleep', '61.5'])).toBe(true);
 
     const id = (await readFile(join(harness.env.CODY_HOME ?? '', 'active'), 'utf8')).trim();
     const items = linesOfType(await harness.rollout(id), 'response_item').map((line) => line.payload);

@@ -86,8 +86,15 @@ export interface WebSuite {
  * A server, a browser, and one context signed in with the printed link (pages of that context share the
  * session cookie).
  */
+/**
+ * The model the browser suites were written against, pinned so a change of Cody's default model (issue
+ * 33) does not change what they assert (its price, its window).
+ */
+const SUITE_CONFIG = { provider: 'openai', model: 'gpt-4.1-mini' };
+
 export async function startWebSuite(options: { chunkDelayMs?: number } = {}): Promise<WebSuite> {
   const harness = await createHarness(options);
+  await harness.writeConfig(SUITE_CONFIG);
   const serve = await startWebServe(harness);
   const browser = await launchBrowser();
   const context = await browser.newContext({ viewport: { width: 1200, height: 760 } });
