@@ -13,6 +13,7 @@ const coreFolders = [
   'config',
   'conversation',
   'engine',
+  'fs',
   'images',
   'live-channel',
   'mcp',
