@@ -3,7 +3,9 @@ import type { ProjectInstructions } from '../core/index.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 export function instructionsLines(instructions: ProjectInstructions): string {
-  if (instructions.files.length === 0) return 'Instructions: none (no AGENTS.md in effect)\n';
+  const refused = instructions.warnings.map((warning) => `  ${sanitizeForTerminal(warning)}`);
+  if (instructions.files.length === 0)
+    return `Instructions: none (no AGENTS.md in effect)\n${refused.map((line) => `${line}\n`).join('')}`;
   const lines = instructions.files.map(
     (file) =>
       `  ${sanitizeForTerminal(file.path)} (${file.bytes.toLocaleString('en-US')} bytes, ${file.scope})`,
@@ -11,5 +13,5 @@ export function instructionsLines(instructions: ProjectInstructions): string {
   const cut = instructions.truncated
     ? [`  cut to ${instructions.maxBytes.toLocaleString('en-US')} bytes (projectDocMaxBytes)`]
     : [];
-  return `Instructions:\n${[...lines, ...cut].join('\n')}\n`;
+  return `Instructions:\n${[...lines, ...cut, ...refused].join('\n')}\n`;
 }

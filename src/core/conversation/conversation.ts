@@ -121,7 +121,7 @@ export class Conversation {
    */
   async projectInstructions(): Promise<ProjectInstructions> {
     if (!this.session.projectInstructions)
-      return { files: [], text: undefined, truncated: false, maxBytes: 0 };
+      return { files: [], text: undefined, truncated: false, maxBytes: 0, warnings: [] };
     return this.session.projectInstructions();
   }
 

@@ -71,7 +71,9 @@ export async function* runSessionTurn(
     // Secrets learnt since the conversation opened (a sign-in refreshed, a key stored) count from here.
     const known = await knownSecrets(options.env, options.manager.paths.home);
     replaceSecrets(parts.matchers, [...known, ...(options.secrets ?? [])]);
-    const turn = await buildTurnContext(parts, submitOptions.signal);
+    // Read at every turn: an edit applies at once.
+    const instructions = await parts.projectInstructions();
+    const turn = await buildTurnContext(parts, submitOptions.signal, instructions);
     const { selection } = turn;
     const content: ContentPart[] =
       typeof message === 'string' ? [{ type: 'input_text', text: message }] : message;
@@ -89,7 +91,7 @@ export async function* runSessionTurn(
       api: selection.api,
       model: selection.model,
     };
-    yield* turnWarnings(parts, turn);
+    yield* turnWarnings(parts, turn, instructions.warnings);
     yield* runTurn(turn, turnId, content);
   } catch (error) {
     yield* states.finish(isInterrupted(error) ? 'Interrupted' : 'PermanentFailure');
@@ -114,7 +116,7 @@ export async function* runSessionCompaction(
   const { handle, states } = parts;
   const release = await handle.lock();
   try {
-    const turn = await buildTurnContext(parts, signal);
+    const turn = await buildTurnContext(parts, signal, await parts.projectInstructions());
     const report = yield* runCompaction(turn, {
       trigger: 'manual',
       ...(focus !== undefined ? { focus } : {}),
@@ -132,10 +134,18 @@ export async function* runSessionCompaction(
   }
 }
 
-/** What the turn tells before it starts: rollout read warnings, an unusable reasoning level, an unknown model. */
-function* turnWarnings(parts: SessionParts, turn: TurnContext): Generator<SessionEvent> {
+/**
+ * What the turn tells before it starts: rollout read warnings, instruction files not read, an unusable
+ * reasoning level, an unknown model.
+ */
+function* turnWarnings(
+  parts: SessionParts,
+  turn: TurnContext,
+  instructionWarnings: readonly string[],
+): Generator<SessionEvent> {
   const { selection, limits } = turn;
   for (const message of parts.handle.takeReadWarnings()) yield { type: 'warning', message };
+  for (const message of instructionWarnings) yield { type: 'warning', message };
   const unusable = parts.reasoningWarned.has(selection.model)
     ? undefined
     : unusableReasoningWarning(
@@ -156,14 +166,16 @@ function* turnWarnings(parts: SessionParts, turn: TurnContext): Generator<Sessio
 }
 
 /** Everything a turn's steps need; the client is built before anything is recorded (a missing key fails cleanly). */
-async function buildTurnContext(parts: SessionParts, signal: AbortSignal | undefined): Promise<TurnContext> {
+async function buildTurnContext(
+  parts: SessionParts,
+  signal: AbortSignal | undefined,
+  instructions: ProjectInstructions,
+): Promise<TurnContext> {
   const { options, config } = parts;
   const selection = parts.selection();
   const factory = options.clientFactory ?? createModelClient;
   const { clientCredentials } = await import('../auth/resolve-credentials.js');
   const reasoning = parts.reasoningLevel();
-  // Read at every turn: an edit applies at once.
-  const instructions = await parts.projectInstructions();
   // The level reaches only a model that takes its API's control: any other would answer 400.
   const effort = reasoningSupport(selection.model, config).effort ? reasoning : undefined;
   const client = await factory({

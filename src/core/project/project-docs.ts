@@ -5,10 +5,11 @@
  * turn; sent as one contextual user message in Codex's shape (`# AGENTS.md instructions for <cwd>` +
  * `<INSTRUCTIONS>`), which Codex's reader and Cody's (is-contextual-user-text) take as instructions.
  */
-import { readFile, realpath } from 'node:fs/promises';
+import { realpath } from 'node:fs/promises';
 import { dirname, join, relative, sep } from 'node:path';
 import type { MessageItem, ResponseItem } from '../../protocol/index.js';
 import type { CodyConfig } from '../config/index.js';
+import { readOwnFile, RefusedFileError } from '../fs/index.js';
 import { findGitRoot } from '../tools/index.js';
 
 export const DEFAULT_PROJECT_DOCS: readonly string[] = ['AGENTS.md', 'CLAUDE.md', 'GEMINI.md'];
@@ -31,6 +32,8 @@ export interface ProjectInstructions {
   /** Whether `projectDocMaxBytes` cut the text. */
   truncated: boolean;
   maxBytes: number;
+  /** Files there but not read (a FIFO, a device, a link out of the workspace), one line each for the person. */
+  warnings: string[];
 }
 
 export interface ProjectDocsOptions {
@@ -44,38 +47,47 @@ export async function loadProjectInstructions(options: ProjectDocsOptions): Prom
   const names = options.config.projectDocs ?? DEFAULT_PROJECT_DOCS;
   const maxBytes = options.config.projectDocMaxBytes ?? DEFAULT_PROJECT_DOC_MAX_BYTES;
   const cwd = await realpath(options.cwd).catch(() => options.cwd);
-  const found: { path: string; content: Buffer; scope: 'user' | 'project' }[] = [];
+  const workspace = findGitRoot(cwd) ?? cwd;
+  const found: FoundDoc[] = [];
+  const warnings: string[] = [];
   const seen = new Set<string>();
+  let budget = maxBytes;
   const take = async (directory: string, scope: 'user' | 'project'): Promise<void> => {
-    const file = await firstFound(directory, names);
-    if (!file || seen.has(file.path)) return;
-    seen.add(file.path);
+    // The user's own file may be a link anywhere (dotfiles); a workspace's stays in the workspace.
+    const root = scope === 'project' ? workspace : undefined;
+    const file = await firstFound(directory, names, { root, budget, seen, warnings });
+    if (!file) return;
+    budget -= file.content.length;
     found.push({ ...file, scope });
   };
   await take(await realpath(options.home).catch(() => options.home), 'user');
-  for (const directory of directoriesDown(findGitRoot(cwd) ?? cwd, cwd)) await take(directory, 'project');
-  const files = found.map(({ path, content, scope }) => ({ path, bytes: content.length, scope }));
-  if (found.length === 0) return { files, text: undefined, truncated: false, maxBytes };
-  let budget = maxBytes;
-  let truncated = false;
-  const sections: string[] = [];
-  for (const file of found) {
-    if (budget <= 0) {
-      truncated = true;
-      sections.push(`<!-- ${file.path}: left out, over projectDocMaxBytes (${maxBytes}) -->`);
-      continue;
-    }
-    const cut = file.content.length > budget;
-    const body = cut ? utf8Prefix(file.content, budget) : file.content.toString('utf8');
-    budget -= cut ? budget : file.content.length;
-    truncated ||= cut;
-    sections.push(
-      `<!-- ${file.path} -->\n${body.trimEnd()}` +
-        (cut ? `\n[… cut: instructions are limited to ${maxBytes} bytes (projectDocMaxBytes) …]` : ''),
-    );
-  }
+  for (const directory of directoriesDown(workspace, cwd)) await take(directory, 'project');
+  const files = found.map(({ path, size, scope }) => ({ path, bytes: size, scope }));
+  if (found.length === 0) return { files, text: undefined, truncated: false, maxBytes, warnings };
+  const sections = found.map((file) => section(file, maxBytes));
+  const truncated = found.some((file) => file.truncated);
   const text = `${INSTRUCTIONS_HEADING}${cwd}\n\n<INSTRUCTIONS>\n${sections.join('\n\n')}\n</INSTRUCTIONS>`;
-  return { files, text, truncated, maxBytes };
+  return { files, text, truncated, maxBytes, warnings };
+}
+
+interface FoundDoc {
+  path: string;
+  /** What was read: at most what was left of `projectDocMaxBytes`. */
+  content: Buffer;
+  /** Its size on disk. */
+  size: number;
+  truncated: boolean;
+  scope: 'user' | 'project';
+}
+
+function section(file: FoundDoc, maxBytes: number): string {
+  if (file.truncated && file.content.length === 0)
+    return `<!-- ${file.path}: left out, over projectDocMaxBytes (${maxBytes}) -->`;
+  const body = file.truncated ? completeCharacters(file.content) : file.content.toString('utf8');
+  return (
+    `<!-- ${file.path} -->\n${body.trimEnd()}` +
+    (file.truncated ? `\n[… cut: instructions are limited to ${maxBytes} bytes (projectDocMaxBytes) …]` : '')
+  );
 }
 
 /** The contextual user message carrying the instructions. */
@@ -119,25 +131,47 @@ function directoriesDown(root: string, cwd: string): string[] {
   return directories;
 }
 
+interface FindOptions {
+  root: string | undefined;
+  budget: number;
+  seen: Set<string>;
+  warnings: string[];
+}
+
+/**
+ * The first of `names` in `directory` (read up to the budget left), or none; a file that is there but
+ * may not be read (a FIFO, a device, a link out of the workspace) takes its directory's turn, with a warning.
+ */
 async function firstFound(
   directory: string,
   names: readonly string[],
-): Promise<{ path: string; content: Buffer } | undefined> {
+  options: FindOptions,
+): Promise<Omit<FoundDoc, 'scope'> | undefined> {
   for (const name of names) {
     const path = join(directory, name);
+    if (options.seen.has(path)) return undefined;
     try {
-      return { path, content: await readFile(path) };
-    } catch {
-      // Not there (or not readable): the next name.
+      const file = await readOwnFile(path, {
+        maxBytes: Math.max(0, options.budget),
+        overLimit: 'truncate',
+        ...(options.root !== undefined ? { root: options.root } : {}),
+      });
+      if (!file) continue;
+      options.seen.add(path);
+      return { path, content: file.bytes, size: file.size, truncated: file.truncated };
+    } catch (error) {
+      options.seen.add(path);
+      if (error instanceof RefusedFileError) {
+        options.warnings.push(`Project instructions not read: ${error.message}.`);
+        return undefined;
+      }
+      // Not readable (permissions): the next name.
     }
   }
   return undefined;
 }
 
-/** The longest prefix of `bytes` of at most `limit` bytes that ends on a character boundary. */
-function utf8Prefix(bytes: Buffer, limit: number): string {
-  let end = limit;
-  // A continuation byte (10xxxxxx) means the cut is inside a character: back up to its start.
-  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end -= 1;
-  return bytes.subarray(0, end).toString('utf8');
+/** The text of `bytes` without a character the cut left incomplete at its end. */
+function completeCharacters(bytes: Buffer): string {
+  return new TextDecoder().decode(bytes, { stream: true });
 }
