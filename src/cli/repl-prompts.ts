@@ -36,6 +36,7 @@ export class UserCommands {
 
 function describe(command: PromptCommand): string {
   const origin = command.scope === 'cody' ? '' : ` (${command.scope})`;
+  if (command.refused !== undefined) return `not read: ${sanitizeForTerminal(command.refused)}${origin}`;
   const text = sanitizeForTerminal(command.description ?? 'your prompt').replace(/\s+/g, ' ');
   return `${text}${origin}`;
 }
@@ -57,6 +58,13 @@ export async function userCommandLine(
       send: true,
     };
   }
+  if (resolved.kind === 'refused')
+    return {
+      view: color.yellow(
+        `${slash.name} cannot run: ${sanitizeForTerminal(resolved.reason)} (nothing was sent)\n`,
+      ),
+      send: false,
+    };
   const hint = slash.suggestion ? ` Did you mean ${slash.suggestion}?` : '';
   return {
     view: color.yellow(`Unknown command ${slash.name}.${hint} (/help lists them; nothing was sent)\n`),

@@ -36,5 +36,7 @@ async function expandCommand(text: string, source: PromptSource): Promise<string
       `Unknown command /${resolved.name}: no prompt file ${resolved.name}.md in ${source.home}/prompts or .cody/prompts; nothing was sent.`,
     );
   }
+  if (resolved.kind === 'refused')
+    throw new UsageError(`/${resolved.name} cannot run: ${resolved.reason}; nothing was sent.`);
   return resolved.kind === 'command' ? resolved.text : text;
 }

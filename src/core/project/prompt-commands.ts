@@ -4,8 +4,9 @@
  * Cody's own `/init`. A message whose first word is `/name` (no further `/`: `/usr/bin is…` is a path,
  * so a message) is a command: expanded here, for every front end alike, or refused when unknown.
  */
-import { readdir, readFile, realpath } from 'node:fs/promises';
+import { readdir, realpath } from 'node:fs/promises';
 import { join } from 'node:path';
+import { readOwnFile, RefusedFileError } from '../fs/index.js';
 import { findGitRoot } from '../tools/index.js';
 
 export interface PromptCommand {
@@ -16,7 +17,12 @@ export interface PromptCommand {
   path?: string;
   scope: 'user' | 'project' | 'cody';
   body: string;
+  /** Why its file is not read (a FIFO, a device, a link out of the workspace, too large): it cannot run. */
+  refused?: string;
 }
+
+/** The largest prompt file read: a prompt is a page or two, and the whole of it is sent. */
+export const MAX_PROMPT_COMMAND_BYTES = 64 * 1024;
 
 /**
  * Names no prompt file can take: the REPL's built-in commands (a REPL test holds its list to this one)
@@ -65,12 +71,21 @@ export async function loadPromptCommands(home: string, cwd: string): Promise<Map
     [join(home, 'prompts'), 'user'],
     [join(workspace, '.cody', 'prompts'), 'project'],
   ] as const) {
-    for (const command of await readDirectory(directory, scope)) commands.set(command.name, command);
+    // The user's own files may link anywhere (dotfiles); the project's stay in the workspace.
+    const root = scope === 'project' ? workspace : undefined;
+    for (const command of await readDirectory(directory, scope, root)) {
+      // A file that cannot be read never hides one that can.
+      if (command.refused === undefined || !commands.has(command.name)) commands.set(command.name, command);
+    }
   }
   return commands;
 }
 
-async function readDirectory(directory: string, scope: 'user' | 'project'): Promise<PromptCommand[]> {
+async function readDirectory(
+  directory: string,
+  scope: 'user' | 'project',
+  root: string | undefined,
+): Promise<PromptCommand[]> {
   let names: string[];
   try {
     names = (await readdir(directory)).filter((name) => name.endsWith('.md')).sort();
@@ -83,10 +98,17 @@ async function readDirectory(directory: string, scope: 'user' | 'project'): Prom
     if (!COMMAND_NAME.test(name) || RESERVED_COMMAND_NAMES.includes(name.toLowerCase())) continue;
     const path = join(directory, file);
     try {
-      const { description, body } = parseFrontMatter(await readFile(path, 'utf8'));
+      const read = await readOwnFile(path, {
+        maxBytes: MAX_PROMPT_COMMAND_BYTES,
+        ...(root !== undefined ? { root } : {}),
+      });
+      if (!read) continue;
+      const { description, body } = parseFrontMatter(read.bytes.toString('utf8'));
       commands.push({ name, path, scope, body, ...(description !== undefined ? { description } : {}) });
-    } catch {
-      // Unreadable (or a directory named *.md): not a command.
+    } catch (error) {
+      // There but not read: kept, so using it says why. Unreadable otherwise: not a command.
+      if (error instanceof RefusedFileError)
+        commands.push({ name, path, scope, body: '', refused: error.message });
     }
   }
   return commands;
@@ -125,7 +147,8 @@ function splitWords(text: string): string[] {
 export type SlashMessage =
   | { kind: 'message' }
   | { kind: 'command'; command: PromptCommand; text: string }
-  | { kind: 'unknown'; name: string };
+  | { kind: 'unknown'; name: string }
+  | { kind: 'refused'; name: string; reason: string };
 
 /** `/name rest` at the start of the message (a path such as `/usr/bin …` is not a command). */
 export function parseCommandMessage(text: string): { name: string; argumentsText: string } | undefined {
@@ -143,5 +166,6 @@ export function resolveSlashMessage(
   if (!parsed) return { kind: 'message' };
   const command = commands.get(parsed.name);
   if (!command) return { kind: 'unknown', name: parsed.name };
+  if (command.refused !== undefined) return { kind: 'refused', name: parsed.name, reason: command.refused };
   return { kind: 'command', command, text: expandPromptBody(command.body, parsed.argumentsText).trim() };
 }
