@@ -37,6 +37,8 @@ export class RefusedFileError extends CodyError {
     readonly path: string,
     readonly reason: RefusalReason,
     readonly problem: string,
+    /** The size on disk, when that is what was over the limit. */
+    readonly size?: number,
   ) {
     super(`${path} ${problem}`, 'usage');
   }
@@ -68,14 +70,15 @@ function checkOpened(path: string, stats: Stats, options: ReadOwnFileOptions): v
   if (!stats.isFile())
     throw new RefusedFileError(path, 'not-regular', `is ${kindOf(stats)}, not a regular file`);
   if ((options.overLimit ?? 'refuse') === 'refuse' && stats.size > options.maxBytes)
-    throw tooLarge(path, options);
+    throw tooLarge(path, options, stats.size);
 }
 
-function tooLarge(path: string, options: ReadOwnFileOptions): RefusedFileError {
+function tooLarge(path: string, options: ReadOwnFileOptions, size?: number): RefusedFileError {
   return new RefusedFileError(
     path,
     'too-large',
     `is over the ${options.maxBytes.toLocaleString('en-US')}-byte limit`,
+    size,
   );
 }
 

@@ -3,11 +3,11 @@
  * read, checked by their bytes and size, and turned into content parts; and the check, before anything
  * is sent, that the chosen model and API take them.
  */
-import { readFile, stat } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import type { ContentPart, WireApi } from '../../protocol/index.js';
 import { definitionOf } from '../../providers/lookup.js';
-import { UsageError } from '../errors.js';
+import { errorMessage, UsageError } from '../errors.js';
+import { readOwnFile, RefusedFileError } from '../fs/index.js';
 import { sniffImageType } from './image-bytes.js';
 import { imageParts, imagesIn, type LoadedImage } from './image-parts.js';
 
@@ -43,20 +43,22 @@ export async function loadImage(input: ImageInput): Promise<LoadedImage> {
   }
   const path = typeof input === 'string' ? input : input.path;
   const name = (typeof input === 'string' ? undefined : input.name) ?? basename(path);
-  const full = resolve(path);
-  let size: number;
+  // A path the person (or a tool's policy) chose: anywhere, but only a regular file, and never more
+  // than the limit read (a 2 GB file is refused before reading; /dev/zero or a FIFO is no image).
+  let file;
   try {
-    const info = await stat(full);
-    if (!info.isFile()) throw new UsageError(`${path} is not a file.`);
-    size = info.size;
+    file = await readOwnFile(resolve(path), { maxBytes: MAX_IMAGE_BYTES });
   } catch (error) {
-    if (error instanceof UsageError) throw error;
-    throw new UsageError(`Cannot read image ${path}: no such file.`);
+    if (!(error instanceof RefusedFileError))
+      throw new UsageError(`Cannot read image ${path}: ${errorMessage(error)}.`);
+    if (error.reason === 'too-large')
+      throw new UsageError(
+        `${name} is too large to attach: ${error.size !== undefined ? megabytes(error.size) : 'over 20 MB'} (at most 20 MB).`,
+      );
+    throw new UsageError(`${path} ${error.problem}.`);
   }
-  // Refused before reading: a 2 GB file is not loaded to learn that it is too large.
-  if (size > MAX_IMAGE_BYTES)
-    throw new UsageError(`${name} is too large to attach: ${megabytes(size)} (at most 20 MB).`);
-  return checked(name, await readFile(full));
+  if (!file) throw new UsageError(`Cannot read image ${path}: no such file.`);
+  return checked(name, file.bytes);
 }
 
 /** The message content: the text, then each image with its name tag. */
