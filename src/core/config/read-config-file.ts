@@ -1,12 +1,12 @@
 /**
- * Reads `config.json` defensively (issue 7.11): only a regular file (a symlink to one is fine), at most
+ * Reads `config.json` defensively (issues 7.11, 36.5: through readOwnFile): only a regular file (a symlink to one is fine), at most
  * {@link MAX_CONFIG_BYTES}, valid UTF-8, nested at most {@link MAX_CONFIG_DEPTH} levels. A symlink to
  * `/dev/zero` or a FIFO used to hang every command; 100,000 levels of nesting overflowed the stack
  * when the config was written back. Each refusal is one line and exit 2.
  */
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 import { isUtf8 } from 'node:buffer';
-import { CodyError, errorMessage, isErrno, StorageError } from '../errors.js';
+import { CodyError, errorMessage, StorageError } from '../errors.js';
+import { readOwnFileSync, RefusedFileError } from '../fs/index.js';
 
 /** Far above any real config (a few KB), far below what would slow start-up. */
 export const MAX_CONFIG_BYTES = 1 << 20;
@@ -40,44 +40,20 @@ export function jsonDepth(text: string): number {
 
 /** The config file's text, or undefined when there is none. */
 export function readConfigText(configFile: string): string | undefined {
-  let fd: number;
+  let file;
   try {
-    // O_NONBLOCK: opening a FIFO must not wait for a writer.
-    fd = openSync(configFile, constants.O_RDONLY | constants.O_NONBLOCK);
+    // The path is the person's own choice (`$CODY_HOME`): a link may lead anywhere, to a regular file.
+    file = readOwnFileSync(configFile, { maxBytes: MAX_CONFIG_BYTES });
   } catch (error) {
-    if (isErrno(error, 'ENOENT')) return undefined;
-    if (isErrno(error, 'ENOTDIR')) return undefined;
+    if (error instanceof RefusedFileError) throw refuse(configFile, error.problem);
     throw new StorageError(`Cannot read ${configFile}: ${errorMessage(error)}`, { cause: error });
   }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) throw refuse(configFile, 'is not a regular file');
-    if (stats.size > MAX_CONFIG_BYTES)
-      throw refuse(
-        configFile,
-        `is ${stats.size.toLocaleString('en-US')} bytes, over the ${MAX_CONFIG_BYTES.toLocaleString('en-US')}-byte limit`,
-      );
-    const buffer = Buffer.alloc(MAX_CONFIG_BYTES + 1);
-    let length = 0;
-    for (;;) {
-      const read = readSync(fd, buffer, length, buffer.length - length, null);
-      if (read === 0) break;
-      length += read;
-      if (length > MAX_CONFIG_BYTES)
-        throw refuse(configFile, `is over the ${MAX_CONFIG_BYTES.toLocaleString('en-US')}-byte limit`);
-    }
-    const bytes = buffer.subarray(0, length);
-    if (!isUtf8(bytes)) throw refuse(configFile, 'is not valid UTF-8');
-    const text = bytes.toString('utf8');
-    if (jsonDepth(text) > MAX_CONFIG_DEPTH)
-      throw refuse(configFile, `nests deeper than ${MAX_CONFIG_DEPTH} levels`);
-    return text;
-  } catch (error) {
-    if (error instanceof CodyError) throw error;
-    throw new StorageError(`Cannot read ${configFile}: ${errorMessage(error)}`, { cause: error });
-  } finally {
-    closeSync(fd);
-  }
+  if (!file) return undefined;
+  if (!isUtf8(file.bytes)) throw refuse(configFile, 'is not valid UTF-8');
+  const text = file.bytes.toString('utf8');
+  if (jsonDepth(text) > MAX_CONFIG_DEPTH)
+    throw refuse(configFile, `nests deeper than ${MAX_CONFIG_DEPTH} levels`);
+  return text;
 }
 
 /** Keys that name Object.prototype's plumbing: assigned on a plain object they change or shadow it. */

@@ -51,17 +51,19 @@ describe('loadConfig on hostile files', () => {
 
   it('refuses a symlink to /dev/zero without reading it', async () => {
     await symlink('/dev/zero', file);
-    await refusal(/is not a regular file/);
+    await refusal(/config\.json is a character device, not a regular file\. Fix or delete it\.$/);
   });
 
   it('refuses a FIFO without waiting for a writer', async () => {
     execFileSync('mkfifo', [file]);
-    await refusal(/is not a regular file/);
+    const started = Date.now();
+    await refusal(/config\.json is a FIFO, not a regular file\./);
+    expect(Date.now() - started).toBeLessThan(500);
   });
 
   it('refuses a directory', async () => {
     await mkdir(file);
-    await refusal(/is not a regular file/);
+    await refusal(/config\.json is a directory, not a regular file\./);
   });
 
   it('refuses a file over the size cap', async () => {
