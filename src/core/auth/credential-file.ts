@@ -6,12 +6,16 @@
  */
 import { randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { open, readFile, rename, unlink } from 'node:fs/promises';
+import { open, rename, unlink } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import lockfile from 'proper-lockfile';
 import { privateLockFs } from '../config/index.js';
 import { isRecord, type JsonObject } from '../../protocol/index.js';
-import { CodyError, type ErrorHint, errorMessage, isErrno } from '../errors.js';
+import { CodyError, type ErrorHint, errorMessage } from '../errors.js';
+import { readOwnFile, RefusedFileError } from '../fs/index.js';
+
+/** The largest credential file read: real ones are a few KB (tokens and a little metadata). */
+export const MAX_CREDENTIAL_FILE_BYTES = 1024 * 1024;
 
 /** A credential file that is missing, unreadable or not the JSON object it should be. */
 /** What to do about a bad credential file: words, and the front end's hint (a command to run). */
@@ -36,9 +40,13 @@ export class CredentialFileError extends CodyError {
 export async function readJsonObject(file: string, fix: CredentialFix): Promise<JsonObject | undefined> {
   let text: string;
   try {
-    text = await readFile(file, 'utf8');
+    // Outside any workspace on purpose (Codex's and Claude Code's own files), and a link may lead
+    // anywhere: but only to a regular file, read up to the cap (a FIFO or /dev/zero used to hang).
+    const read = await readOwnFile(file, { maxBytes: MAX_CREDENTIAL_FILE_BYTES });
+    if (!read) return undefined;
+    text = read.bytes.toString('utf8');
   } catch (error) {
-    if (isErrno(error, 'ENOENT') || isErrno(error, 'ENOTDIR')) return undefined;
+    if (error instanceof RefusedFileError) throw new CredentialFileError(file, error.problem, fix);
     throw new CredentialFileError(file, `cannot be read (${errorMessage(error)})`, fix);
   }
   let parsed: unknown;

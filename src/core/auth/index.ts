@@ -7,6 +7,7 @@ export { authStatus } from './auth-status.js';
 export type { ProviderAuthStatus } from './auth-status.js';
 export { claudeCredentialsFile } from './claude-signin.js';
 export { codexAuthFile } from './codex-signin.js';
+export { MAX_CREDENTIAL_FILE_BYTES } from './credential-file.js';
 export { keyStoreFile, lastFour, loginProviders, readStoredKeys, updateStoredKey } from './key-store.js';
 export { endpointOf, endpointSettings, keyFromEnvironment } from './provider-endpoints.js';
 export { clientCredentials } from './resolve-credentials.js';

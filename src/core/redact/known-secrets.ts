@@ -4,13 +4,14 @@
  * secret), the keys stored by `cody auth login`, the sign-in tokens in Codex's auth.json and Claude
  * Code's credentials file, and `cody serve`'s API token file.
  */
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { isRecord } from '../../protocol/index.js';
 import { secretVariables } from '../../providers/lookup.js';
 import { keyStoreFile, readStoredKeys } from '../auth/index.js';
 import { codexAuthFile } from '../auth/index.js';
 import { claudeCredentialsFile } from '../auth/index.js';
+import { MAX_CREDENTIAL_FILE_BYTES } from '../auth/index.js';
+import { readOwnFile } from '../fs/index.js';
 import { createRedactor, type Redactor } from './redact.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -36,6 +37,11 @@ export function environmentSecrets(env: Env): string[] {
     .filter((value) => value !== '');
 }
 
+/** A secret-holding file's text ('' when missing): a regular file, read up to the credential cap. */
+async function credentialText(file: string): Promise<string> {
+  return (await readOwnFile(file, { maxBytes: MAX_CREDENTIAL_FILE_BYTES }))?.bytes.toString('utf8') ?? '';
+}
+
 /** The string values of `fields` in a JSON file's object (or its `within` object); nothing when unreadable. */
 async function jsonStrings(
   file: string,
@@ -43,7 +49,7 @@ async function jsonStrings(
   fields: readonly string[],
 ): Promise<string[]> {
   try {
-    const document: unknown = JSON.parse(await readFile(file, 'utf8'));
+    const document: unknown = JSON.parse(await credentialText(file));
     const holder: unknown = within === undefined || !isRecord(document) ? document : document[within];
     if (!isRecord(holder)) return [];
     return fields.map((field) => holder[field]).filter((value): value is string => typeof value === 'string');
@@ -73,7 +79,7 @@ export async function signInSecrets(env: Env): Promise<string[]> {
 export async function knownSecrets(env: Env, home: string): Promise<string[]> {
   const [stored, token, signIns] = await Promise.all([
     readStoredKeys(keyStoreFile(home)).catch(() => ({})),
-    readFile(join(home, SERVE_TOKEN_FILE), 'utf8').catch(() => ''),
+    credentialText(join(home, SERVE_TOKEN_FILE)).catch(() => ''),
     signInSecrets(env),
   ]);
   return [...environmentSecrets(env), ...Object.values(stored), ...signIns, token.trim()]
