@@ -6,8 +6,9 @@
  * cache (or entry) is simply rebuilt, and a failure to write it is ignored.
  */
 import * as fs from 'node:fs';
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readOwnFileSync } from '../fs/index.js';
 import {
   type ConversationSummary,
   readConversationSummary,
@@ -23,6 +24,8 @@ export const LIST_CACHE_FILE = '.list-cache.json';
  * shows the current workspace's conversations), version 5 the parent of a fork. Older versions are simply rebuilt.
  */
 const CACHE_VERSION = 5;
+/** The largest cache read (~300 bytes a conversation); a larger one is rebuilt. */
+const MAX_LIST_CACHE_BYTES = 64 * 1024 * 1024;
 
 type CachedSummary = Omit<ConversationSummary, 'filePath'>;
 
@@ -133,7 +136,9 @@ function readCache(path: string): Map<string, CacheEntry> {
   const entries = new Map<string, CacheEntry>();
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(path, 'utf8'));
+    parsed = JSON.parse(
+      readOwnFileSync(path, { maxBytes: MAX_LIST_CACHE_BYTES })?.bytes.toString('utf8') ?? '',
+    );
   } catch {
     return entries;
   }

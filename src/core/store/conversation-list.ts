@@ -3,11 +3,12 @@
  * `ConversationManager` (which also creates, deletes, imports and resumes, through dynamic imports of the
  * reader, recorder and lock) so that `cody list` loads this and the summary reader only.
  */
-import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { existsSync, readdirSync, realpathSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
 import { isConversationId } from './conversation-id.js';
 import { readTitles } from './conversation-titles.js';
 import { errorMessage, isErrno, StorageError } from '../errors.js';
+import { readOwnFileSync, RefusedFileError } from '../fs/index.js';
 import type { CodyPaths } from '../config/index.js';
 import { ROLLOUT_SUFFIX, rolloutPathIn, summarizeConversations } from '../rollout/index.js';
 
@@ -57,14 +58,20 @@ function descending(a: string, b: string): number {
   return a < b ? 1 : a > b ? -1 : 0;
 }
 
+/** The most of the active file read: it holds one conversation id. */
+const MAX_ACTIVE_FILE_BYTES = 4096;
+
 /** The active conversation, if it still exists. */
 export function readActiveId(paths: CodyPaths): string | undefined {
   let text: string;
   try {
-    text = readFileSync(paths.activeFile, 'utf8').trim();
+    // One id; a FIFO or a device there is an error, never a hang.
+    const file = readOwnFileSync(paths.activeFile, { maxBytes: MAX_ACTIVE_FILE_BYTES });
+    if (!file) return undefined;
+    text = file.bytes.toString('utf8').trim();
   } catch (error) {
-    if (isErrno(error, 'ENOENT')) return undefined;
-    throw new StorageError(`Cannot read ${paths.activeFile}: ${errorMessage(error)}`, { cause: error });
+    const message = error instanceof RefusedFileError ? error.problem : errorMessage(error);
+    throw new StorageError(`Cannot read ${paths.activeFile}: ${message}`, { cause: error });
   }
   if (!isConversationId(text)) return undefined;
   return existsSync(rolloutPathIn(paths.conversationsDir)(text)) ? text : undefined;

@@ -3,14 +3,16 @@
  * (`$CODY_HOME/titles.json`, mode 0600) so listing reads one file, not one per conversation, and renaming
  * never rewrites an append-only rollout.
  */
-import { readFileSync } from 'node:fs';
 import { rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { errorMessage, StorageError, UsageError } from '../errors.js';
+import { readOwnFileSync } from '../fs/index.js';
 
 const TITLES_FILE = 'titles.json';
 /** The longest title a rename sets (the list shows far less; this keeps titles.json small). */
 export const MAX_TITLE_LENGTH = 200;
+/** The largest titles.json read: ~50,000 conversations' titles; a larger one is no titles. */
+export const MAX_TITLES_FILE_BYTES = 16 * 1024 * 1024;
 
 export function titlesPath(home: string): string {
   return join(home, TITLES_FILE);
@@ -19,7 +21,8 @@ export function titlesPath(home: string): string {
 /** id → title; a missing or unreadable file is no titles (titles are a convenience, never a blocker). */
 export function readTitles(home: string): Map<string, string> {
   try {
-    const parsed: unknown = JSON.parse(readFileSync(titlesPath(home), 'utf8'));
+    const file = readOwnFileSync(titlesPath(home), { maxBytes: MAX_TITLES_FILE_BYTES });
+    const parsed: unknown = JSON.parse(file?.bytes.toString('utf8') ?? '{}');
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return new Map();
     return new Map(
       Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
