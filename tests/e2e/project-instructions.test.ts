@@ -6,7 +6,8 @@
  * `cody chat` in that directory; the turns after it, and the steps that set a test up, run the same
  * command in process (the same files are found from the same working directory).
  */
-import { mkdir, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SUMMARY_PREFIX } from '../../src/core/rollout/summary-prefix.js';
@@ -117,6 +118,19 @@ describe('project instructions (AGENTS.md)', () => {
       (await harness.shell(`cd "${join(repo, 'pkg', 'sub')}" && $CODY status --json`)).stdout,
     ) as { instructions: Array<{ path: string; bytes: number }> };
     expect(json.instructions.map((file) => file.bytes)).toEqual([26, 220, 25, 23]);
+  });
+
+  it('an AGENTS.md FIFO is refused with a warning: cody chat finishes at once (issue 36.5)', async () => {
+    await rm(join(repo, 'AGENTS.md'));
+    execFileSync('mkfifo', [join(repo, 'AGENTS.md')]);
+    const started = Date.now();
+    const run = await chatIn(repo, 'hi');
+    expect(run.code, run.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(run.stderr).toContain(`${join(repo, 'AGENTS.md')} is a FIFO, not a regular file`);
+    const body = JSON.stringify(harness.server.modelRequests().at(-1)?.body);
+    expect(body).toContain('HOME-RULE');
+    expect(body).not.toContain('ROOT-RULE');
   });
 
   it('survive compaction: re-sent once, right after the summary, not summarised away', async () => {
