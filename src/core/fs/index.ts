@@ -4,3 +4,4 @@
  */
 export { readOwnFile, readOwnFileSync, RefusedFileError } from './read-own-file.js';
 export type { OwnFile, ReadOwnFileOptions, RefusalReason } from './read-own-file.js';
+export { openOwnFile, openOwnFileSync } from './open-own-file.js';

@@ -57,7 +57,7 @@ function outside(path: string, target: string, root: string): RefusedFileError {
   return new RefusedFileError(path, 'outside-root', `links to ${target}, outside ${root}`);
 }
 
-function kindOf(stats: Stats): string {
+export function kindOf(stats: Stats): string {
   if (stats.isFIFO()) return 'a FIFO';
   if (stats.isCharacterDevice()) return 'a character device';
   if (stats.isBlockDevice()) return 'a block device';

@@ -11,11 +11,12 @@
  * that duplicates what the items hold, and is dropped — except `user_message`, see
  * `withEventOnlyUserMessages`.
  */
-import { readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { z } from 'zod';
 import { isRecord, type MessageItem, type ResponseItem, type WireApi } from '../../protocol/index.js';
 import { CorruptRolloutError, EmptyConversationError, errorMessage, StorageError } from '../errors.js';
 import { isCountedMessage, previewText, typedUserText } from './definitions.js';
+import { readWholeRollout } from './read-bytes.js';
 import { type RecorderFileSystem, type RolloutEntry, RolloutRecorder } from './recorder.js';
 import { CODEX_HARNESS_FIELD } from './codex-lines.js';
 import { parseResponseItem, turnContextSchema } from './schema.js';
@@ -291,7 +292,7 @@ export async function importCodexRollout(
 ): Promise<CodexConversion> {
   let text: string;
   try {
-    text = await readFile(sourcePath, 'utf8');
+    text = (await readWholeRollout(sourcePath)).toString('utf8');
   } catch (error) {
     throw new StorageError(`Cannot read ${sourcePath}: ${errorMessage(error)}`, { cause: error });
   }

@@ -6,10 +6,10 @@
  * the live history is answered with its user-turn number instead, so both ways of naming it give one
  * fork. Reads the whole file, as the transcript does.
  */
-import { readFile } from 'node:fs/promises';
 import type { MessageItem, ResponseItem } from '../../protocol/index.js';
 import { errorMessage, isErrno, StorageError, UsageError } from '../errors.js';
 import { isTypedUserMessage } from './definitions.js';
+import { readWholeRollout } from './read-bytes.js';
 import { messageText } from './message-text.js';
 import { parseMetaLine, parseRolloutLine, type ParsedLine, RolloutReplay } from './rollout-replay.js';
 import { TranscriptBuilder, type TranscriptEntry } from './transcript.js';
@@ -82,7 +82,7 @@ function isTypedUserEntry(
 async function parsedLines(filePath: string): Promise<Array<{ line: ParsedLine; number: number }>> {
   let text: string;
   try {
-    text = await readFile(filePath, 'utf8');
+    text = (await readWholeRollout(filePath)).toString('utf8');
   } catch (error) {
     if (isErrno(error, 'ENOENT')) throw new StorageError(`${filePath} does not exist.`, { cause: error });
     throw new StorageError(`Cannot read ${filePath}: ${errorMessage(error)}`, { cause: error });

@@ -1,5 +1,19 @@
-/** Positioned reads of a rollout file: a byte range, and the first line. */
+/** Reads of a rollout file: whole, a byte range, and the first line. */
 import type { FileHandle } from 'node:fs/promises';
+import { readOwnFile } from '../fs/index.js';
+
+/**
+ * The most of a rollout read whole (transcripts, fork points, a Codex import): about the longest string
+ * Node can decode (~512 MiB), so a larger file is one clear refusal instead of a failure after reading.
+ */
+export const MAX_ROLLOUT_READ_BYTES = 512 * 1024 * 1024;
+
+/** The whole file, a regular file only (a FIFO never blocks); a missing one fails with ENOENT. */
+export async function readWholeRollout(filePath: string): Promise<Buffer> {
+  const file = await readOwnFile(filePath, { maxBytes: MAX_ROLLOUT_READ_BYTES });
+  if (file) return file.bytes;
+  throw Object.assign(new Error(`${filePath} does not exist`), { code: 'ENOENT' });
+}
 
 const NEWLINE = 0x0a;
 

@@ -8,7 +8,7 @@
  * last line (an interrupted write) is tolerated.
  */
 import { isUtf8 } from 'node:buffer';
-import { open, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { basename } from 'node:path';
 import {
   CorruptRolloutError,
@@ -18,6 +18,7 @@ import {
   StorageError,
   UnknownConversationError,
 } from '../errors.js';
+import { openOwnFile, RefusedFileError } from '../fs/index.js';
 import { readBytes, readFirstLine, readInto } from './read-bytes.js';
 import {
   parseMetaLine,
@@ -64,10 +65,11 @@ export async function readRolloutForResume(filePath: string): Promise<ResumedRol
   const id = basename(filePath, '.jsonl');
   let handle: FileHandle;
   try {
-    handle = await open(filePath, 'r');
+    handle = await openOwnFile(filePath);
   } catch (error) {
     if (isErrno(error, 'ENOENT')) throw new UnknownConversationError(id);
-    throw new StorageError(`Cannot read ${filePath}: ${errorMessage(error)}`, { cause: error });
+    const reason = error instanceof RefusedFileError ? error.problem : errorMessage(error);
+    throw new StorageError(`Cannot read ${filePath}: ${reason}`, { cause: error });
   }
   try {
     const { size } = await handle.stat();

@@ -38,10 +38,13 @@ export interface ConversationSummary {
   problem?: string;
 }
 
+/** Opening never waits: a FIFO named like a rollout is listed as not a regular file (issue 36.5). */
+const READ_FLAGS = fs.constants.O_RDONLY | fs.constants.O_NONBLOCK;
+
 /** The synchronous reads listing makes; tests wrap them to count the bytes read. */
 export interface SummaryFileSystem {
-  openSync(path: string, flags: 'r'): number;
-  fstatSync(descriptor: number): { size: number; mtime: Date };
+  openSync(path: string, flags: number): number;
+  fstatSync(descriptor: number): { size: number; mtime: Date; isFile(): boolean };
   readSync(descriptor: number, buffer: Uint8Array, offset: number, length: number, position: number): number;
   closeSync(descriptor: number): void;
 }
@@ -109,9 +112,11 @@ function withFile<T>(
   fileSystem: SummaryFileSystem,
   read: (descriptor: number, size: number) => T,
 ): T {
-  const descriptor = fileSystem.openSync(filePath, 'r');
+  const descriptor = fileSystem.openSync(filePath, READ_FLAGS);
   try {
-    return read(descriptor, fileSystem.fstatSync(descriptor).size);
+    const stats = fileSystem.fstatSync(descriptor);
+    if (!stats.isFile()) throw new Error(`${filePath} is not a regular file`);
+    return read(descriptor, stats.size);
   } finally {
     fileSystem.closeSync(descriptor);
   }
@@ -261,12 +266,14 @@ export function readConversationSummary(
   });
   let descriptor: number;
   try {
-    descriptor = fileSystem.openSync(filePath, 'r');
+    descriptor = fileSystem.openSync(filePath, READ_FLAGS);
   } catch (error) {
     return unknown('', `unreadable: ${(error as Error).message}`);
   }
   try {
-    const { size, mtime } = fileSystem.fstatSync(descriptor);
+    const stats = fileSystem.fstatSync(descriptor);
+    const { size, mtime } = stats;
+    if (!stats.isFile()) return unknown(mtime.toISOString(), 'not a regular file');
     if (size === 0) return unknown(mtime.toISOString(), 'empty file');
     const head = headOf(fileSystem, descriptor, size);
     if (head.meta === undefined) return unknown(mtime.toISOString(), 'the first line is not session_meta');

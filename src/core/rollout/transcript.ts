@@ -4,12 +4,13 @@
  * unlike resume, because a person asked to see all of it.
  */
 import { isUtf8 } from 'node:buffer';
-import { open, readFile } from 'node:fs/promises';
+
 import type { ResponseItem } from '../../protocol/index.js';
 import { EmptyConversationError, errorMessage, isErrno, StorageError } from '../errors.js';
 import { codyEventOf } from './codex-lines.js';
 import { isTypedUserMessage, partsText } from './definitions.js';
-import { readBytes, readFirstLine } from './read-bytes.js';
+import { openOwnFile, RefusedFileError } from '../fs/index.js';
+import { readBytes, readFirstLine, readWholeRollout } from './read-bytes.js';
 import { parseMetaLine, parseRolloutLine, type ParsedLine, tornTailWarning } from './rollout-replay.js';
 import { parseResponseItem, toTurnContext } from './schema.js';
 import { invalidUtf8Warning } from './utf8-warning.js';
@@ -45,7 +46,7 @@ export interface Transcript {
 export async function readTranscript(filePath: string): Promise<Transcript> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(filePath);
+    bytes = await readWholeRollout(filePath);
   } catch (error) {
     throw readError(filePath, error);
   }
@@ -79,7 +80,7 @@ export async function readTranscriptTail(filePath: string, bytes: number): Promi
   let text: string;
   let builder: TranscriptBuilder;
   try {
-    const handle = await open(filePath, 'r');
+    const handle = await openOwnFile(filePath);
     try {
       const { size } = await handle.stat();
       const first = parseRolloutLine(filePath, await readFirstLine(handle, size), 1, false);
@@ -110,7 +111,8 @@ export async function readTranscriptTail(filePath: string, bytes: number): Promi
 
 function readError(filePath: string, error: unknown): StorageError {
   if (isErrno(error, 'ENOENT')) return new StorageError(`${filePath} does not exist.`, { cause: error });
-  return new StorageError(`Cannot read ${filePath}: ${errorMessage(error)}`, { cause: error });
+  const reason = error instanceof RefusedFileError ? error.problem : errorMessage(error);
+  return new StorageError(`Cannot read ${filePath}: ${reason}`, { cause: error });
 }
 
 /** Turns lines after line 1 into transcript entries, in order (history-at-entry.ts reuses it). */
