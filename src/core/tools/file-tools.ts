@@ -4,9 +4,13 @@ import { readdir, readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { openChecked, writeChecked } from './checked-files.js';
 import { glob, grep } from './file-search.js';
+import { readOwnFile, RefusedFileError, type OwnFile } from '../fs/index.js';
 import { defineTool, failed, ok, type ToolHandler } from './handler.js';
 import { guarded } from './protected-paths.js';
 import type { Workspace } from './workspace.js';
+
+/** Bytes of one file `read_file` reads at the most (it pages by lines within them). */
+const READ_FILE_MAX_BYTES = 64 * 1024 * 1024;
 
 /** Lines `read_file` returns when no limit is given. */
 export const DEFAULT_READ_LINES = 2000;
@@ -37,7 +41,16 @@ export const readFileTool = defineTool(
   (args) => ({
     access: (workspace) => ({ kind: 'read', outside: outsideOf(workspace, args.path) }),
     run: async ({ workspace }) => {
-      const text = await readFile(workspace.resolve(args.path), 'utf8');
+      let file: OwnFile | undefined;
+      try {
+        // A regular file only (a FIFO would hang the turn, a device never end), up to a cap.
+        file = await readOwnFile(workspace.resolve(args.path), { maxBytes: READ_FILE_MAX_BYTES });
+      } catch (error) {
+        if (error instanceof RefusedFileError) return failed(`cannot read ${args.path}: ${error.message}`);
+        throw error;
+      }
+      if (file === undefined) return failed(`no such file: ${args.path}`);
+      const text = file.bytes.toString('utf8');
       const lines = text.split('\n');
       if (lines[lines.length - 1] === '') lines.pop();
       const offset = args.offset ?? 1;
