@@ -101,7 +101,7 @@ describe('web_fetch', () => {
   it('refuses the loopback page without webFetch.allowPrivate, even for an allowed host', async () => {
     const { sent } = await turn({ approval: 'ask', webFetch: { allowedHosts: ['127.0.0.1'] } });
     expect(page.hits()).toBe(0);
-    expect(sent).toContain('loopback, link-local or private address');
+    expect(sent).toContain('127.0.0.1 is a loopback address');
   }, 60_000);
 
   it('rejects a malformed webFetch setting in config.json', async () => {

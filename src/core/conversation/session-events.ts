@@ -36,9 +36,10 @@ export type ApprovalDecision = 'approve' | 'approve-session' | 'deny' | 'abort';
 
 /**
  * Who declined a tool call that does not run: the approval policy, nobody being there to ask, the user,
- * or nobody answering the question within `approvalTimeoutMs` ('no-answer').
+ * nobody answering the question within `approvalTimeoutMs` ('no-answer'), or the call itself, found
+ * unable to apply before anyone was asked ('cannot-apply': edit text not in the file, a private address).
  */
-export type ToolDeclinedBy = 'policy' | 'nobody-to-ask' | 'user' | 'no-answer';
+export type ToolDeclinedBy = 'policy' | 'nobody-to-ask' | 'user' | 'no-answer' | 'cannot-apply';
 
 /** How a tool call ended. */
 export type ToolFinishStatus = 'ok' | 'error' | 'denied' | 'aborted';

@@ -1,6 +1,6 @@
 /** The tools that change things in bulk: shell (process group, streamed output) and apply_patch. */
 import { z } from 'zod';
-import { applyPatch, parsePatch, patchPaths, PatchError } from './apply-patch/apply-patch.js';
+import { applyPatch, checkPatch, parsePatch, patchPaths, PatchError } from './apply-patch/apply-patch.js';
 import { dangerReason, type DangerousCommand } from './command-safety.js';
 import { analyseCommand } from './shell-analysis.js';
 import { defineTool, failed, ok, type BoundCall, type ToolHandler } from './handler.js';
@@ -118,6 +118,15 @@ function applyPatchCall(
       };
     },
     preview: () => Promise.resolve(input),
+    check: async (workspace) => {
+      try {
+        await checkPatch(input, (path) => resolveOnce(workspace, path));
+        return undefined;
+      } catch (error) {
+        if (error instanceof PatchError) return `the patch does not apply: ${error.message}`;
+        throw error;
+      }
+    },
     run: async ({ workspace }) => {
       try {
         const result = await applyPatch(input, (path) => resolveOnce(workspace, path));

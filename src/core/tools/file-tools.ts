@@ -2,7 +2,7 @@
 import { constants } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { openChecked, writeChecked } from './checked-files.js';
+import { openChecked, readChecked, writeChecked } from './checked-files.js';
 import { glob, grep } from './file-search.js';
 import { readOwnFile, RefusedFileError, type OwnFile } from '../fs/index.js';
 import { defineTool, failed, ok, type ToolHandler } from './handler.js';
@@ -153,14 +153,18 @@ export const editFileTool = defineTool(
         Promise.resolve(
           [`--- ${args.path}`, ...prefixed('-', args.old_text), ...prefixed('+', args.new_text)].join('\n'),
         ),
+      check: async (workspace) => {
+        const bytes = await readChecked(target(workspace));
+        if (bytes === undefined) return `no such file: ${args.path}`;
+        return occurrenceProblem(bytes.toString('utf8'), args.old_text, args.path);
+      },
       run: async ({ workspace }) => {
         // Read and written through one descriptor, opened without following a link.
         const handle = await openChecked(target(workspace), constants.O_RDWR);
         try {
           const text = await handle.readFile('utf8');
-          const count = text.split(args.old_text).length - 1;
-          if (count !== 1)
-            return failed(`old_text occurs ${count} times in ${args.path}; it must occur exactly once.`);
+          const problem = occurrenceProblem(text, args.old_text, args.path);
+          if (problem !== undefined) return failed(problem);
           const updated = Buffer.from(text.replace(args.old_text, () => args.new_text));
           await handle.truncate(0);
           await handle.write(updated, 0, updated.length, 0);
@@ -181,6 +185,15 @@ export const FILE_TOOLS: Record<string, ToolHandler> = {
   write_file: writeFileTool,
   edit_file: editFileTool,
 };
+
+/** Why `old_text` cannot be replaced in `text`: it must occur exactly once. */
+function occurrenceProblem(text: string, oldText: string, path: string): string | undefined {
+  const count = text.split(oldText).length - 1;
+  if (count === 1) return undefined;
+  return count === 0
+    ? `old_text does not occur in ${path}; it must occur exactly once.`
+    : `old_text occurs ${count} times in ${path}; it must occur exactly once (include more of the lines around it).`;
+}
 
 async function readOptional(path: string): Promise<string | undefined> {
   try {

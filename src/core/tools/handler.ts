@@ -29,6 +29,12 @@ export interface BoundCall {
   access(workspace: Workspace): Access;
   /** What the person sees before approving (a diff for edits). */
   preview?(workspace: Workspace): Promise<string | undefined>;
+  /**
+   * Why the call cannot apply as it stands (edit text not in the file, a patch whose context is missing),
+   * found by reading the workspace before anyone is asked; undefined when it can. The runtime calls it
+   * only for calls whose files are all inside the workspace (reading them needs no approval).
+   */
+  check?(workspace: Workspace): Promise<string | undefined>;
   run(context: HandlerContext): Promise<ToolResult>;
 }
 

@@ -248,6 +248,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
         // Invalid arguments run nothing: `run` reports the problem to the model.
         if (!bound?.ok) return { kind: 'allow' };
         access = bound.call.access(workspace);
+        // A call that cannot apply is refused before anyone is asked (its reason goes to the model).
+        const refusal = await refusalOf(bound.call, access, workspace);
+        if (refusal !== undefined) return { kind: 'deny', reason: refusal, cannotApply: true };
         decided.set(call.call_id, bound.call);
         // A call decided but never run (declined) is forgotten after a while.
         if (decided.size > 32) decided.delete(decided.keys().next().value ?? call.call_id);
@@ -323,6 +326,18 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
       await external?.close();
     },
   };
+}
+
+/**
+ * Why a bound call cannot apply, from its own check. Files outside the workspace are never read for it:
+ * what a check says about a file (whether some text is in it) must not tell the model anything it could
+ * not read without asking.
+ */
+async function refusalOf(call: BoundCall, access: Access, workspace: Workspace): Promise<string | undefined> {
+  if (!call.check) return undefined;
+  if ((access.kind === 'write' || access.kind === 'read') && access.outside.length > 0) return undefined;
+  // A check that fails for its own reasons leaves the decision to the policy (running reports the rest).
+  return call.check(workspace).catch(() => undefined);
 }
 
 function parseArguments(text: string): Record<string, unknown> | undefined {

@@ -15,7 +15,15 @@ import type { TurnChangesPayload } from '../undo/index.js';
 export type ToolDecision =
   | { kind: 'allow' }
   | { kind: 'ask'; reason: string; preview?: string; alwaysScope?: AlwaysScope }
-  | { kind: 'deny'; reason: string };
+  | {
+      kind: 'deny';
+      reason: string;
+      /**
+       * The call cannot apply as it stands (checked against the files, or the address, before asking):
+       * `reason` is one sentence, what the model is told as the call's error and what front ends show.
+       */
+      cannotApply?: true;
+    };
 
 /**
  * What answering "always" to an approval covers for the rest of the session (see approval-scope.ts).

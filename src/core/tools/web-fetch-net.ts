@@ -7,7 +7,7 @@ import { lookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
-import { privateAddressReason } from './web-address.js';
+import { privateAddressReason, refusedSentence } from './web-address.js';
 
 export const WEB_FETCH_MAX_REDIRECTS = 5;
 export const WEB_FETCH_TIMEOUT_MS = 10_000;
@@ -93,10 +93,13 @@ async function checkedTarget(
   if (addresses.length === 0) return { error: `${host} has no address` };
   if (!options.allowPrivate) {
     for (const address of addresses) {
-      const why = (options.addressCheck ?? privateAddressReason)(address);
-      if (why !== undefined)
+      const kind = (options.addressCheck ?? privateAddressReason)(address);
+      if (kind !== undefined)
         return {
-          error: `refused to fetch ${url.href}: ${host} resolves to ${why} (set "webFetch": { "allowPrivate": true } to allow it)`,
+          error: refusedSentence(
+            url.href,
+            host === address ? `${host} is ${kind}` : `${host} resolves to ${address}, ${kind}`,
+          ),
         };
     }
   }

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { defineTool, failed, ok, type ToolHandler } from './handler.js';
+import { addressRefusal } from './web-address.js';
 
 /** `webFetch` in config.json. */
 export interface WebFetchSettings {
@@ -25,6 +26,9 @@ const webFetchArguments = z.object({
 export function webFetchTool(settings: WebFetchSettings): ToolHandler {
   return defineTool('web_fetch', webFetchArguments, (args) => ({
     access: () => ({ kind: 'network', url: args.url, allowed: hostAllowed(args.url, settings.allowedHosts) }),
+    // An address refused at connection is refused before asking too (the lookup still happens, and is
+    // checked again, when the fetch runs: a name can resolve differently by then).
+    check: () => Promise.resolve(settings.allowPrivate === true ? undefined : addressRefusal(args.url)),
     run: async (context) => {
       const { fetchPage } = await import('./web-fetch-net.js');
       const page = await fetchPage(args.url, {

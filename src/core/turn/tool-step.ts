@@ -191,6 +191,14 @@ async function* approve(
 ): AsyncGenerator<SessionEvent, Verdict> {
   const decision = await tools.decide(call);
   if (decision.kind === 'allow') return { run: true };
+  if (decision.kind === 'deny' && decision.cannotApply === true) {
+    // Nobody is asked about a call that cannot apply; the model gets the reason as the call's error.
+    return {
+      run: false,
+      output: `Error: ${decision.reason}`,
+      declined: { by: 'cannot-apply', reason: decision.reason },
+    };
+  }
   if (decision.kind === 'deny') {
     return {
       run: false,

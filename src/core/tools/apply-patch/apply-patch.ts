@@ -34,6 +34,24 @@ export async function applyPatch(
   input: string,
   resolvePath: (path: string) => string,
 ): Promise<ApplyPatchResult> {
+  const { plan, summary } = await planPatch(input, resolvePath);
+  await commit(plan);
+  return { summary };
+}
+
+/**
+ * The dry run: reads the files and checks that every operation applies (throws the PatchError that
+ * applying would), writing nothing.
+ */
+export async function checkPatch(input: string, resolvePath: (path: string) => string): Promise<void> {
+  await planPatch(input, resolvePath);
+}
+
+/** Every operation checked and computed in memory: each file's end state, and the summary lines. */
+async function planPatch(
+  input: string,
+  resolvePath: (path: string) => string,
+): Promise<{ plan: Planned[]; summary: string[] }> {
   const operations = parsePatch(input);
   const plan = new Map<string, Planned>();
   const summary: string[] = [];
@@ -85,8 +103,7 @@ export async function applyPatch(
       }
     }
   }
-  await commit([...plan.values()]);
-  return { summary };
+  return { plan: [...plan.values()], summary };
 }
 
 /** Replaces each chunk's old lines with its new lines, searching forward from the previous chunk. */

@@ -2,7 +2,7 @@
  * "Always" has a stated, narrow scope (issue 19 §2): computed in core, named on the question, and a
  * later call outside it asks again. Deleting a file never gets one.
  */
-import { mkdtemp, realpath, rm } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -141,6 +141,9 @@ describe('"always" in the tool runtime', () => {
       kind: 'file',
       label: 'patches to app.js',
     });
+    // Only a change that applies is asked about (or allowed): the files are as the patches expect.
+    await writeFile(join(root, 'app.js'), 'one\n');
+    await writeFile(join(root, 'README.md'), 'read me\n');
     expect(await kind(tools, 'apply_patch', patch('*** Update File: app.js', '@@', '-one', '+two'))).toBe(
       'allow',
     );
@@ -152,6 +155,8 @@ describe('"always" in the tool runtime', () => {
   });
 
   it('edits to app.js cover later edits to app.js only', async () => {
+    await writeFile(join(root, 'app.js'), 'a\nc\n');
+    await writeFile(join(root, 'lib.js'), 'a\n');
     const tools = runtime();
     await always(tools, call('edit_file', { path: 'app.js', old_text: 'a', new_text: 'b' }));
     expect(await kind(tools, 'edit_file', { path: './app.js', old_text: 'c', new_text: 'd' })).toBe('allow');
@@ -159,6 +164,7 @@ describe('"always" in the tool runtime', () => {
   });
 
   it('a deletion asks under auto-edit and offers no "always"; full-auto runs it', async () => {
+    await writeFile(join(root, 'README.md'), 'read me\n');
     const deletion = call('apply_patch', patch('*** Delete File: README.md'));
     const asked = await runtime('auto-edit').decide(deletion);
     expect(asked).toMatchObject({ kind: 'ask', reason: expect.stringMatching(/^deletes README\.md/) });

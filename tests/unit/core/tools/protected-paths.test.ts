@@ -141,7 +141,10 @@ describe('protected writes in the tool runtime', () => {
       CONFIG,
     );
     expect(
-      await question('auto-edit', call('edit_file', { path: 'notes.txt', old_text: 'a', new_text: 'b' })),
+      await question(
+        'auto-edit',
+        call('edit_file', { path: 'notes.txt', old_text: '[core]', new_text: '[core]\n\tx = 1' }),
+      ),
     ).toBe(CONFIG);
     expect(await question('auto-edit', call('write_file', { path: 'copy.ini', content: '' }))).toBe(
       'edit copy.ini — repository configuration (a hard link to it)',

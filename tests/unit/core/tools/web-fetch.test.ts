@@ -123,14 +123,14 @@ describe('web_fetch over the network', () => {
     const inside = await serve((_request, response) => response.end('internal secret'));
     const refused = await fetchPage(`${inside.url}/`, { allowPrivate: false });
     expect(refused.ok ? 'fetched' : refused.error).toMatch(
-      /^refused to fetch http:\/\/127\.0\.0\.1:\d+\/: 127\.0\.0\.1 resolves to 127\.0\.0\.1 is a loopback, link-local or private address/,
+      /^web_fetch refuses http:\/\/127\.0\.0\.1:\d+\/: 127\.0\.0\.1 is a loopback address \(set "webFetch": \{ "allowPrivate": true \} in config\.json to allow it\)\.$/,
     );
     const named = await fetchPage(`http://intranet.test:1/`, {
       allowPrivate: false,
       resolve: () => Promise.resolve(['93.184.216.34', '10.0.0.7']),
     });
     expect(named.ok ? 'fetched' : named.error).toMatch(
-      /10\.0\.0\.7 is a loopback, link-local or private address/,
+      /^web_fetch refuses http:\/\/intranet\.test:1\/: intranet\.test resolves to 10\.0\.0\.7, a private address \(set/,
     );
     // A host that passes the check (127.0.0.2 stands in for a public address) redirects to 127.0.0.1.
     const outside = await serve((_request, response) => {
@@ -141,7 +141,7 @@ describe('web_fetch over the network', () => {
       addressCheck: (address) => (address === '127.0.0.2' ? undefined : privateAddressReason(address)),
     });
     expect(redirected.ok ? 'fetched' : redirected.error).toMatch(
-      /^refused to fetch http:\/\/127\.0\.0\.1:\d+\/secret/,
+      /^web_fetch refuses http:\/\/127\.0\.0\.1:\d+\/secret: 127\.0\.0\.1 is a loopback address/,
     );
     expect(outside.hits).toHaveLength(1);
     expect(inside.hits).toEqual([]);
