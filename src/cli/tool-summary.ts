@@ -63,22 +63,40 @@ function patchFiles(patch: string): string[] {
   );
 }
 
+/**
+ * The header a shell call's output starts with for the model (how it ended, wall time): the call line
+ * says how it ended, so the view leaves it out.
+ */
+const COMMAND_HEADER =
+  /^(?:Exit code: -?\d+|Killed by .*|Aborted by the user; output so far:|Timed out after \d+ ms; the command was killed\. Output so far:)\nWall time: [\d.]+ seconds\nOutput:\n/;
+
 /** A shell call's output without the header written for the model (exit code, wall time). */
 export function commandOutput(output: string): string {
-  return output.replace(/^(?:Exit code: -?\d+|Killed by .*)\nWall time: [\d.]+ seconds\nOutput:\n/, '');
+  return output.replace(COMMAND_HEADER, '');
 }
 
-/** How a call ended, for its call line: `✓ 0.3s`, `✗ exit 2 · 1.2s`, `✗ failed`, `⏹ stopped`. */
+/** Why a call failed, from its output, as one short line: `no such file: nope.txt`. */
+export function failureReason(output: string): string {
+  return oneLine((output.split('\n')[0] ?? '').replace(/^Error: /, ''), 120);
+}
+
+/**
+ * How a call ended, for its call line: `✓ 0.3s`, `✗ exit 2 · 1.2s`, `⏹ stopped · 4.0s`, `✗ timed out ·
+ * 10.0s`, and for a failed call that is not a command, why: `✗ no such file: nope.txt` (from `output`).
+ */
 export function callOutcome(
   call: FunctionCallItem,
   event: { status: string; durationMs: number; exitCode?: number },
+  output?: string,
 ): string {
   const time = `${(event.durationMs / 1000).toFixed(1)}s`;
   if (event.status === 'ok') return `✓ ${time}`;
   if (event.status === 'aborted') return `⏹ stopped · ${time}`;
   if (event.status === 'denied') return '✗ not run';
+  if (call.name === 'shell' && output?.startsWith('Timed out after') === true) return `✗ timed out · ${time}`;
   if (event.exitCode !== undefined && event.exitCode !== 0) return `✗ exit ${event.exitCode} · ${time}`;
-  return call.name === 'shell' ? `✗ ${time}` : `✗ failed`;
+  if (call.name === 'shell') return `✗ ${time}`;
+  return output !== undefined && output.trim() !== '' ? `✗ ${failureReason(output)}` : '✗ failed';
 }
 
 /** For an edit: the lines it removes and adds, as a small unified-style diff (at most `max` lines). */

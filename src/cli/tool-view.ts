@@ -158,13 +158,16 @@ function printBlock(
 ): void {
   const ok = event.status === 'ok';
   const mark = ok ? color.cyan('⏺') : color.red('✗');
-  const outcome = outcomeText(known.call, event);
+  const outcome = outcomeText(known.call, event, known.output);
   write(`${mark} ${summarizeToolCall(known.call, { failed: !ok })}  ${paint(outcome, color)}\n`);
   const diff = ok ? known.diff : [];
   for (const line of diff) write(`  ${paintDiffLine(line, color)}\n`);
   if (diff.length > 0) return;
   if (known.output === undefined) return;
-  const folded = foldOutput(known.call.name === 'shell' ? commandOutput(known.output) : known.output);
+  const shell = known.call.name === 'shell';
+  // A failed call's one-line reason is already on its call line.
+  if (!ok && !shell && !known.output.trim().includes('\n')) return;
+  const folded = foldOutput(shell ? commandOutput(known.output) : known.output);
   for (const line of folded.lines) if (line !== '') write(color.dim(`  │ ${line}\n`));
   if (folded.hidden > 0) write(color.dim(`  │ … ${folded.hidden} more lines (/expand shows them)\n`));
 }

@@ -31,14 +31,15 @@ export interface TurnView {
   toolOutput(callId: string, chunk: string): void;
   /** The output recorded for the model, as text (images as `[image]`). */
   toolRecorded(callId: string, output: string): void;
-  /** A call that ran (or was stopped) is over; a declined one that never started does not come here. */
+  /** A call that ran (or was stopped while running) is over; one that never started does not come here. */
   toolFinished(call: FunctionCallItem, event: Of<'tool-finished'>): void;
   plan(event: Of<'plan-updated'>): void;
   /** Asks the person about a call; the dispatcher sends the answer to the engine. */
   ask(event: Of<'approval-requested'>): Promise<ApprovalAnswer>;
   /** The events are over (or stopped): spinners stopped, the reply's last line ended. */
   close(): void;
-  interrupted(error: unknown): void;
+  /** The turn was stopped; `partialKept`: a reply was cut short, and what was shown of it is kept. */
+  interrupted(error: unknown, partialKept: boolean): void;
   failed(error: unknown): void;
   /** Last: what the turn used (its status line). Not called for a failed turn. */
   summary(summary: TurnSummary): void;
@@ -89,7 +90,7 @@ export async function dispatchTurn(
   if (state.status === 'interrupted' && errorKindOf(state.error) !== 'interrupted')
     state.error = new CodyError('The turn was interrupted.', 'interrupted', { cause: state.error });
   await options.beforeEnding?.();
-  if (state.status === 'interrupted') view.interrupted(state.error);
+  if (state.status === 'interrupted') view.interrupted(state.error, state.partial);
   if (state.status === 'failed') view.failed(state.error);
   else view.summary(state.summary);
   return {
@@ -110,6 +111,8 @@ interface State {
   asked: Set<string>;
   planCalls: Set<string>;
   started: Set<string>;
+  /** Reply text arrived since the last response was complete (an interruption keeps it). */
+  partial: boolean;
 }
 
 function newState(model: string): State {
@@ -122,6 +125,7 @@ function newState(model: string): State {
     asked: new Set(),
     planCalls: new Set(),
     started: new Set(),
+    partial: false,
   };
 }
 
@@ -133,10 +137,16 @@ async function route(
 ): Promise<void> {
   switch (event.type) {
     case 'text-delta':
+      state.partial = true;
       return view.text(event.text);
+    case 'state':
+      // A response that reached its end is not a partial reply.
+      if (event.state === 'ProcessingLLMResponse') state.partial = false;
+      return;
     case 'reasoning-delta':
       return view.reasoning(event.text);
     case 'retry':
+      state.partial = false;
       return view.retry(event);
     case 'warning':
       return view.warning(event);
@@ -199,7 +209,8 @@ function toolEvent(event: SessionEvent, view: TurnView, state: State): void {
       const call = state.calls.get(event.callId);
       const ran = state.started.delete(event.callId);
       state.calls.delete(event.callId);
-      if (call === undefined || (event.status === 'denied' && !ran)) return;
+      // A call that never ran (declined, or stopped at its question) already has its one row.
+      if (call === undefined || !ran) return;
       return view.toolFinished(call, event);
     }
     default:

@@ -7,7 +7,7 @@ import { stderrChalk } from '../color.js';
 import type { Io } from '../io.js';
 import type { JsonWriter } from '../json-output.js';
 import { SILENT_VIEW, type TurnView } from './dispatch.js';
-import { failureLines, INTERRUPTED, paint, type Said } from './wording.js';
+import { failureLines, interruptedLine, paint, type Said } from './wording.js';
 
 export function createJsonView(writer: JsonWriter, io: Io): TurnView {
   const color = stderrChalk(io);
@@ -18,7 +18,7 @@ export function createJsonView(writer: JsonWriter, io: Io): TurnView {
   return {
     ...SILENT_VIEW,
     event: (event) => writer.handle(event),
-    interrupted: (error) => end(error, [INTERRUPTED]),
+    interrupted: (error, partialKept) => end(error, [interruptedLine(partialKept)]),
     failed: (error) => end(error, failureLines(error)),
     summary: () => void writer.finish(),
   };

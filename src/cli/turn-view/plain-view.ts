@@ -26,7 +26,7 @@ import {
   compactionStartedText,
   declinedCallLine,
   failureLines,
-  INTERRUPTED,
+  interruptedLine,
   outcomeText,
   paint,
   retryLine,
@@ -58,6 +58,8 @@ export class PlainView implements TurnView {
   private readonly reply: ReplyOutput | undefined;
   private readonly thinking: ThinkingView;
   private readonly tools: ToolLines;
+  /** Each call's output for the model, until it finishes (a failed call's reason goes on its row). */
+  private readonly recorded = new Map<string, string>();
   private spinner: Spinner | undefined;
   /** The compaction line is open (its end comes on the same line). */
   private compacting = false;
@@ -164,11 +166,15 @@ export class PlainView implements TurnView {
     this.tools.output(callId, chunk);
   }
 
-  toolRecorded(): void {}
+  toolRecorded(callId: string, output: string): void {
+    this.recorded.set(callId, output);
+  }
 
   toolFinished(call: FunctionCallItem, event: Of<'tool-finished'>): void {
     this.tools.flush(event.callId);
-    this.err(`  ${paint(outcomeText(call, event), this.color)}\n`);
+    const output = this.recorded.get(event.callId);
+    this.recorded.delete(event.callId);
+    this.err(`  ${paint(outcomeText(call, event, output), this.color)}\n`);
   }
 
   plan(event: Of<'plan-updated'>): void {
@@ -192,8 +198,8 @@ export class PlainView implements TurnView {
     if (this.reply?.wroteText === true && !this.reply.atLineStart) this.io.stdout.write('\n');
   }
 
-  interrupted(): void {
-    if (this.options.quietInterrupt?.() !== true) this.note(INTERRUPTED);
+  interrupted(_error: unknown, partialKept: boolean): void {
+    if (this.options.quietInterrupt?.() !== true) this.note(interruptedLine(partialKept));
   }
 
   failed(error: unknown): void {

@@ -25,7 +25,7 @@ import {
   compactionStartedText,
   declinedCallLine,
   failureLines,
-  INTERRUPTED,
+  interruptedLine,
   paint,
   retryLine,
   type Said,
@@ -240,8 +240,8 @@ export class TerminalView implements TurnView {
     this.endReply();
   }
 
-  interrupted(): void {
-    this.line(INTERRUPTED);
+  interrupted(_error: unknown, partialKept: boolean): void {
+    this.line(interruptedLine(partialKept));
   }
 
   failed(error: unknown): void {

@@ -90,8 +90,11 @@ export function declinedCallLine(event: Of<'tool-call'>): Said {
         ? ` — declined (no terminal to ask; pass --approval full-auto to allow)${reason !== undefined ? `: needs approval: ${reason}` : ''}`
         : event.declinedBy === 'no-answer'
           ? ' — declined: nobody answered in time'
-          : '';
-  return { text: `✗ ${summarizeToolCall(event.call)}${why}`, tone: 'error' };
+          : event.declinedBy === 'cannot-apply' && reason !== undefined
+            ? ` — not run: ${reason}`
+            : '';
+  const failed = event.declinedBy === 'cannot-apply';
+  return { text: `✗ ${summarizeToolCall(event.call, { failed })}${why}`, tone: 'error' };
 }
 
 /** A call as it starts, as the plain view names it above its streamed output: `⏺ $ npm test`. */
@@ -115,16 +118,18 @@ export function finishedCallLine(
   };
 }
 
-/** How a call ended: `✓ 0.3s`, `✗ exit 2 · 1.2s` (tone ok or error). */
-export function outcomeText(call: FunctionCallItem, event: Of<'tool-finished'>): Said {
-  return { text: callOutcome(call, event), tone: event.status === 'ok' ? 'ok' : 'error' };
+/** How a call ended: `✓ 0.3s`, `✗ exit 2 · 1.2s`, `✗ no such file: a.txt` (tone ok or error). */
+export function outcomeText(call: FunctionCallItem, event: Of<'tool-finished'>, output?: string): Said {
+  return { text: callOutcome(call, event, output), tone: event.status === 'ok' ? 'ok' : 'error' };
 }
 
-/** After a stopped turn. */
-export const INTERRUPTED: Said = {
-  text: '⏹ Interrupted — the partial reply is kept in the conversation.',
-  tone: 'warn',
-};
+/** After a stopped turn; `partialKept` when a reply was cut short (what was shown of it is kept). */
+export function interruptedLine(partialKept: boolean): Said {
+  return {
+    text: partialKept ? '⏹ Interrupted — the partial reply is kept in the conversation.' : '⏹ Interrupted.',
+    tone: 'warn',
+  };
+}
 
 /**
  * A failed turn (or command), as every text view says it: `cody: <what failed>`, and for an unexpected

@@ -3,6 +3,7 @@
  * boundary. `decide` is pure policy; `run` validates arguments with zod before anything happens, runs
  * shell commands that did not need asking inside bubblewrap where it is installed, and never throws.
  */
+import { isAbsolute, relative } from 'node:path';
 import {
   type FunctionCallItem,
   type GhostSnapshotItem,
@@ -316,10 +317,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
         if (rg !== undefined) handlerContext.rg = rg;
         return await bound.call.run(handlerContext);
       } catch (error) {
-        return {
-          output: `Error: ${error instanceof Error ? error.message : String(error)}`,
-          status: 'error',
-        };
+        return { output: `Error: ${fileErrorText(error, workspace) ?? messageOf(error)}`, status: 'error' };
       }
     },
     close: async () => {
@@ -338,6 +336,25 @@ async function refusalOf(call: BoundCall, access: Access, workspace: Workspace):
   if ((access.kind === 'write' || access.kind === 'read') && access.outside.length > 0) return undefined;
   // A check that fails for its own reasons leaves the decision to the policy (running reports the rest).
   return call.check(workspace).catch(() => undefined);
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/**
+ * A file system error as a person says it, naming the path as the call gave it (relative to the
+ * workspace): `no such file: nope.txt`, not Node's `ENOENT: no such file or directory, open '/…'`.
+ */
+function fileErrorText(error: unknown, workspace: Workspace): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const { code, path } = error as NodeJS.ErrnoException;
+  if (path === undefined) return undefined;
+  const shown = relative(workspace.cwd, path);
+  const named = shown === '' ? '.' : shown.startsWith('..') || isAbsolute(shown) ? path : shown;
+  if (code === 'ENOENT') return `no such file: ${named}`;
+  if (code === 'EISDIR') return `${named} is a directory`;
+  if (code === 'ENOTDIR') return `not a directory: ${named}`;
+  if (code === 'EACCES' || code === 'EPERM') return `permission denied: ${named}`;
+  return undefined;
 }
 
 function parseArguments(text: string): Record<string, unknown> | undefined {

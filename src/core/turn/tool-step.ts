@@ -73,7 +73,11 @@ export async function* runToolCall(
   const verdict: Verdict =
     tools?.has(call.name) === true
       ? yield* approve(turn, tools, call)
-      : { run: false, output: `Error: no tool named '${call.name}' is available.` };
+      : {
+          run: false,
+          output: `Error: no tool named '${call.name}' is available.`,
+          declined: { by: 'cannot-apply', reason: `no tool named '${call.name}' is available.` },
+        };
   yield toolCallEvent(call, verdict);
   const executing = turn.states.to('ExecutingTools');
   if (executing) yield executing;

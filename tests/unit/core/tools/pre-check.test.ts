@@ -201,6 +201,20 @@ describe('calls that cannot apply are refused before anyone is asked', () => {
     }
   });
 
+  it('a missing file is named as the call gave it, not by Node’s ENOENT with the absolute path', async () => {
+    const { sent } = await turn('read_file', { path: 'nope.txt' });
+    expect(sent).toBe('Error: no such file: nope.txt');
+  });
+
+  it('an unknown tool cannot apply: declined with its reason', async () => {
+    const { calls, sent } = await turn('nosuch', { x: 1 });
+    expect(calls[0]).toMatchObject({
+      declinedBy: 'cannot-apply',
+      reason: "no tool named 'nosuch' is available.",
+    });
+    expect(sent).toBe("Error: no tool named 'nosuch' is available.");
+  });
+
   it('under full-auto too, the refusal is the check’s, not a run that fails', async () => {
     const { calls, sent } = await turn(
       'edit_file',
