@@ -71,14 +71,18 @@ export async function runTurn(
     { write: () => undefined, columns: () => terminal.columns() },
     { prompt: '', promptWidth: 0, history: [] },
   );
-  // What is typed meanwhile shows dim under the output (not for cody chat, which sends nothing after).
+  const queued: string[] = [];
+  const announced = new Set<string>();
+  // What is typed meanwhile shows dim under the output (not for cody chat, which sends nothing after),
+  // and a message sent with Enter shows as queued at once, until the output can say it on its own line.
   const echo = createTypeAheadEcho(
     (text) => terminal.write(text),
     () => (ui.oneShot === true ? '' : editor.buffer),
     () => terminal.columns(),
     color,
+    () => (ui.oneShot === true ? [] : queued.filter((entry) => !announced.has(entry))),
   );
-  const typed: TypeAhead = { editor, echo, queued: [], announced: new Set() };
+  const typed: TypeAhead = { editor, echo, queued, announced };
   let approval: ((key: Key) => void) | undefined;
   const view = createTerminalView({
     terminal,
@@ -146,8 +150,9 @@ function typeAheadKey(
   typed.queued.push(result.text);
   typed.editor.buffer = '';
   typed.editor.cursor = 0;
+  // Mid-line, the echo line under the output says it is queued (the output says it at its line's end).
+  if (!atLineStart || ui.oneShot === true) return typed.echo.show();
   typed.echo.hide();
-  if (!atLineStart || ui.oneShot === true) return;
   typed.announced.add(result.text);
   // Over the spinner's line, if it is drawing; it draws again on the next one.
   say(`\r\u001b[2K${ui.color.dim('⏎ queued:')}`);

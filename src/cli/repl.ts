@@ -146,6 +146,8 @@ async function interactive(
   if (chosen !== undefined) await printRecap(io, initialContext.manager, id, color);
 
   const queue: string[] = [];
+  /** How a queued message is shown when it is sent, when not as itself (a `!command`'s hand-over). */
+  const shownAs = new Map<string, string>();
   const firstPrompt = options.words.join(' ').trim();
   if (firstPrompt !== '') queue.push(firstPrompt);
   let draft = '';
@@ -157,7 +159,9 @@ async function interactive(
       const next = queue.shift();
       if (next !== undefined) {
         text = next;
-        io.stderr.write(`${color.bold('› ')}${sanitizeForTerminal(text).replace(/\n/g, '\r\n  ')}\r\n`);
+        const shown = shownAs.get(text) ?? text;
+        shownAs.delete(text);
+        io.stderr.write(`${color.bold('› ')}${sanitizeForTerminal(shown).replace(/\n/g, '\r\n  ')}\r\n`);
       } else {
         await userCommands.refresh();
         const complete = (buffer: string, cursor: number): Completion | undefined =>
@@ -187,6 +191,7 @@ async function interactive(
       if (line.kind === 'exit') break;
       if (line.kind === 'done') {
         if (line.next !== undefined) queue.unshift(line.next);
+        if (line.next !== undefined && line.shown !== undefined) shownAs.set(line.next, line.shown);
         continue;
       }
       const sent = await sendMessage(text, state, session);
@@ -222,7 +227,8 @@ interface ReplUi {
   userCommands: UserCommands;
 }
 
-type CommandLine = { kind: 'exit' } | { kind: 'done'; next?: string } | { kind: 'message' };
+/** `next`: a message to send now; `shown`: how it is shown, when not in full (its output is on screen). */
+type CommandLine = { kind: 'exit' } | { kind: 'done'; next?: string; shown?: string } | { kind: 'message' };
 
 /**
  * A line that is a command, not a message: one of your own commands that only shows something, a slash
@@ -260,7 +266,10 @@ async function runCommandLine(text: string, state: ReplState, ui: ReplUi): Promi
   if (!text.startsWith('!')) return { kind: 'message' };
   const { runBang } = await import('./repl-bang.js');
   const handOver = await runBang(text.slice(1), io.cwd, terminal, color);
-  return handOver !== undefined ? { kind: 'done', next: handOver } : { kind: 'done' };
+  // The output is on screen already: the message that hands it over is not printed again.
+  return handOver !== undefined
+    ? { kind: 'done', next: handOver, shown: `${text} (its output sent to the model)` }
+    : { kind: 'done' };
 }
 
 /** Sends a message (with the files and images it names) as one turn; what was typed meanwhile is kept. */
