@@ -55,7 +55,7 @@ export function questionText(
   const header = `${color.yellow('?')} ${color.bold(`Allow ${summary}`)}${why !== '' ? color.dim(` — ${why}`) : ''}`;
   // Edits are shown as a numbered diff with context (not the patch envelope or bare -/+ lines).
   const preview =
-    event.preview !== undefined && !['apply_patch', 'edit_file'].includes(event.call.name)
+    event.preview !== undefined && !['apply_patch', 'edit_file', 'write_file'].includes(event.call.name)
       ? sanitizeForTerminal(event.preview).split('\n')
       : diffPreview(event.call, Number.POSITIVE_INFINITY);
   const cut = preview.length > PREVIEW_WHOLE ? PREVIEW_HEAD : preview.length;

@@ -156,3 +156,54 @@ export function editDiff(
   const hunk = `@@ -${first},${before.length + oldLines.length + after.length} +${first},${before.length + newLines.length + after.length} @@`;
   return [...header, hunk, ...numbered(rows)];
 }
+
+/** A file's lines, without the empty one after its final newline. */
+const linesOf = (text: string): string[] => (text === '' ? [] : text.replace(/\n$/, '').split('\n'));
+
+/**
+ * A `write_file` call: a new file numbered from 1; a file it replaces as the lines that change (what
+ * the two versions share at the start and the end left out but CONTEXT lines), numbered.
+ */
+export function writeDiff(args: { path: string; content: string }, read: ReadText = readFromCwd): string[] {
+  const before = read(args.path);
+  const after = linesOf(args.content);
+  if (before === undefined) {
+    const rows = after.map((line, offset): Row => ({ sign: '+', text: line, number: offset + 1 }));
+    return [
+      '--- /dev/null',
+      sanitizeForTerminal(`+++ b/${args.path}`),
+      `@@ -0,0 +1,${after.length} @@`,
+      ...numbered(rows),
+    ];
+  }
+  const old = linesOf(before);
+  let head = 0;
+  while (head < old.length && head < after.length && old[head] === after[head]) head += 1;
+  let tail = 0;
+  while (
+    tail < old.length - head &&
+    tail < after.length - head &&
+    old[old.length - 1 - tail] === after[after.length - 1 - tail]
+  )
+    tail += 1;
+  const first = Math.max(0, head - CONTEXT);
+  const removed = old.slice(head, old.length - tail);
+  const added = after.slice(head, after.length - tail);
+  const trailing = old.slice(old.length - tail, old.length - tail + CONTEXT);
+  const rows: Row[] = [
+    ...old
+      .slice(first, head)
+      .map((line, offset): Row => ({ sign: ' ', text: line, number: first + offset + 1 })),
+    ...removed.map((line, offset): Row => ({ sign: '-', text: line, number: head + offset + 1 })),
+    ...added.map((line, offset): Row => ({ sign: '+', text: line, number: head + offset + 1 })),
+    ...trailing.map((line, offset): Row => ({
+      sign: ' ',
+      text: line,
+      number: head + added.length + offset + 1,
+    })),
+  ];
+  const shared = head - first + trailing.length;
+  const hunk = `@@ -${first + 1},${shared + removed.length} +${first + 1},${shared + added.length} @@`;
+  const header = [sanitizeForTerminal(`--- a/${args.path}`), sanitizeForTerminal(`+++ b/${args.path}`)];
+  return [...header, hunk, ...numbered(rows)];
+}

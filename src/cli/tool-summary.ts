@@ -3,7 +3,7 @@
  * never the raw JSON of a whole file; tool output folded to a few lines.
  */
 import type { FunctionCallItem } from '../protocol/index.js';
-import { editDiff, patchDiff } from './diff-view.js';
+import { editDiff, patchDiff, writeDiff } from './diff-view.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 function argsOf(call: FunctionCallItem): Record<string, unknown> {
@@ -112,7 +112,7 @@ export function diffPreview(call: FunctionCallItem, max = 20): string[] {
       }),
     );
   } else if (call.name === 'write_file' && typeof args.content === 'string') {
-    for (const line of args.content.split('\n')) lines.push(`+ ${line}`);
+    lines.push(...writeDiff({ path: typeof args.path === 'string' ? args.path : '', content: args.content }));
   } else if (call.name === 'apply_patch' && typeof args.input === 'string') {
     lines.push(...patchDiff(args.input));
   } else {

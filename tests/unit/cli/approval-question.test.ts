@@ -9,6 +9,7 @@ import {
   askWithKeys,
   askWithLines,
   GUARD_MS,
+  questionText,
   type ApprovalAnswer,
   type ApprovalRequest,
 } from '../../../src/cli/approval-question.js';
@@ -177,5 +178,28 @@ describe('the approval question on lines', () => {
     expect(denied.answer).toEqual({ decision: 'deny', reason: 'not now' });
     expect((await ask([])).answer).toEqual({ decision: 'abort' });
     expect((await ask([[500, 'esc']])).answer).toEqual({ decision: 'abort' });
+  });
+});
+
+describe('every approval preview has line numbers (issue 29)', () => {
+  it('a write_file question shows the new file numbered, not the bare +lines of its preview', () => {
+    const event = request({
+      call: {
+        type: 'function_call',
+        name: 'write_file',
+        arguments: JSON.stringify({ path: 'no-such-dir-x/new.txt', content: 'alpha\nbeta\n' }),
+        call_id: 'c2',
+      },
+      reason: 'write no-such-dir-x/new.txt (11 characters)',
+      preview: '+++ no-such-dir-x/new.txt (new file)\n+alpha\n+beta',
+    });
+    const { lines } = questionText(event, color);
+    expect(lines.slice(1)).toEqual([
+      '  --- /dev/null',
+      '  +++ b/no-such-dir-x/new.txt',
+      '  @@ -0,0 +1,2 @@',
+      '  1 + alpha',
+      '  2 + beta',
+    ]);
   });
 });

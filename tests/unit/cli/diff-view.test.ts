@@ -1,6 +1,6 @@
 /** Edits shown before approval (issue 21): a numbered unified diff, never the patch envelope. */
 import { describe, expect, it } from 'vitest';
-import { editDiff, patchDiff } from '../../../src/cli/diff-view.js';
+import { editDiff, patchDiff, writeDiff } from '../../../src/cli/diff-view.js';
 import { titleReason } from '../../../src/cli/approval-question.js';
 
 const files: Record<string, string> = { 'app.js': 'one\ntwo\nthree\nfour\nfive\nsix\n' };
@@ -54,6 +54,29 @@ describe('diff view', () => {
       '4 + FOUR',
       '5   five',
       '6   six',
+    ]);
+  });
+
+  it('numbers a written file: a new one from 1, a replaced one as the lines that change (issue 29)', () => {
+    expect(writeDiff({ path: 'new.txt', content: 'a\nb\n' }, read)).toEqual([
+      '--- /dev/null',
+      '+++ b/new.txt',
+      '@@ -0,0 +1,2 @@',
+      '1 + a',
+      '2 + b',
+    ]);
+    // One region changes: the rest is left out but two lines either side.
+    expect(writeDiff({ path: 'app.js', content: 'one\ntwo\nthree\nFOUR\n4b\nfive\nsix\n' }, read)).toEqual([
+      '--- a/app.js',
+      '+++ b/app.js',
+      '@@ -2,5 +2,6 @@',
+      '2   two',
+      '3   three',
+      '4 - four',
+      '4 + FOUR',
+      '5 + 4b',
+      '6   five',
+      '7   six',
     ]);
   });
 
