@@ -154,7 +154,11 @@ export const editFileTool = defineTool(
           [`--- ${args.path}`, ...prefixed('-', args.old_text), ...prefixed('+', args.new_text)].join('\n'),
         ),
       check: async (workspace) => {
-        const bytes = await readChecked(target(workspace));
+        const bytes = await readChecked(target(workspace)).catch((error: unknown) => {
+          if ((error as NodeJS.ErrnoException).code === 'EISDIR') return `${args.path} is a directory`;
+          throw error;
+        });
+        if (typeof bytes === 'string') return bytes;
         if (bytes === undefined) return `no such file: ${args.path}`;
         return occurrenceProblem(bytes.toString('utf8'), args.old_text, args.path);
       },

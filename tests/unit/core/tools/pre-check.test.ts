@@ -4,7 +4,7 @@
  * model is told why in one sentence, as the call's error. Through the engine (createCody with a
  * scripted model), so every front end gets the same refusal.
  */
-import { mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -50,6 +50,7 @@ describe('calls that cannot apply are refused before anyone is asked', () => {
     work = await realpath(await mkdtemp(join(tmpdir(), 'cody-precheck-work-')));
     outside = await realpath(await mkdtemp(join(tmpdir(), 'cody-precheck-out-')));
     await writeFile(join(work, 'a.txt'), 'one\ntwo\ntwo\n');
+    await mkdir(join(work, 'sub'));
   });
   afterEach(async () => {
     await cody?.close();
@@ -102,6 +103,12 @@ describe('calls that cannot apply are refused before anyone is asked', () => {
       'edit_file',
       { path: 'nope.txt', old_text: 'x', new_text: 'y' },
       /^no such file: nope\.txt$/,
+    ],
+    [
+      'edit_file of a directory',
+      'edit_file',
+      { path: 'sub', old_text: 'x', new_text: 'y' },
+      /^sub is a directory$/,
     ],
     [
       'apply_patch whose context is missing',
