@@ -58,8 +58,9 @@ function tokenRuns(token: Token, styles: readonly Style[]): Run[] {
         run(')', ...styles),
       ];
     case 'html':
-      // A <br> in a table cell is a line break; any other tag is shown as written.
-      if (/^<br\s*\/?>$/i.test(String(token.text))) return [LINE_BREAK];
+      // A <br> (in a table cell, in a line) is a line break, though not the end of a source line: its
+      // own run, not LINE_BREAK. Any other tag is shown as written.
+      if (/^<br\s*\/?>$/i.test(String(token.text))) return [{ text: '\n', styles: [] }];
       return [run(decodeEntities(String(token.text)), ...styles)];
     case 'checkbox':
       return [run(token.checked === true ? '[x] ' : '[ ] ', ...styles)];

@@ -6,7 +6,7 @@
  */
 import type { Tokens } from 'marked';
 import { inlineRuns } from './markdown-inline.js';
-import { displayWidth, run, runsWidth, serialize, STYLES, wrapRuns, type Run } from './markdown-text.js';
+import { displayWidth, run, runsWidth, STYLES, wrapRuns, type Run } from './markdown-text.js';
 
 const SEPARATOR = '  │  ';
 const CROSSING = '──┼──';
@@ -41,23 +41,22 @@ function pad(line: readonly Run[], width: number, align: Align): Run[] {
   return [run(' '.repeat(left)), ...line, run(' '.repeat(gap - left))];
 }
 
-function asList(header: Run[][], rows: Run[][][], width: number): string[] {
-  const lines: string[] = [];
+function asList(header: Run[][], rows: Run[][][], width: number): Run[][] {
+  const lines: Run[][] = [];
   for (const row of rows) {
     row.forEach((cell, index) => {
       const label = header[index] ?? [];
       const first = index === 0 ? [run('•', STYLES.cyan), run(' ')] : [run('  ')];
       const content =
         label.length > 0 ? [...label.map((piece) => run(piece.text, STYLES.bold)), run(': '), ...cell] : cell;
-      for (const line of wrapRuns(content, { width, first, rest: [run('    ')] }))
-        lines.push(serialize(line));
+      lines.push(...wrapRuns(content, { width, first, rest: [run('    ')] }));
     });
   }
   return lines;
 }
 
-/** The table's lines (without newlines), at most `width` columns wide unless a single word is wider. */
-export function renderTable(table: Tokens.Table, width: number): string[] {
+/** The table's rows, at most `width` columns wide unless a single word is wider. */
+export function renderTable(table: Tokens.Table, width: number): Run[][] {
   const header = table.header.map((cell) => inlineRuns(cell.tokens, [STYLES.bold]));
   const rows = table.rows.map((row) => row.map((cell) => inlineRuns(cell.tokens)));
   const columns = Math.max(header.length, ...rows.map((row) => row.length));
@@ -76,7 +75,7 @@ export function renderTable(table: Tokens.Table, width: number): string[] {
   if (minimum.reduce((sum, column) => sum + column, 0) > room) return asList(header, rows, width);
   const widths = fitWidths(natural, minimum, room);
   const align = (index: number): Align => (table.align[index] ?? null) as Align;
-  const lines: string[] = [];
+  const lines: Run[][] = [];
   all.forEach((row, rowIndex) => {
     const cellLines = widths.map((columnWidth, index) =>
       wrapRuns(row[index] ?? [], { width: columnWidth, first: [], rest: [] }),
@@ -87,13 +86,10 @@ export function renderTable(table: Tokens.Table, width: number): string[] {
         pad(cellLines[index]?.[lineIndex] ?? [], columnWidth, align(index)),
       );
       lines.push(
-        serialize(
-          parts.flatMap((part, index) => (index === 0 ? part : [run(SEPARATOR, STYLES.dim), ...part])),
-        ),
+        parts.flatMap((part, index) => (index === 0 ? part : [run(SEPARATOR, STYLES.dim), ...part])),
       );
     }
-    if (rowIndex === 0)
-      lines.push(serialize([run(widths.map((w) => '─'.repeat(w)).join(CROSSING), STYLES.dim)]));
+    if (rowIndex === 0) lines.push([run(widths.map((w) => '─'.repeat(w)).join(CROSSING), STYLES.dim)]);
   });
   return lines;
 }

@@ -1,18 +1,18 @@
 /**
- * Markdown for the terminal, rendered as the reply streams: each line is printed once, when it is
- * complete, and never re-printed (tables wait for their last row so the columns line up). A complete
- * line is sanitised (control characters from the model never reach the terminal raw), parsed into
- * tokens by marked's lexer, then styled and word-wrapped at the terminal's width (markdown-blocks.ts);
- * styles are attached to tokens, never spliced into text that is scanned again. Fenced code blocks are
- * tracked here, across lines, and printed unwrapped with keyword highlighting.
+ * Markdown for the terminal, rendered as the reply streams. Each line is sanitised (control characters
+ * from the model never reach the terminal raw), lexed by marked, styled and word-wrapped at the terminal's
+ * width; styles are attached to tokens, never spliced into text that is scanned again. The block still
+ * arriving is shown as far as it is settled (markdown-region.ts): no Markdown syntax is ever on screen,
+ * and what is on screen is never written again. Tables wait for their last row so the columns line up;
+ * fenced code blocks are tracked here, across lines, each line highlighted and wrapped under its bar.
  */
 import type * as Marked from 'marked';
-import { codeLine, renderBlock } from './markdown-blocks.js';
-import { isParagraph, lastParagraphLine } from './markdown-paragraph.js';
-import { run, serialize, STYLES, wrapRuns, type Run } from './markdown-text.js';
+import { codeRows, renderBlock } from './markdown-blocks.js';
+import { prefixOf, StreamingBlock, unindent } from './markdown-region.js';
+import { run, serialize, STYLES, type Style } from './markdown-text.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
-export { highlightCode } from './markdown-blocks.js';
+export { highlightRuns } from './markdown-blocks.js';
 
 export interface MarkdownStream {
   push(text: string): void;
@@ -23,6 +23,10 @@ export interface MarkdownStream {
 export interface MarkdownOptions {
   /** The terminal's width, asked for each line (it may be resized mid-reply); stdout's by default. */
   columns?: () => number | undefined;
+  /** Colours and attributes (default); false lays out the same rows without escapes (NO_COLOR). */
+  color?: boolean;
+  /** Styles every run carries (the model's thinking is dim and italic). */
+  styles?: readonly Style[];
 }
 
 const DEFAULT_COLUMNS = 80;
@@ -39,42 +43,28 @@ function markedLexer(): typeof Marked.Lexer {
   lexer ??= (require('marked') as typeof Marked).Lexer;
   return lexer;
 }
-/** Lines of a paragraph lexed together with the line being printed. */
-const PARAGRAPH_CONTEXT = 12;
 const TABLE_ROW = /^\s*\|.*\|\s*$/;
 const FENCE = /^\s*(```+|~~~+)\s*([\w+-]*)/;
-
-/** Leading whitespace as columns (a tab is 4), kept as the indent of every line of the block. */
-function indentOf(line: string): number {
-  const leading = /^[ \t]*/.exec(line)?.[0] ?? '';
-  return [...leading].reduce((sum, character) => sum + (character === '\t' ? 4 : 1), 0);
-}
-
-/** The indent kept before every line of a block: its leading whitespace, at most half the width. */
-function prefixOf(source: string, width: number): Run[] {
-  const indent = Math.min(indentOf(source), Math.floor(width / 2));
-  return indent > 0 ? [run(' '.repeat(indent))] : [];
-}
-
-const unindent = (source: string): string => source.replace(/^[ \t]+/gm, '');
+/** A line still arriving that may become a table row or a fence: shown once complete. */
+const WAITS_WHOLE = /^\s*(\||```|~~~)/;
+// eslint-disable-next-line no-control-regex
+const SGR = /\u001b\[[0-9;]*m/g;
 
 /** The terminal lines (without newlines) for Markdown source that holds no open fence. */
-export function renderMarkdownLines(source: string, width: number): string[] {
+export function renderMarkdownLines(source: string, width: number, styles: readonly Style[] = []): string[] {
   const prefix = prefixOf(source, width);
   const tokens = markedLexer().lex(unindent(source));
-  const lines: string[] = [];
-  for (const token of tokens) {
-    if (token.type === 'space') continue;
-    lines.push(...renderBlock(token, { width, first: prefix, rest: prefix, styles: [] }));
-  }
-  return lines;
+  return tokens.flatMap((token) =>
+    renderBlock(token, { width, first: prefix, rest: prefix, styles }).map((row) => serialize(row)),
+  );
 }
 
 export function createMarkdownStream(
   write: (text: string) => void,
   options: MarkdownOptions = {},
 ): MarkdownStream {
-  const lines = new MarkdownLines(write, options);
+  const out = options.color === false ? (text: string) => write(text.replace(SGR, '')) : write;
+  const lines = new MarkdownLines(out, options);
   let pending = '';
   return {
     push(text) {
@@ -85,6 +75,7 @@ export function createMarkdownStream(
         pending = pending.slice(newline + 1);
         newline = pending.indexOf('\n');
       }
+      if (pending !== '') lines.preview(pending);
     },
     end() {
       if (pending !== '') lines.render(pending);
@@ -94,56 +85,80 @@ export function createMarkdownStream(
   };
 }
 
-/** The stream's complete lines, rendered one at a time: the open fence, table and paragraph carried across them. */
+/** The stream's lines: the open fence and table carried across them, the block still arriving shown as it comes. */
 class MarkdownLines {
   private fence: string | undefined;
   private table: string[] = [];
-  /** The source lines of the paragraph being printed (its lines are styled as one paragraph). */
-  private paragraph: string[] = [];
+  /** A row is on screen without its line end (it may still grow). */
+  private midRow = false;
+  private readonly block: StreamingBlock;
 
   constructor(
     private readonly write: (text: string) => void,
     private readonly options: MarkdownOptions,
-  ) {}
+  ) {
+    this.block = new StreamingBlock(
+      {
+        row: (text) => {
+          this.write(`${this.midRow ? '\n' : ''}${text}`);
+          this.midRow = true;
+        },
+        extend: (text) => this.write(text),
+      },
+      markedLexer,
+      options.styles ?? [],
+    );
+  }
 
+  /** A complete line. */
   render(raw: string): void {
     const line = sanitizeForTerminal(raw);
     const fenceMatch = FENCE.exec(line);
     if (this.fence !== undefined) {
       if (fenceMatch && fenceMatch[1] === this.fence) this.closeFence();
-      else this.write(`${codeLine(line)}\n`);
+      else this.writeRows(codeRows(line, this.width()).map((row) => serialize(row)));
       return;
     }
+    if (fenceMatch || TABLE_ROW.test(line) || line.trim() === '') this.block.close();
     if (fenceMatch) {
       this.flushTable();
-      this.paragraph = [];
       this.fence = fenceMatch[1];
-      this.write(`${serialize([run(`┌─ ${fenceMatch[2] || 'code'}`, STYLES.dim)])}\n`);
+      this.writeRows([serialize([run(`┌─ ${fenceMatch[2] || 'code'}`, STYLES.dim)])]);
       return;
     }
     if (TABLE_ROW.test(line)) {
-      this.paragraph = [];
       this.table.push(line);
       return;
     }
     this.flushTable();
-    if (line.trim() === '') {
-      this.paragraph = [];
-      this.write('\n');
-      return;
-    }
-    this.writeLines(this.paragraphLine(line) ?? renderMarkdownLines(line, this.width()));
+    if (line.trim() === '') this.writeRows(['']);
+    else this.block.line(line, true, this.width());
   }
 
-  /** Prints an open table, and closes an open fence. */
+  /** The line still arriving, so far. */
+  preview(raw: string): void {
+    const line = sanitizeForTerminal(raw);
+    if (this.fence !== undefined || WAITS_WHOLE.test(line)) return;
+    this.flushTable();
+    this.block.line(line, false, this.width());
+  }
+
+  /** Prints an open table and the rest of the block, and closes an open fence. */
   end(): void {
+    this.block.close();
     this.flushTable();
     if (this.fence !== undefined) this.closeFence();
+    this.endRow();
+  }
+
+  private endRow(): void {
+    if (this.midRow) this.write('\n');
+    this.midRow = false;
   }
 
   private closeFence(): void {
     this.fence = undefined;
-    this.write(`${serialize([run('└─', STYLES.dim)])}\n`);
+    this.writeRows([serialize([run('└─', STYLES.dim)])]);
   }
 
   private width(): number {
@@ -151,30 +166,25 @@ class MarkdownLines {
     return columns !== undefined && columns > 0 ? columns : DEFAULT_COLUMNS;
   }
 
-  private writeLines(lines: string[]): void {
-    if (lines.length > 0) this.write(`${lines.join('\n')}\n`);
+  /** Whole rows, each with its line end, after the row still open is ended. */
+  private writeRows(rows: readonly string[]): void {
+    this.endRow();
+    if (rows.length > 0) this.write(`${rows.join('\n')}\n`);
   }
 
   private flushTable(): void {
     if (this.table.length === 0) return;
     const rows = this.table;
     this.table = [];
-    this.writeLines(renderMarkdownLines(rows.map((row) => row.trim()).join('\n'), this.width()));
+    this.writeRows(renderMarkdownLines(rows.map((row) => row.trim()).join('\n'), this.width()));
   }
+}
 
-  /** A line of a paragraph, styled as the paragraph so far; undefined for any other block (it ends one). */
-  private paragraphLine(line: string): string[] | undefined {
-    const source = unindent(line);
-    if (!isParagraph(markedLexer().lex(source))) {
-      this.paragraph = [];
-      return undefined;
-    }
-    // The last few lines are context enough for emphasis across lines; a paragraph of hundreds of lines
-    // (a log, a poem) is not lexed again whole for each of them.
-    this.paragraph = [...this.paragraph.slice(1 - PARAGRAPH_CONTEXT), source];
-    const runs = lastParagraphLine(this.paragraph, markedLexer());
-    if (runs === undefined) return undefined;
-    const prefix = prefixOf(line, this.width());
-    return wrapRuns(runs, { width: this.width(), first: prefix, rest: prefix }).map((row) => serialize(row));
-  }
+/** Markdown source rendered whole (`/expand`'s thinking), as terminal text with its line ends. */
+export function renderMarkdown(source: string, options: MarkdownOptions = {}): string {
+  let out = '';
+  const stream = createMarkdownStream((text) => (out += text), options);
+  stream.push(source);
+  stream.end();
+  return out;
 }

@@ -8,6 +8,8 @@ import type { Io } from './io.js';
 import { unknownModelWarning } from './known-models.js';
 import { cachedModelList } from '../core/selection/index.js';
 import { planLines } from './plan-view.js';
+import { renderMarkdown } from './markdown.js';
+import { STYLES } from './markdown-text.js';
 import { formatTokens } from './turn-view/wording.js';
 import { helpText } from './repl-input.js';
 import type { UserCommands } from './repl-prompts.js';
@@ -97,7 +99,7 @@ export async function runSlashCommand(
       await showDiff(state.session.id, argument, ui.io, (text) => say(paintDiff(text, ui.color)));
       return undefined;
     case '/expand':
-      say(expandText(state, ui.color));
+      say(expandText(state, ui));
       return undefined;
     case '/plan':
       say(planText(state, ui));
@@ -276,10 +278,16 @@ function statusLine(session: Conversation): string {
 }
 
 /** `/expand`: the last turn's thinking (dimmed) and the last tool output, whole. */
-function expandText(state: ReplState, color: ChalkInstance): string {
+function expandText(state: ReplState, ui: Ui): string {
   const parts: string[] = [];
   if (state.lastReasoning !== undefined)
-    parts.push(color.dim.italic(`${sanitizeForTerminal(state.lastReasoning)}\n`));
+    parts.push(
+      renderMarkdown(state.lastReasoning, {
+        columns: () => ui.terminal.columns(),
+        color: ui.color.level > 0,
+        styles: [STYLES.dim, STYLES.italic],
+      }),
+    );
   if (state.lastToolOutput !== undefined) parts.push(`${sanitizeForTerminal(state.lastToolOutput)}\n`);
   return parts.length > 0 ? parts.join('') : 'No tool output or thinking yet.\n';
 }

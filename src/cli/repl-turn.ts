@@ -20,7 +20,7 @@ export interface TurnUi {
   terminal: RawTerminal;
   stdout: { write(text: string): unknown };
   color: ChalkInstance;
-  /** Render Markdown (a colour terminal); otherwise the text is written as it comes. */
+  /** Render Markdown (a terminal; without colour under NO_COLOR); otherwise the text as it comes. */
   markdown: boolean;
   /** `cody chat` on a terminal: nothing is sent after this turn, so typed-ahead text is not queued. */
   oneShot?: boolean;

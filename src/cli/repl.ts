@@ -14,7 +14,7 @@ import type { ChatOptions } from './commands/chat.js';
 import { chooseConversation } from './choose-conversation.js';
 import { createContext, ephemeralContext, type CommandContext, type EngineOptions } from './context.js';
 import { appendHistory, readHistory } from './history.js';
-import { type Io, readAll, useColor } from './io.js';
+import { type Io, readAll } from './io.js';
 import { stderrChalk } from './color.js';
 import { printRecap } from './repl-recap.js';
 import { firstConversation, showBanner } from './repl-start.js';
@@ -286,7 +286,7 @@ async function sendMessage(
   const { runTurn } = await import('./repl-turn.js');
   const changes = createChangeReporter((line) => terminal.write(`${line}\r\n`), io.cwd);
   const outcome = await runTurn(
-    turnUi(terminal, io.stdout, color, state, () => changes.report(), io),
+    turnUi(terminal, io.stdout, color, state, () => changes.report()),
     current,
     (signal) =>
       changes.watch(throwing(current.submit(message, { signal, ...(images.length > 0 ? { images } : {}) }))),
@@ -364,20 +364,19 @@ function prompt(
   });
 }
 
-/** How the REPL shows a turn: Markdown on a colour terminal, thinking unless config hides it, the files-changed line. */
+/** How the REPL shows a turn: Markdown on a terminal, thinking unless config hides it, the files-changed line. */
 function turnUi(
   terminal: RawTerminal,
   stdout: TurnUi['stdout'] & { isTTY?: boolean },
   color: TurnUi['color'],
   state: ReplState,
   beforeStatus: () => Promise<void>,
-  io: Io,
 ): TurnUi {
   return {
     terminal,
     stdout,
     color,
-    markdown: useColor(stdout, io.env) && stdout.isTTY === true,
+    markdown: stdout.isTTY === true,
     showReasoning: state.context.config.showReasoning !== false,
     beforeStatus,
     statusWarning: () => unconfinedNote(state.session.status()),

@@ -1,11 +1,13 @@
 /**
- * The model's thinking in the REPL: streamed as it arrives, dimmed, folded to two lines (the rest is
- * counted, and `/expand` shows it whole). Model text: control characters are made visible, never sent.
+ * The model's thinking in the REPL: rendered as Markdown as it arrives (dimmed and italic, no `**` or
+ * backticks on screen), folded to its first two rows, blank rows left out (the rest is counted, and
+ * `/expand` shows it whole). Model text: control characters are made visible, never sent.
  */
 import type { ChalkInstance } from 'chalk';
-import { sanitizeForTerminal } from './sanitize.js';
+import { createMarkdownStream, type MarkdownStream } from './markdown.js';
+import { STYLES } from './markdown-text.js';
 
-/** Lines of thinking shown while it streams; the rest waits for `/expand`. */
+/** Rows of thinking shown while it streams; the rest waits for `/expand`. */
 export const THINKING_LINES = 2;
 
 export interface ThinkingView {
@@ -15,6 +17,51 @@ export interface ThinkingView {
   end(): void;
   /** Everything thought in this turn so far, for `/expand`. */
   readonly text: string;
+}
+
+// eslint-disable-next-line no-control-regex
+const SGR = /\u001b\[[0-9;]*m/g;
+const PREFIX = '✻ ';
+
+/** The thinking's Markdown rows, written while they fit the fold; the characters of the rest counted. */
+interface Fold {
+  stream: MarkdownStream;
+  /** Rows written, and the characters left out. */
+  rows: () => number;
+  hidden: () => number;
+}
+
+function createFold(write: (text: string) => void, color: ChalkInstance, columns: () => number): Fold {
+  let rows = 0;
+  let atRowStart = true;
+  let hidden = 0;
+  const take = (piece: string): void => {
+    if (piece === '') return;
+    if (!atRowStart) write(piece);
+    else if (rows >= THINKING_LINES) hidden += piece.replace(SGR, '').length;
+    else {
+      write(
+        `${rows > 0 ? '\n' : ''}${color.dim.italic(rows === 0 ? PREFIX : ' '.repeat(PREFIX.length))}${piece}`,
+      );
+      rows += 1;
+      atRowStart = false;
+    }
+  };
+  const stream = createMarkdownStream(
+    (text) => {
+      text.split('\n').forEach((piece, index) => {
+        if (index > 0) atRowStart = true;
+        if (atRowStart && rows >= THINKING_LINES) hidden += piece.replace(SGR, '').length;
+        else take(piece);
+      });
+    },
+    {
+      columns: () => Math.max(20, columns()) - PREFIX.length,
+      color: color.level > 0,
+      styles: [STYLES.dim, STYLES.italic],
+    },
+  );
+  return { stream, rows: () => rows, hidden: () => hidden };
 }
 
 /**
@@ -30,37 +77,25 @@ export function createThinkingView(
   expandable = true,
 ): ThinkingView {
   let text = '';
-  /** Characters of the current block already written, and whether the block is open on screen. */
-  let shown = 0;
-  let hidden = 0;
-  let open = false;
-  const prefix = '✻ ';
-  const budget = (): number => Math.max(20, THINKING_LINES * Math.max(20, columns()) - prefix.length - 1);
+  let fold: Fold | undefined;
   return {
     push(delta) {
       text += delta;
       if (!show || delta === '') return;
-      if (!open) {
-        write(color.dim.italic(prefix));
-        open = true;
-        shown = 0;
-        hidden = 0;
-      }
-      // One flowing paragraph: the model's line breaks would spend the fold on blank lines.
-      const flat = sanitizeForTerminal(delta).replace(/\s+/g, ' ');
-      const room = Math.max(0, budget() - shown);
-      const visible = [...flat].slice(0, room).join('');
-      if (visible !== '') write(color.dim.italic(visible));
-      shown += [...visible].length;
-      hidden += [...flat].length - [...visible].length;
+      fold ??= createFold(write, color, columns);
+      fold.stream.push(delta);
     },
     end() {
-      if (!open) return;
-      open = false;
+      if (text !== '' && !text.endsWith('\n\n')) text += '\n\n';
+      if (!fold) return;
+      fold.stream.end();
+      const hidden = fold.hidden();
+      const rows = fold.rows();
+      fold = undefined;
+      if (rows === 0) return;
       const expand = expandable ? '; /expand shows the thinking whole' : '';
       if (hidden > 0) write(color.dim(` … (${hidden} more characters${expand})`));
       write('\n');
-      if (text !== '' && !text.endsWith('\n\n')) text += '\n\n';
     },
     get text() {
       return text.trimEnd();

@@ -18,7 +18,7 @@ import { chooseConversation } from '../choose-conversation.js';
 import { createContext, ephemeralContext, type CommandContext, type EngineOptions } from '../context.js';
 
 export { chooseConversation };
-import { type Io, readAll, useColor } from '../io.js';
+import { type Io, readAll } from '../io.js';
 import { createJsonWriter } from '../json-output.js';
 import { withStdinBlock } from '../message.js';
 import { stderrChalk } from '../color.js';
@@ -302,7 +302,7 @@ async function terminalTurn(
         terminal,
         stdout: io.stdout,
         color: stderrChalk(io),
-        markdown: io.stdout.isTTY === true && useColor(io.stdout, io.env),
+        markdown: io.stdout.isTTY === true,
         oneShot: true,
         showReasoning: options.showReasoning,
         beforeStatus: () => changes.report(),

@@ -1,14 +1,13 @@
 /**
  * The plain view: `cody chat` when no terminal can be driven (stdin or stderr not a terminal, or
  * `--plain`). The reply goes to stdout (held in a pipe until it can no longer be retried; Markdown when
- * stdout is a colour terminal), everything else to stderr as lines that are never redrawn, so a log file
+ * stdout is a terminal), everything else to stderr as lines that are never redrawn, so a log file
  * reads like the screen: a call's row, its output as it comes, its outcome.
  */
 import type { FunctionCallItem } from '../../protocol/index.js';
 import { stderrChalk } from '../color.js';
 import { type Io, useColor } from '../io.js';
-import { createLiveReply } from '../live-reply.js';
-import { createMarkdownStream } from '../markdown.js';
+import { createMarkdownStream, type MarkdownStream } from '../markdown.js';
 import { planLines } from '../plan-view.js';
 import { createReplyOutput, type ReplyOutput } from '../reply-output.js';
 import { sanitizeForTerminal } from '../sanitize.js';
@@ -18,7 +17,6 @@ import { diffPreview, summarizeToolCall } from '../tool-summary.js';
 import type { ApprovalAnswer } from '../approval-question.js';
 import type { ChalkInstance } from 'chalk';
 import type { SessionEvent } from '../../core/conversation/index.js';
-import type { LiveReply } from '../live-reply.js';
 import type { TurnView } from './dispatch.js';
 import {
   callLine,
@@ -39,7 +37,7 @@ import {
 export interface PlainViewOptions {
   /** Asks about a call (lines on stdin); without it the view cannot ask and the turn stops. */
   ask?: TurnView['ask'];
-  /** Markdown for the reply when stdout is a colour terminal (default); false for plain text anyway. */
+  /** Markdown for the reply when stdout is a terminal (default); false for plain text anyway. */
   markdown?: boolean;
   /** Show the model's thinking on stderr, folded (config `showReasoning`); default true. */
   showReasoning?: boolean;
@@ -53,8 +51,8 @@ type Of<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>;
 
 export class PlainView implements TurnView {
   private readonly color: ChalkInstance;
-  /** The reply as Markdown (stdout a colour terminal), or as text held until it cannot be retried. */
-  private readonly markdown: LiveReply | undefined;
+  /** The reply as Markdown (stdout a terminal), or as text held until it cannot be retried. */
+  private readonly markdown: MarkdownStream | undefined;
   private readonly reply: ReplyOutput | undefined;
   private readonly thinking: ThinkingView;
   private readonly tools: ToolLines;
@@ -71,12 +69,11 @@ export class PlainView implements TurnView {
     const color = stderrChalk(io);
     this.color = color;
     this.markdown =
-      options.markdown !== false && io.stdout.isTTY === true && useColor(io.stdout, io.env)
-        ? createLiveReply(
-            (text) => io.stdout.write(text),
-            () => io.stdout.columns ?? 80,
-            createMarkdownStream,
-          )
+      options.markdown !== false && io.stdout.isTTY === true
+        ? createMarkdownStream((text) => io.stdout.write(text), {
+            columns: () => io.stdout.columns ?? 80,
+            color: useColor(io.stdout, io.env),
+          })
         : undefined;
     this.reply = this.markdown
       ? undefined

@@ -1,13 +1,12 @@
 /**
  * The live terminal view: the REPL, and `cody chat` on a terminal. A spinner until the first text, the
- * reply rendered as Markdown line by line (plain text when stdout is not a colour terminal), the model's
+ * reply rendered as Markdown as it streams (plain text when stdout is not a terminal), the model's
  * thinking folded, tool calls as a live block that becomes one lasting row with folded output, the plan's
  * checklist redrawn in place, and the status line. Keys (Esc, type-ahead, the approval question's keys)
  * are the turn driver's (`repl-turn.ts`); this view only writes.
  */
 import type { ChalkInstance } from 'chalk';
-import { createLiveReply, type LiveReply } from '../live-reply.js';
-import { createMarkdownStream } from '../markdown.js';
+import { createMarkdownStream, type MarkdownStream } from '../markdown.js';
 import { PlanView } from '../plan-view.js';
 import { createReplyOutput, type ReplyOutput } from '../reply-output.js';
 import { sanitizeForTerminal } from '../sanitize.js';
@@ -37,7 +36,7 @@ export interface TerminalViewOptions {
   terminal: Pick<RawTerminal, 'write' | 'columns' | 'rows'>;
   stdout: { write(text: string): unknown };
   color: ChalkInstance;
-  /** Render Markdown (a colour terminal); otherwise the text is written as it comes. */
+  /** Render Markdown (a terminal; without escapes when `color` has none); otherwise the text as it comes. */
   markdown: boolean;
   /** Show the model's thinking as it streams (config `showReasoning`); default true. */
   showReasoning?: boolean;
@@ -61,7 +60,7 @@ export class TerminalView implements TurnView {
   /** Plain text (a pipe, or NO_COLOR): held in a pipe until the response can no longer be retried. */
   private readonly plain: ReplyOutput | undefined;
   private readonly showReasoning: boolean;
-  private reply: LiveReply | undefined;
+  private reply: MarkdownStream | undefined;
   private spinner: Spinner | undefined;
   private lineStart = true;
 
@@ -163,11 +162,10 @@ export class TerminalView implements TurnView {
 
   text(delta: string): void {
     if (!this.options.markdown) return;
-    this.reply ??= createLiveReply(
-      (text) => this.out(text),
-      () => this.options.terminal.columns(),
-      createMarkdownStream,
-    );
+    this.reply ??= createMarkdownStream((text) => this.out(text), {
+      columns: () => this.options.terminal.columns(),
+      color: this.color.level > 0,
+    });
     this.reply.push(delta);
   }
 

@@ -3,7 +3,8 @@
  * lists, quotes and headings (nested, unclosed, and with raw control characters), streamed in random
  * chunks at random widths. Every escape in the output must be one the renderer emits (an SGR sequence),
  * every style must be closed by the end of its line, nothing from the input may survive as a control
- * character, and no line outside a code block may be wider than the terminal.
+ * character, no line outside a code block may be wider than the terminal, and the streamed reply must
+ * end exactly as the same reply rendered whole.
  */
 import { describe, expect, it } from 'vitest';
 import { createMarkdownStream } from '../../../src/cli/markdown.js';
@@ -176,6 +177,14 @@ describe('Markdown rendering, property', () => {
       }
       stream.end();
       check(output, width, `seed ${seed}: ${source}`);
+      // Streamed in any chunks, the reply ends exactly as rendered whole: nothing shown was wrong.
+      let whole = '';
+      const once = createMarkdownStream((text) => (whole += text), { columns: () => width });
+      once.push(source);
+      once.end();
+      expect(output.replace(SGR, ''), `seed ${seed} at ${width}: ${JSON.stringify(source)}`).toBe(
+        whole.replace(SGR, ''),
+      );
     }
   });
 });

@@ -35,6 +35,7 @@ describe('Markdown rendering', () => {
     expect(out).toBe(
       [
         `${E}1m${E}36mTitle${E}39m${E}22m`,
+        `${E}2m━━━━━${E}22m`,
         `${E}1mSmall${E}22m`,
         `${E}36m•${E}39m one`,
         `  ${E}36m•${E}39m two`,
@@ -81,14 +82,30 @@ describe('Markdown rendering', () => {
     ]);
   });
 
-  it('never wraps code and keeps its highlighting', () => {
-    const long = `const message = "${'x'.repeat(80)}"; // stays on one line`;
-    const out = render(`\`\`\`ts\n${long}\n\`\`\`\n`, 60);
+  it('wraps a long code line with its bar and indentation on every row, and dims a comment after code', () => {
+    const long = `  const message = "${'x'.repeat(30)}" + other; // stays dim`;
+    const out = render(`\`\`\`ts\n${long}\n# a whole-line comment\nx = 1  # after code\n\`\`\`\n`, 40);
     expect(out).toBe(
       `${E}2m┌─ ts${E}22m\n` +
-        `${E}2m│${E}22m ${E}35mconst${E}39m message = ${E}32m"${'x'.repeat(80)}"${E}39m; // stays on one line\n` +
+        `${E}2m│${E}22m   ${E}35mconst${E}39m message =\n` +
+        `${E}2m│${E}22m   ${E}32m"${'x'.repeat(30)}"${E}39m +\n` +
+        `${E}2m│${E}22m   other; ${E}2m// stays dim${E}22m\n` +
+        `${E}2m│${E}22m ${E}2m# a whole-line comment${E}22m\n` +
+        `${E}2m│${E}22m x = ${E}33m1${E}39m  ${E}2m# after code${E}22m\n` +
         `${E}2m└─${E}22m\n`,
     );
+    // A `#` that starts no comment (a colour, a URL's fragment) and `//` in a string stay as they are.
+    expect(plain(render('```css\na { color: #fff; } b = "http://x//y"\n```\n', 80))).toContain(
+      '│ a { color: #fff; } b = "http://x//y"',
+    );
+  });
+
+  it('styles # and ## headings differently: # has a rule under it, ## is not bold only', () => {
+    const out = render('# Top\n## Section\n### Small\n', 80);
+    expect(out).toBe(
+      `${E}1m${E}36mTop${E}39m${E}22m\n${E}2m━━━${E}22m\n${E}1m${E}36mSection${E}39m${E}22m\n${E}1mSmall${E}22m\n`,
+    );
+    expect(plain(render('# Top\n## Section\n', 80))).toBe('Top\n━━━\nSection\n');
   });
 
   it('measures table columns on what is shown, not on ** or backticks, and counts wide characters as 2', () => {
@@ -163,8 +180,8 @@ describe('a paragraph over several lines, as it streams', () => {
     let out = '';
     const stream = createMarkdownStream((text) => (out += text), { columns: () => 60 });
     stream.push('**bold\n');
-    // The first line is printed when complete, already bold (its closer is taken to come).
-    expect(out).toBe(`${E}1mbold${E}22m\n`);
+    // Held back: until its closer comes, `**` could as well be text.
+    expect(out).toBe('');
     stream.push('continued** after\n');
     stream.end();
     expect(out).toBe(`${E}1mbold${E}22m\n${E}1mcontinued${E}22m after\n`);
@@ -184,15 +201,16 @@ describe('a paragraph over several lines, as it streams', () => {
   });
 
   it('does not carry anything over a blank line, a list item or a heading', () => {
-    expect(plain(render('**a\n\nb**\n', 60))).toBe('a\n\nb**\n');
+    // Never closed: the delimiters were text all along, as a whole-reply render says.
+    expect(plain(render('**a\n\nb**\n', 60))).toBe('**a\n\nb**\n');
     expect(plain(render('- item **a\n- b**\n', 60))).toBe('• item **a\n• b**\n');
-    expect(plain(render('text *a\n# Title*\n', 60))).toBe('text a\nTitle*\n');
+    expect(plain(render('text *a\n## Title*\n', 60))).toBe('text *a\nTitle*\n');
   });
 
   it('wraps each line of the paragraph on its own and keeps its indent', () => {
     const out = plain(render(`  ${'word '.repeat(14)}**bold\n  tail** end\n`, 40));
     expect(out.split('\n').every((line) => displayWidth(line) <= 40)).toBe(true);
-    expect(out).toContain('  tail end');
+    expect(out).toContain('  bold\n  tail end');
     expect(out).not.toContain('**');
   });
 
