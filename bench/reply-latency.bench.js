@@ -2,8 +2,8 @@
  * From a text delta leaving the provider to it being on the terminal: the REPL in a real pseudo-terminal
  * (util-linux `script`), the fake provider in this process sending one marked delta every 250 ms (issue
  * 21's slow provider). Each delta's send time is taken where the fake writes it to the socket; its screen
- * time where the terminal's output first contains its marker. Colour on (the Markdown path: the open line
- * is drawn as it arrives) and with NO_COLOR (plain text). Run after `npm run build`:
+ * time where the terminal's output first contains its marker. Colour on (the Markdown path: each word
+ * is drawn as it arrives) and with NO_COLOR (the same without colour). Run after `npm run build`:
  * node bench/reply-latency.bench.js [--deltas N]
  */
 import { spawn } from 'node:child_process';
@@ -84,6 +84,6 @@ const plain = await run({ NO_COLOR: '1' });
 const describe = (values) =>
   `median ${median(values).toFixed(1)} ms, max ${Math.max(...values).toFixed(1)} ms (${values.length} deltas)`;
 printTable('From a delta sent to it on the terminal (250 ms between deltas)', [
-  ['colour (Markdown, open line drawn as it arrives)', describe(colour)],
-  ['NO_COLOR (plain text)', describe(plain)],
+  ['colour (Markdown, each whole word drawn at once)', describe(colour)],
+  ['NO_COLOR (Markdown, no colour)', describe(plain)],
 ]);
