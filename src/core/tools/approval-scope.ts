@@ -1,7 +1,9 @@
 /**
  * What an "always" answer covers: a stated, narrow scope computed here, in core, so every front end (the
  * REPL, `cody chat`, `cody serve`, the library) names and honours the same one. Never a whole tool:
- * - `shell`: the command's program and subcommand (`git status`), or one exact compound command line;
+ * - `shell`: the command's program and subcommand (`git status`); a program Cody knows has no
+ *   subcommands, only operands it checks (`touch`, `mkdir`, `cat`), alone; or one exact compound line.
+ *   The policy still sees each later call's paths: one reaching outside the workspace asks again;
  * - `write_file` / `edit_file`: the same tool on the same file (`edits to app.js`);
  * - `apply_patch`: patches to the same files (`patches to app.js`);
  * - an external (MCP) tool: the same tool with the same arguments.
@@ -12,6 +14,7 @@ import { isRecord } from '../../protocol/index.js';
 import { parsePatch } from './apply-patch/apply-patch.js';
 import { commandPrefix, splitWords } from './command-safety.js';
 import { protectedTargets } from './protected-paths.js';
+import { GREPS, NO_PATHS, READERS } from './shell-words.js';
 import type { AlwaysScope } from './tool-runtime.js';
 import type { Workspace } from './workspace.js';
 
@@ -26,6 +29,18 @@ export interface ScopedApproval {
 /** Programs (and git subcommands) that delete files: never remembered, each run asks again. */
 const DELETING_PROGRAMS: ReadonlySet<string> = new Set(['rm', 'rmdir', 'unlink', 'shred', 'srm', 'trash']);
 const DELETING_GIT: ReadonlySet<string> = new Set(['rm', 'clean']);
+
+/**
+ * Programs without subcommands whose operands the shell analysis checks as paths: "always" covers the
+ * program (`touch`), not only the line, since their second word is a file, not a subcommand. Those that
+ * only read (less a hidden output file: `sort -o`, `uniq in out`), and those that create or write the
+ * paths they name; not those that delete or move a file away (no scope, or the narrow one), make links,
+ * change owners or copy to another machine.
+ */
+const PROGRAM_ONLY: ReadonlySet<string> = new Set([
+  ...[...READERS, ...GREPS, ...NO_PATHS].filter((program) => program !== 'sort' && program !== 'uniq'),
+  ...['touch', 'mkdir', 'chmod', 'cp', 'tee'],
+]);
 
 /**
  * The scope an "always" for this call would have, or undefined when it can have none (a deletion, a
@@ -80,6 +95,9 @@ function shellScope(command: string): ScopedApproval | undefined {
   const prefix = commandPrefix(line);
   // A compound command (pipes, `&&`, redirections, substitutions) is remembered only as this exact line.
   if (prefix === undefined) return { scope: { kind: 'command', label: line }, keys: [`shell=${line}`] };
+  const program = prefix.split(' ')[0] ?? prefix;
+  if (PROGRAM_ONLY.has(program))
+    return { scope: { kind: 'command', label: program }, keys: [`shell:${program}`] };
   return { scope: { kind: 'command', label: prefix }, keys: [`shell:${prefix}`] };
 }
 

@@ -42,6 +42,13 @@ describe('the scope of an "always" answer', () => {
     ['npm test -- --grep a', 'npm test'],
     ['ls -la', 'ls'],
     ['npm test && curl x', 'npm test && curl x'],
+    // A program without subcommands: its second word is a file, so "always" covers the program.
+    ['touch x1.txt', 'touch'],
+    ['mkdir -p src/lib', 'mkdir'],
+    ['cp a.txt b.txt', 'cp'],
+    ['./touch x1.txt', './touch x1.txt'],
+    ['mv a.txt b.txt', 'mv a.txt'],
+    ['sort a.txt', 'sort a.txt'],
   ])('shell %j → always for: %s', (command, label) => {
     expect(scope('shell', { command })).toEqual({ kind: 'command', label });
   });
@@ -173,6 +180,26 @@ describe('"always" in the tool runtime', () => {
     expect((await runtime('read-only').decide(deletion)).kind).toBe('deny');
     const rm = await runtime('ask').decide(call('shell', { command: 'rm -rf build' }));
     expect(rm.kind === 'ask' && rm.alwaysScope).toBe(undefined);
+  });
+
+  it('touch x1.txt, then touch x2.txt runs; touch outside the workspace and rm still ask', async () => {
+    const tools = runtime();
+    expect(await always(tools, call('shell', { command: 'touch x1.txt' }))).toEqual({
+      kind: 'command',
+      label: 'touch',
+    });
+    expect(await kind(tools, 'shell', { command: 'touch x2.txt' })).toBe('allow');
+    expect(await kind(tools, 'shell', { command: 'touch -c sub/x3.txt' })).toBe('allow');
+    // The remembered key is the program; the policy still sees the paths (no sandbox here).
+    const outside = await tools.decide(call('shell', { command: 'touch ../outside.txt' }));
+    expect(outside).toMatchObject({ kind: 'ask', reason: expect.stringMatching(/outside the workspace/) });
+    expect(outside.kind === 'ask' && outside.alwaysScope).toBe(undefined);
+    expect(await kind(tools, 'shell', { command: 'touch /tmp/x.txt' })).toBe('ask');
+    expect(await kind(tools, 'shell', { command: 'touch x.txt && rm y.txt' })).toBe('ask');
+    const rm = await tools.decide(call('shell', { command: 'rm x1.txt' }));
+    expect(rm.kind).toBe('ask');
+    expect(rm.kind === 'ask' && rm.alwaysScope).toBe(undefined);
+    expect(await kind(tools, 'shell', { command: 'mkdir build' })).toBe('ask');
   });
 
   it('"always" on a call offered no scope remembers nothing', async () => {
