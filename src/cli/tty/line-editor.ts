@@ -4,6 +4,7 @@
  * line. It draws only its own lines (below whatever is on screen) and redraws them in place.
  */
 import type { Key } from './keys.js';
+import { completionRows } from './completion-list.js';
 import { PasteStore } from './pastes.js';
 
 export interface EditorIo {
@@ -41,7 +42,8 @@ export class LineEditor {
   private search: { query: string; match: number } | undefined;
   private hint: string | undefined;
   private drawnCursorRow = 0;
-  private listing: string | undefined;
+  /** The matches a Tab listed, shown under the input until the next key. */
+  private listing: readonly string[] | undefined;
   private readonly pastes = new PasteStore();
 
   constructor(io: EditorIo, options: EditorOptions, initial = '') {
@@ -238,7 +240,7 @@ export class LineEditor {
       if (description !== undefined) this.hint = `${only} — ${description}`;
       return;
     }
-    this.listing = completion.options.slice(0, 40).join('  ');
+    this.listing = completion.options;
   }
 
   private handleSearch(key: Key): EditorResult | undefined {
@@ -322,7 +324,8 @@ export class LineEditor {
       out += '\r\n';
       totalRows += 1;
     }
-    const extra = [this.listing, this.hint].filter((line): line is string => line !== undefined);
+    const listed = this.listing !== undefined ? completionRows(this.listing, columns) : [];
+    const extra = [...listed, this.hint].filter((line): line is string => line !== undefined);
     for (const line of extra) {
       const shown = line.length >= columns ? `${line.slice(0, columns - 2)}…` : line;
       out += `\r\n\u001b[2m${shown}\u001b[22m`;
