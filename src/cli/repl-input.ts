@@ -49,10 +49,16 @@ export function parseSlash(line: string): SlashParse | undefined {
   return { kind: 'unknown', name, suggestion: close === undefined ? undefined : `/${close}` };
 }
 
-/** /help: the built-in commands, then the user's own (`[/name, description]`). */
-export function helpText(own: ReadonlyArray<[string, string]> = []): string {
-  const width = Math.max(...[...SLASH_COMMANDS, ...own].map(([name]) => name.length));
-  const lines = SLASH_COMMANDS.map(([name, text]) => `  ${name.padEnd(width)}  ${text}`);
+/**
+ * /help: the built-in commands (with Cody's built-in prompt commands such as `/init`), then the user's
+ * own (`[/name, description]`).
+ */
+export function helpText(
+  own: ReadonlyArray<[string, string]> = [],
+  builtIn: ReadonlyArray<[string, string]> = [],
+): string {
+  const width = Math.max(...[...SLASH_COMMANDS, ...builtIn, ...own].map(([name]) => name.length));
+  const lines = [...SLASH_COMMANDS, ...builtIn].map(([name, text]) => `  ${name.padEnd(width)}  ${text}`);
   const ownLines = own.map(([name, text]) => `  ${name.padEnd(width)}  ${text}`);
   return [
     'Commands:',

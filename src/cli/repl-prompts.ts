@@ -26,9 +26,13 @@ export class UserCommands {
     }
   }
 
-  /** `/name` and description of each, for completion and /help. */
-  entries(): [string, string][] {
+  /**
+   * `/name` and description of each, for completion and /help: all of them, or only Cody's built-in
+   * ones (`/init`) or only yours (prompt files, one of which may replace a built-in).
+   */
+  entries(which: 'all' | 'built-in' | 'yours' = 'all'): [string, string][] {
     return this.commands
+      .filter((command) => which === 'all' || (command.scope === 'cody') === (which === 'built-in'))
       .map((command): [string, string] => [`/${command.name}`, describe(command)])
       .sort(([a], [b]) => a.localeCompare(b));
   }

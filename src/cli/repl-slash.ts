@@ -54,7 +54,7 @@ export async function runSlashCommand(
   switch (name) {
     case '/help':
       await ui.userCommands?.refresh();
-      say(helpText(ui.userCommands?.entries()));
+      say(helpText(ui.userCommands?.entries('yours'), ui.userCommands?.entries('built-in')));
       return undefined;
     case '/id':
       say(`${state.session.id}\n`);
