@@ -223,6 +223,7 @@ async function undoCommand(
     {
       conversation: state.session.id,
       force: words.includes('--force'),
+      forceCommand: '/undo --force',
       ...(turns !== undefined ? { turns } : {}),
     },
     { ...ui.io, stdout: { write: say }, stderr: { write: say } },

@@ -67,6 +67,7 @@ describe('undo takes back only what the turn changed (e2e)', () => {
     const undo = await harness.cody(['undo']);
     expect(undo.code, undo.stderr).toBe(0);
     expect(undo.stdout).toContain('kept (changed since the turn): a.txt');
+    expect(undo.stdout).toContain('(cody undo --force restores kept files too)');
     expect(undo.stdout).not.toContain('app.js');
     expect(undo.stdout).toContain('↶ undone');
     expect(await read('a.txt')).toBe('ALPHA\nbeta\nmy line\n');

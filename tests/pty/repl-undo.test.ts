@@ -67,6 +67,9 @@ describe('/undo in the REPL (tmux)', () => {
     expect(screen).toContain('turn 1 ↶ undone');
     expect(screen).toContain('removed made.txt');
     expect(screen).not.toContain('app.js');
+    // The hint names the REPL's command, not the CLI's.
+    expect(screen).toContain('(/undo --force restores kept files too)');
+    expect(screen).not.toContain('cody undo');
     expect(await read('a.txt')).toBe('ALPHA\nbeta\nmy line\n');
     expect(await read('app.js')).toBe(`${APP}// mine\n`);
     expect(await read('notes.txt')).toBe('my notes\n');

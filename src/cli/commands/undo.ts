@@ -13,6 +13,8 @@ export interface UndoCommandOptions {
   /** Restore paths changed since the turn too (after confirmation, or `yes`). */
   force?: boolean;
   yes?: boolean;
+  /** How the report names the forced undo: `cody undo --force` (the REPL says `/undo --force`). */
+  forceCommand?: string;
 }
 
 /** Asks before overwriting paths changed since the turn; the REPL passes its own. */
@@ -45,12 +47,12 @@ export async function runUndo(
       : {}),
     ...(context.config.lockTimeoutMs !== undefined ? { lockTimeoutMs: context.config.lockTimeoutMs } : {}),
   });
-  io.stdout.write(sanitizeForTerminal(undoReport(result)));
+  io.stdout.write(sanitizeForTerminal(undoReport(result, options.forceCommand)));
   return ExitCode.ok;
 }
 
-/** What undo did, one path a line; `↶ undone` names the turns. */
-export function undoReport(result: UndoResult): string {
+/** What undo did, one path a line; `↶ undone` names the turns; kept files name `forceCommand`. */
+export function undoReport(result: UndoResult, forceCommand = 'cody undo --force'): string {
   const count = result.undone.length;
   const lines = [
     `Undid ${count} turn${count === 1 ? '' : 's'} that changed files: ${result.undone.map((turn) => `turn ${turn}`).join(', ')} ↶ undone`,
@@ -69,7 +71,7 @@ export function undoReport(result: UndoResult): string {
       `  removed ${path}${result.overwritten.includes(path) ? ' (overwriting its change since the turn)' : ''}`,
     );
   for (const path of result.kept) lines.push(`  kept (changed since the turn): ${path}`);
-  if (result.kept.length > 0) lines.push('  (cody undo --force restores kept files too)');
+  if (result.kept.length > 0) lines.push(`  (${forceCommand} restores kept files too)`);
   if (result.restored.length + result.removed.length + result.kept.length === 0)
     lines.push('  (every file was already as before the turn)');
   return `${lines.join('\n')}\n`;
