@@ -105,6 +105,14 @@ describe('project instructions (AGENTS.md)', () => {
     expect(body).not.toContain('ROOT-END');
     expect(body).toContain('cut: instructions are limited to 60 bytes (projectDocMaxBytes)');
     expect(body).not.toContain('SUB-RULE');
+    // cody show: the instructions under their own heading, not as something the person typed.
+    const shown = (await codyInProcess(harness, ['show'], { cwd: join(repo, 'pkg', 'sub') })).stdout;
+    expect(shown).toMatch(
+      /\n── project instructions for \S*\/repo\/pkg\/sub \(AGENTS\.md\) ──\n<!-- \S*AGENTS\.md -->\nHOME-RULE/,
+    );
+    expect(shown).not.toContain('you › # AGENTS.md');
+    expect(shown).not.toContain('<INSTRUCTIONS>');
+    expect(shown).toContain('\nyou › hi\n');
 
     const status = await harness.shell(`cd "${join(repo, 'pkg', 'sub')}" && $CODY status`);
     expect(status.code, status.stderr).toBe(0);

@@ -9,6 +9,7 @@ import type { Io } from '../io.js';
 import { sanitizeForTerminal, terminalSafeJson } from '../sanitize.js';
 import { formatTokens } from '../turn-view/wording.js';
 import { instructionsLines } from '../instructions-view.js';
+import { isInstructionsMessage } from '../../core/project/index.js';
 
 export interface ShowOptions {
   id?: string | undefined;
@@ -127,6 +128,9 @@ function formatItem(item: ResponseItem, undone: boolean): string {
   switch (item.type) {
     case 'message': {
       if (item.role === 'system' || item.role === 'developer') return '';
+      // A guard on a copy: its false branch must not narrow `item` itself.
+      const sent: ResponseItem = item;
+      if (isInstructionsMessage(sent)) return formatInstructions(sent.content);
       const text = item.content
         .map((part) => (part.type === 'input_image' ? '[image]' : part.text))
         .join('\n');
@@ -154,6 +158,18 @@ function formatItem(item: ResponseItem, undone: boolean): string {
       throw new Error(`unknown item ${JSON.stringify(exhaustive)}`);
     }
   }
+}
+
+/**
+ * The project instructions (AGENTS.md) the harness sent in a user-role message: shown as what they are,
+ * under their own heading, never as something the person typed (`you › # AGENTS.md instructions…`).
+ */
+function formatInstructions(content: ReadonlyArray<{ type: string; text?: string }>): string {
+  const text = content.map((part) => part.text ?? '').join('');
+  const heading = /^# AGENTS\.md instructions for (.*)$/m.exec(text);
+  const inner = /<INSTRUCTIONS>\n?([\s\S]*?)\n?<\/INSTRUCTIONS>/.exec(text);
+  const where = heading?.[1] !== undefined ? ` for ${heading[1]}` : '';
+  return `\n── project instructions${where} (AGENTS.md) ──\n${(inner?.[1] ?? text).trimEnd()}\n`;
 }
 
 function truncate(text: string, length: number): string {
