@@ -28,14 +28,18 @@ export function reasoningCommand(
     return;
   }
   let level: ReasoningLevel;
+  let ignored: string | undefined;
   try {
-    // The engine checks the name (a usage error names the valid ones).
+    // The engine checks the name (a usage error names the valid ones) and knows whether the model takes it.
     const status = state.session.setReasoning(argument as ReasoningLevel);
     level = (status.reasoning ?? argument) as ReasoningLevel;
+    ignored = status.reasoningIgnored;
   } catch (error) {
     say(color.red(`${error instanceof Error ? error.message : String(error)}\n`));
     return;
   }
   state.reasoningChosen(level);
-  say(color.green(`✓ Reasoning ${level} for this conversation (kept with its next turn)\n`));
+  // Said now, not at the next turn: the model in use cannot take the level.
+  if (ignored !== undefined) say(color.yellow(`⚠ ${ignored}\n`));
+  else say(color.green(`✓ Reasoning ${level} for this conversation (kept with its next turn)\n`));
 }

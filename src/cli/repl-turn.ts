@@ -30,6 +30,8 @@ export interface TurnUi {
   beforeStatus?: () => Promise<void>;
   /** A warning that holds for every turn (full-auto with no sandbox), ended the status line in yellow. */
   statusWarning?: () => string | undefined;
+  /** Whether the model reasons (core's status): the spinner says Thinking… or Working…. */
+  modelReasons?: boolean;
 }
 
 export interface TurnOutcome {
@@ -98,6 +100,7 @@ export async function runTurn(
       return answer;
     },
     ...(ui.statusWarning ? { statusWarning: ui.statusWarning } : {}),
+    ...(ui.modelReasons !== undefined ? { modelReasons: ui.modelReasons } : {}),
   });
   terminal.listen(
     (key) => {

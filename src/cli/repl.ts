@@ -380,6 +380,7 @@ function turnUi(
     showReasoning: state.context.config.showReasoning !== false,
     beforeStatus,
     statusWarning: () => unconfinedNote(state.session.status()),
+    modelReasons: state.session.status().modelReasons !== false,
   };
 }
 

@@ -7,6 +7,11 @@ export interface Spinner {
   readonly running: boolean;
 }
 
+/** What the spinner says while the model works: a model that does not reason is not "thinking". */
+export function waitingWord(modelReasons: boolean | undefined): string {
+  return modelReasons === false ? 'Working…' : 'Thinking…';
+}
+
 export function startSpinner(stream: { write(text: string): unknown }, text: string): Spinner {
   let frame = 0;
   let running = true;

@@ -261,6 +261,7 @@ async function plainTurn(
     ...(options.plain === true ? { markdown: false } : {}),
     showReasoning: options.showReasoning,
     quietInterrupt: () => brokenPipe,
+    modelReasons: conversation.status().modelReasons !== false,
   });
   const changes = createChangeReporter((line) => io.stderr.write(`${line}\n`), io.cwd);
   try {
@@ -306,6 +307,7 @@ async function terminalTurn(
         oneShot: true,
         showReasoning: options.showReasoning,
         beforeStatus: () => changes.report(),
+        modelReasons: conversation.status().modelReasons !== false,
       },
       conversation,
       (signal) =>

@@ -11,7 +11,7 @@ import { createMarkdownStream, type MarkdownStream } from '../markdown.js';
 import { planLines } from '../plan-view.js';
 import { createReplyOutput, type ReplyOutput } from '../reply-output.js';
 import { sanitizeForTerminal } from '../sanitize.js';
-import { startSpinner, type Spinner } from '../spinner.js';
+import { startSpinner, type Spinner, waitingWord } from '../spinner.js';
 import { createThinkingView, type ThinkingView } from '../thinking-view.js';
 import { diffPreview, summarizeToolCall } from '../tool-summary.js';
 import type { ApprovalAnswer } from '../approval-question.js';
@@ -45,6 +45,8 @@ export interface PlainViewOptions {
   status?: boolean;
   /** Say nothing about an interruption (stdout was closed: `cody chat … | head -1` stops quietly). */
   quietInterrupt?: () => boolean;
+  /** Whether the model reasons (core's status): the spinner says Thinking… only then, else Working…. */
+  modelReasons?: boolean;
 }
 
 type Of<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>;
@@ -81,7 +83,7 @@ export class PlainView implements TurnView {
           discardedMark: color.dim('[the partial reply above is discarded; retrying]'),
         });
     if (io.stderr.isTTY === true && useColor(io.stderr, io.env))
-      this.spinner = startSpinner(io.stderr, 'Thinking…');
+      this.spinner = startSpinner(io.stderr, waitingWord(options.modelReasons));
     this.thinking = createThinkingView(
       (text) => this.err(text),
       color,

@@ -10,7 +10,7 @@ import { createMarkdownStream, type MarkdownStream } from '../markdown.js';
 import { PlanView } from '../plan-view.js';
 import { createReplyOutput, type ReplyOutput } from '../reply-output.js';
 import { sanitizeForTerminal } from '../sanitize.js';
-import { startSpinner, type Spinner } from '../spinner.js';
+import { startSpinner, type Spinner, waitingWord } from '../spinner.js';
 import { createThinkingView, type ThinkingView } from '../thinking-view.js';
 import { createToolView, type ToolView } from '../tool-view.js';
 import type { RawTerminal } from '../tty/terminal.js';
@@ -48,6 +48,8 @@ export interface TerminalViewOptions {
   ask: TurnView['ask'];
   /** A warning that holds for every turn (full-auto with no sandbox), ended the status line in yellow. */
   statusWarning?: () => string | undefined;
+  /** Whether the model reasons (core's status): the spinner says Thinking… only then, else Working…. */
+  modelReasons?: boolean;
 }
 
 type Of<T extends SessionEvent['type']> = Extract<SessionEvent, { type: T }>;
@@ -75,7 +77,7 @@ export class TerminalView implements TurnView {
       },
       color,
     );
-    this.spinner = startSpinner(terminal, color.dim('Thinking… (Esc to stop)'));
+    this.spinner = startSpinner(terminal, color.dim(`${waitingWord(options.modelReasons)} (Esc to stop)`));
     this.plain = options.markdown
       ? undefined
       : createReplyOutput(options.stdout, {

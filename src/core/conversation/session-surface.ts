@@ -28,6 +28,10 @@ export interface SessionStatus {
   confinement?: 'off';
   /** The reasoning level of the next turn (`off` … `high`); absent: each API's default. */
   reasoning?: string;
+  /** Whether the model reasons (thinks before it answers), as the catalogue or config says. */
+  modelReasons?: boolean;
+  /** Why the reasoning level in force cannot reach the model (it is ignored), while that holds. */
+  reasoningIgnored?: string;
   /** Reasoning (thinking) tokens the conversation's replies used so far, as the providers reported them. */
   reasoningTokens?: number;
   /** The plan the model last set with `update_plan` (absent until it sets one). */

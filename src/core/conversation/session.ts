@@ -13,6 +13,7 @@ import {
   configuredReasoning,
   listedLimits,
   lookupModelLimits,
+  reasoningSupport,
   type ResolvedSelection,
   resolveConversationSelection,
 } from '../selection/index.js';
@@ -24,7 +25,7 @@ import {
   isApprovalPolicy,
   type ApprovalPolicy,
 } from '../tools/index.js';
-import { levelFromCodexEffort, parseReasoningLevel } from '../turn/index.js';
+import { levelFromCodexEffort, parseReasoningLevel, unusableReasoningWarning } from '../turn/index.js';
 import { compileMatchers, knownSecrets, type Matchers, redactDeep, redactText } from '../redact/index.js';
 import { redactEvents } from '../redact/index.js';
 import { loadProjectInstructions, type ProjectInstructions } from '../project/index.js';
@@ -204,7 +205,12 @@ export class Session implements ConversationEngine {
       autoCompactLimit: this.budget.limitFor(limits),
       compactions: this.handle.compactionCount,
       items: this.handle.history.length,
-      ...reasoningStatus(this.reasoningLevel(), this.handle.totalTokenUsage?.reasoningTokens),
+      ...reasoningStatus(
+        selection.model,
+        this.reasoningLevel(),
+        this.handle.totalTokenUsage?.reasoningTokens,
+        this.config,
+      ),
       ...(this.handle.plan ? { plan: this.handle.plan } : {}),
       ...(this.options.tools?.permissions
         ? { approvalPolicy: this.options.tools.permissions().approvalPolicy }
@@ -263,11 +269,18 @@ export class Session implements ConversationEngine {
 }
 
 /** The status fields of reasoning: the level (when one applies) and the reasoning tokens so far. */
+/** The level, whether the model reasons (the catalogue's or config's word) and why a level is ignored. */
 function reasoningStatus(
+  model: string,
   level: ReasoningLevel | undefined,
   tokens: number | undefined,
-): Pick<SessionStatus, 'reasoning' | 'reasoningTokens'> {
+  config: CodyConfig,
+): Pick<SessionStatus, 'reasoning' | 'reasoningTokens' | 'modelReasons' | 'reasoningIgnored'> {
+  const support = reasoningSupport(model, config);
+  const ignored = unusableReasoningWarning(model, level, support);
   return {
+    modelReasons: support.reasons,
+    ...(ignored !== undefined ? { reasoningIgnored: ignored } : {}),
     ...(level !== undefined ? { reasoning: level } : {}),
     ...(tokens !== undefined ? { reasoningTokens: tokens } : {}),
   };
