@@ -53,9 +53,14 @@ export class ProviderError extends Error {
       options.isRetryable ??
       (RETRYABLE_BY_DEFAULT.has(options.kind) && !(options.kind === 'network' && refused(options.cause)));
     this.retryAfterMs = options.retryAfterMs;
-    this.code = options.code;
+    // Nothing listens at the address: core names the server and its address (a local server not started).
+    this.code =
+      options.code ?? (options.kind === 'network' && refused(options.cause) ? CONNECTION_REFUSED : undefined);
   }
 }
+
+/** `ProviderError.code` of a network failure whose connection was refused (nothing listens there). */
+export const CONNECTION_REFUSED = 'ECONNREFUSED';
 
 /**
  * A refused connection (nothing listens at that address) fails at once: retrying for seconds only delays

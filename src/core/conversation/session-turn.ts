@@ -17,7 +17,8 @@ import {
   type TurnStateMachine,
   unusableReasoningWarning,
 } from '../turn/index.js';
-import type { CodyConfig } from '../config/index.js';
+import type { CodyConfig, Provider } from '../config/index.js';
+import { endpointOf } from '../auth/index.js';
 import {
   acceptsImages,
   isReasoningModel,
@@ -165,6 +166,19 @@ function* turnWarnings(
   }
 }
 
+/** The address the turn's client calls, to name it when nothing answers there (none when unknown). */
+function endpointField(
+  selection: { provider: Provider; baseUrl?: string },
+  env: Readonly<Record<string, string | undefined>>,
+): { endpoint?: string } {
+  try {
+    const endpoint = endpointOf(selection.provider, selection.baseUrl, env);
+    return endpoint !== undefined ? { endpoint } : {};
+  } catch {
+    return {};
+  }
+}
+
 /** Everything a turn's steps need; the client is built before anything is recorded (a missing key fails cleanly). */
 async function buildTurnContext(
   parts: SessionParts,
@@ -194,6 +208,7 @@ async function buildTurnContext(
     cwd: options.cwd,
     config,
     selection,
+    ...endpointField(selection, options.env),
     limits: lookupModelLimits(
       selection.model,
       config,

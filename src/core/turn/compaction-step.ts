@@ -69,7 +69,11 @@ export async function* runCompaction(
     if (signal?.aborted || outcome.error?.kind === 'aborted') {
       throw new TurnFailedError('Interrupted.', 'interrupted', outcome.error);
     }
-    if (outcome.error) throw failureFromProvider(outcome.error, 0, 'The summary request failed');
+    if (outcome.error)
+      throw failureFromProvider(outcome.error, 0, 'The summary request failed', {
+        server: turn.selection.provider,
+        address: turn.endpoint,
+      });
     throw new TurnFailedError(
       `Compaction failed: ${outcome.reason}; the history was kept as it was.`,
       'failure',

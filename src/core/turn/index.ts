@@ -14,4 +14,4 @@ export { TurnStateMachine } from './turn-state.js';
 export { DEFAULT_APPROVAL_TIMEOUT_MS, NO_ANSWER } from './approvals.js';
 export { ApprovalDesk } from './approvals.js';
 export { AsyncQueue } from './async-queue.js';
-export { TurnFailedError, failureFromProvider } from './turn-failure.js';
+export { ServerUnreachableError, TurnFailedError, failureFromProvider } from './turn-failure.js';

@@ -18,6 +18,8 @@ export interface TurnContext {
   cwd: string;
   config: CodyConfig;
   selection: Selection;
+  /** The address the client calls (config's base URL, the provider's variable, else its default). */
+  endpoint?: string;
   limits: ModelLimits;
   client: ModelClient;
   budget: ContextBudget;

@@ -1,5 +1,5 @@
 /** How a turn that cannot complete is reported: one error with a kind, and one line of text. */
-import type { ProviderError } from '../../protocol/index.js';
+import { CONNECTION_REFUSED, type ProviderError } from '../../protocol/index.js';
 import { credentialHint, SIGN_IN_FAILED_CODE, SIGN_IN_REFUSED_CODE } from '../../providers/index.js';
 import { providerOfApi } from '../config/index.js';
 import { CodyError, type CodyErrorOptions, type ErrorHint, type ErrorKind } from '../errors.js';
@@ -22,8 +22,38 @@ export class TurnFailedError extends CodyError {
   }
 }
 
-/** The error for a provider failure that retries did not fix: kind 'auth' or 'provider'. */
-export function failureFromProvider(error: ProviderError, retries: number, what?: string): TurnFailedError {
+/** The server a request went to: the provider's name and the address the client called. */
+export interface ServerAddress {
+  server: string;
+  address: string | undefined;
+}
+
+/**
+ * Nothing listens at the provider's address (a local server such as Ollama not started): named with the
+ * server and its address, not as a failed request of the wire API. Kind 'provider', as any failure there.
+ */
+export class ServerUnreachableError extends TurnFailedError {
+  readonly server: string;
+  readonly address: string;
+  constructor(server: string, address: string, error: ProviderError) {
+    super(`cannot reach ${server} at ${address} (connection refused): is it running?`, 'provider', error);
+    this.server = server;
+    this.address = address;
+  }
+}
+
+/**
+ * The error for a provider failure that retries did not fix: kind 'auth' or 'provider'; a refused
+ * connection names `server` and its address.
+ */
+export function failureFromProvider(
+  error: ProviderError,
+  retries: number,
+  what?: string,
+  server?: ServerAddress,
+): TurnFailedError {
+  if (error.code === CONNECTION_REFUSED && server?.address !== undefined)
+    return new ServerUnreachableError(server.server, originOf(server.address), error);
   // A sign-in token the provider will not take: the way out is a key (the front end says how).
   if (error.code === SIGN_IN_REFUSED_CODE) {
     return new TurnFailedError(describeProviderFailure(error, retries, what), 'auth', error, 'use-api-key', {
@@ -50,6 +80,15 @@ export function describeProviderFailure(error: ProviderError, retries: number, w
         : '';
   const subject = what ?? `${error.api} request failed`;
   return `${subject}${what ? ` (${error.api})` : ''}${status}${after}: ${firstLine(error.message)}${hint}`;
+}
+
+/** `http://localhost:11434/v1` → `http://localhost:11434`: where the server listens. */
+function originOf(address: string): string {
+  try {
+    return new URL(address).origin;
+  } catch {
+    return address;
+  }
 }
 
 function firstLine(text: string): string {

@@ -219,7 +219,14 @@ async function* requestOnce(
       throw yield* stop(turn, 'interrupted', interrupted(error));
     }
     if (error.kind !== 'context-overflow')
-      throw yield* stop(turn, error.kind, failureFromProvider(error, response.retries));
+      throw yield* stop(
+        turn,
+        error.kind,
+        failureFromProvider(error, response.retries, undefined, {
+          server: turn.selection.provider,
+          address: turn.endpoint,
+        }),
+      );
     if (progress.compactions >= MAX_AUTO_COMPACTIONS_PER_TURN) {
       throw yield* stop(
         turn,
