@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { providerSettings, resolveSelection, saveConfig } from '../../core/config/index.js';
 import { ExitCode } from '../exit-codes.js';
-import { isKnownModel, lookupModelLimits } from '../../core/selection/index.js';
+import { isKnownModel, lookupModelLimits, tokenWindowPhrase } from '../../core/selection/index.js';
 import { applyProviderChoice, droppedSignIn } from '../../core/selection/index.js';
 import { claudeCredentialsFile } from '../../core/auth/index.js';
 import { codexAuthFile } from '../../core/auth/index.js';
@@ -61,7 +61,7 @@ export async function runSetProvider(options: SetProviderOptions, io: Io): Promi
   if (typo !== undefined) io.stderr.write(`warning: ${typo}\n`);
   if (!isKnownModel(selection.model) && limits.source === 'default' && !listed?.includes(selection.model)) {
     io.stderr.write(
-      `warning: '${selection.model}' is not in Cody's model catalogue; assuming a ${limits.contextWindow}-token context window. Set models.${selection.model}.contextWindow in ${context.paths.configFile} if it is larger.\n`,
+      `warning: '${selection.model}' is not in Cody's model catalogue; assuming ${tokenWindowPhrase(limits.contextWindow)} context window. Set models.${selection.model}.contextWindow in ${context.paths.configFile} if it is larger.\n`,
     );
   }
   return ExitCode.ok;

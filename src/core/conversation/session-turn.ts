@@ -25,6 +25,7 @@ import {
   listedLimits,
   lookupModelLimits,
   reasoningSupport,
+  tokenWindowPhrase,
   type ResolvedSelection,
 } from '../selection/index.js';
 import { CodyError } from '../errors.js';
@@ -161,7 +162,7 @@ function* turnWarnings(
   if (limits.source === 'default' && parts.handle.lastModel !== selection.model) {
     yield {
       type: 'warning',
-      message: `Model '${selection.model}' is not in Cody's catalogue: assuming a ${limits.contextWindow}-token context window. Set models.${selection.model}.contextWindow in config.json to change it.`,
+      message: `Model '${selection.model}' is not in Cody's catalogue: assuming ${tokenWindowPhrase(limits.contextWindow)} context window. Set models.${selection.model}.contextWindow in config.json to change it.`,
     };
   }
 }

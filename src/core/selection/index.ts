@@ -29,3 +29,4 @@ export { MODEL_ID, applyProviderChoice, droppedSignIn } from './provider-choice.
 export { recordedSelectionOf, resolveConversationSelection } from './resolve-selection.js';
 export type { RecordedSelection, ResolvedSelection } from './resolve-selection.js';
 export { checkSelection } from './selection-check.js';
+export { tokenWindowPhrase } from './token-window.js';

@@ -107,7 +107,7 @@ describe('command output (fake streams, real files)', () => {
       'http://localhost:11434/v1',
     );
     expect(local.code).toBe(0);
-    expect(local.stderr).toMatch(/not in Cody's model catalogue; assuming a 8192-token context window/);
+    expect(local.stderr).toMatch(/not in Cody's model catalogue; assuming an 8,192-token context window/);
     const bad = await cody('set-provider', 'openai', '--api', 'gemini');
     expect(bad).toEqual({
       code: 2,

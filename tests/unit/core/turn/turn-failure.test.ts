@@ -70,9 +70,16 @@ describe('failureFromProvider', () => {
       env: { OLLAMA_BASE_URL: `http://127.0.0.1:${port}/v1` },
     });
     try {
-      const conversation = await cody.create({ provider: 'ollama', model: 'llama3.2' });
+      const conversation = await cody.create({ provider: 'ollama', model: 'my-finetune:8b' });
       const events = [];
       for await (const event of conversation.submit('hi')) events.push(event);
+      // A model the catalogue does not know: said before the request, with the number as a sentence says it.
+      expect(events).toContainEqual({
+        type: 'warning',
+        message: expect.stringContaining(
+          "is not in Cody's catalogue: assuming an 8,192-token context window.",
+        ),
+      });
       const failed = events.find((event) => event.type === 'turn-failed');
       expect(failed).toMatchObject({
         error: {
