@@ -144,13 +144,21 @@ describe('conversation selection and start-up in the REPL (tmux)', () => {
   }, 120_000);
 
   it('bare cody writes nothing until the first message: /status, /new then /exit leave no conversation', async () => {
+    // Quit at once: no conversation in $CODY_HOME, and cody list has none.
+    let term = await start();
+    await term.waitFor(/\n› *\n*$/, 20_000);
+    await term.send('C-d');
+    expect(await term.waitForExit()).toBe(0);
+    expect(await readdir(join(harness.home, '.cody', 'conversations')).catch(() => [])).toEqual([]);
+    expect((await harness.cody(['list'])).stdout).toContain('No saved conversations.');
+
     const first = await harness.cody(['chat', 'about zebras']);
     const firstId = /conversation ([0-9a-f-]{36})/.exec(first.stderr)?.[1] ?? '';
     const conversations = join(harness.home, '.cody', 'conversations');
     const listed = (await harness.cody(['list'])).stdout;
     const files = await readdir(conversations);
 
-    let term = await start();
+    term = await start();
     const bareId = ID.exec(await term.waitFor(ID))?.[1] ?? '';
     await say(term, '/status', new RegExp(`compactions · conversation ${bareId}`));
     await say(term, '/new', /Started conversation \S+\n›/);
