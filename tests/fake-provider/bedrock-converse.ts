@@ -11,6 +11,7 @@
  */
 import { EventStreamCodec } from '@smithy/eventstream-codec';
 import type { ErrorStep, ProtocolModule, ProtocolRequest, RenderedResponse, ReplyStep } from './types.js';
+import { claudeThinkingTypeProblem } from './reasoning-rules.js';
 import { pieces, textPieces } from './wire-helpers.js';
 
 type Json = Record<string, unknown>;
@@ -128,6 +129,18 @@ function problemWith(request: ProtocolRequest): string | undefined {
   return undefined;
 }
 
+/** Claude's thinking fields, which Converse passes through to the model (Anthropic's rules and wording). */
+function claudeFieldsProblem(request: ProtocolRequest): string | undefined {
+  const model = bedrockConverseProtocol.model(request) ?? '';
+  if (!model.includes('anthropic.claude')) return undefined;
+  const fields = request.body.additionalModelRequestFields as Json | undefined;
+  return claudeThinkingTypeProblem(
+    model,
+    fields?.thinking as Json | undefined,
+    fields?.output_config as Json | undefined,
+  );
+}
+
 function toolResultProblem(messages: Json[], index: number): string | undefined {
   const results = blocksOf(messages[index]).filter((block) => block.toolResult);
   if (results.length === 0) return undefined;
@@ -201,7 +214,7 @@ export const bedrockConverseProtocol: ProtocolModule = {
         body: { message: unsigned },
         headers: errorType('IncompleteSignatureException'),
       };
-    const problem = problemWith(request);
+    const problem = problemWith(request) ?? claudeFieldsProblem(request);
     return problem === undefined ? undefined : { type: 'error', status: 400, body: { message: problem } };
   },
 

@@ -97,9 +97,56 @@ function blocksOf(message: Json | undefined): Json[] {
   return Array.isArray(message?.content) ? (message.content as Json[]) : [];
 }
 
-/** Anthropic's extended-thinking rules (budget, max_tokens, temperature, the tool loop's thinking). */
+/** Claude models that think only adaptively: Opus 4.7 and later, the 5.x lines, Fable and Mythos. */
+const CLAUDE_ADAPTIVE_ONLY = /claude-(opus-4-[78]|opus-5|sonnet-5|haiku-5|fable|mythos)/;
+/** Those that take adaptive thinking at all (4.6 too, beside its deprecated budget). */
+const CLAUDE_ADAPTIVE = /claude-(opus-4-[6-9]|sonnet-4-6|opus-5|sonnet-5|haiku-5|fable|mythos)/;
+/** Those refusing `disabled`: thinking always on (Opus 5.5, Fable, Mythos), Opus 4.7, and Sonnet 5.5. */
+const CLAUDE_NO_DISABLED = /claude-(opus-4-7|opus-5-5|sonnet-5-5|fable|mythos)/;
+/** The one taking `between_tools` (which replaces `disabled` on it). */
+const CLAUDE_BETWEEN_TOOLS = /claude-sonnet-5-5/;
+const CLAUDE_EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'];
+
+/** Anthropic's 400 for a thinking type the model refuses (its wording, from the Opus 5.5 migration guide). */
+export function claudeThinkingTypeRefusal(type: string): string {
+  return `"thinking.type.${type}" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.`;
+}
+
+/**
+ * Which thinking types and efforts a Claude model takes (Anthropic's API and Bedrock's pass-through alike):
+ * a budget on an adaptive-only model, `disabled` where thinking cannot be turned off, and so on.
+ */
+export function claudeThinkingTypeProblem(
+  model: string,
+  thinking: Json | undefined,
+  outputConfig: Json | undefined,
+): string | undefined {
+  const id = model.toLowerCase();
+  const type = thinking === undefined ? undefined : String(thinking.type);
+  const refused =
+    (type === 'enabled' && CLAUDE_ADAPTIVE_ONLY.test(id)) ||
+    (type === 'disabled' && CLAUDE_NO_DISABLED.test(id)) ||
+    (type === 'adaptive' && !CLAUDE_ADAPTIVE.test(id)) ||
+    (type === 'between_tools' && !CLAUDE_BETWEEN_TOOLS.test(id));
+  if (refused) return claudeThinkingTypeRefusal(String(type));
+  const effort = outputConfig?.effort;
+  if (effort !== undefined && !CLAUDE_EFFORTS.includes(String(effort)))
+    return `output_config.effort: Input should be 'low', 'medium', 'high', 'xhigh' or 'max'`;
+  return undefined;
+}
+
+/**
+ * Anthropic's thinking rules: the thinking type and effort the model takes, then a budget's (budget,
+ * max_tokens, temperature, the tool loop's thinking).
+ */
 export function anthropicThinkingProblem(request: ProtocolRequest): string | undefined {
   const thinking = request.body.thinking as Json | undefined;
+  const typeProblem = claudeThinkingTypeProblem(
+    String(request.body.model),
+    thinking,
+    request.body.output_config as Json | undefined,
+  );
+  if (typeProblem) return typeProblem;
   if (thinking === undefined || thinking.type !== 'enabled') return undefined;
   const budget = Number(thinking.budget_tokens);
   if (!(budget >= 1024))

@@ -50,7 +50,7 @@ export function createAnthropicClient(options: ClientOptions): ModelClient {
       let events;
       try {
         const { body } = convertToAnthropicRequest(conversionInput(options, request));
-        const headers = betaHeaders(options, body.thinking !== undefined);
+        const headers = betaHeaders(options, body.thinking?.type === 'enabled');
         events = await sdk.messages.create(body, {
           ...(request.signal ? { signal: request.signal } : {}),
           ...(headers ? { headers } : {}),
@@ -69,8 +69,9 @@ export function createAnthropicClient(options: ClientOptions): ModelClient {
 }
 
 /**
- * The `anthropic-beta` header of a request with thinking on a Claude 4 model: interleaved thinking (so it
- * thinks after each tool result too), after any beta the client already sends (the sign-in's).
+ * The `anthropic-beta` header of a request with a thinking budget on a Claude 4 model: interleaved thinking
+ * (so it thinks after each tool result too), after any beta the client already sends (the sign-in's).
+ * Adaptive thinking interleaves without it.
  */
 function betaHeaders(options: ClientOptions, thinking: boolean): Record<string, string> | undefined {
   if (!thinking || !needsInterleavedBeta(options.model)) return undefined;

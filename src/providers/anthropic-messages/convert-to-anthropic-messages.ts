@@ -21,7 +21,7 @@ import {
 import { wrapLateInstruction } from '../shared/late-instruction.js';
 import { normalizeItems } from '../shared/normalize-items.js';
 import { isReplayableTo } from '../shared/origin.js';
-import { anthropicThinking, toolLoopLacksThinking } from './anthropic-thinking.js';
+import { claudeThinkingFields, toolLoopLacksThinking } from './anthropic-thinking.js';
 import { AnthropicTurnBuilder } from './anthropic-turn-builder.js';
 import { type AnthropicContentBlock, convertToAnthropicContent } from './convert-to-anthropic-content.js';
 import { toAnthropicToolId } from './to-anthropic-tool-id.js';
@@ -33,7 +33,10 @@ export interface AnthropicRequestOptions {
   maxOutputTokens?: number;
   /** `none`: tools are sent but may not be called (the compaction summary). */
   toolChoice?: 'auto' | 'none';
-  /** The conversation's reasoning level, for a model that thinks: extended thinking with its budget. */
+  /**
+   * The conversation's reasoning level, for a model that thinks: extended thinking with its budget, or
+   * adaptive thinking with its effort (anthropic-thinking.ts).
+   */
   reasoningEffort?: ReasoningLevel;
 }
 
@@ -116,9 +119,13 @@ export function convertToAnthropicRequest(
 
   const maxTokens = options.maxOutputTokens ?? DEFAULT_ANTHROPIC_MAX_TOKENS;
   const messages = turns.build(warnings);
-  let thinking =
-    options.reasoningEffort !== undefined ? anthropicThinking(options.reasoningEffort, maxTokens) : undefined;
-  if (thinking && toolLoopLacksThinking(messages)) {
+  const fields =
+    options.reasoningEffort !== undefined
+      ? claudeThinkingFields(options.model, options.reasoningEffort, maxTokens)
+      : { adaptive: false };
+  let thinking = fields.thinking;
+  // Adaptive thinking may skip thinking on any turn, so only a budget needs the loop to open with it.
+  if (thinking && !fields.adaptive && toolLoopLacksThinking(messages)) {
     warnings.push(THINKING_PAUSED_WARNING);
     thinking = undefined;
   }
@@ -127,6 +134,7 @@ export function convertToAnthropicRequest(
     model: options.model,
     max_tokens: maxTokens,
     ...(thinking ? { thinking } : {}),
+    ...(fields.effort ? { output_config: { effort: fields.effort } } : {}),
     ...(system.length > 0 ? { system: system.join('\n\n') } : {}),
     messages,
     ...(toolBlocks ? { tools: options.tools.map(convertToAnthropicTool) } : {}),

@@ -106,7 +106,7 @@ export function convertToConverseRequest(
   }
   const messages = turns.build(warnings);
   let reasoning = converseReasoning(options.model, options.reasoningEffort, options.maxOutputTokens);
-  if (reasoning && isClaude(options.model) && toolLoopLacksReasoning(messages)) {
+  if (reasoning && !reasoning.adaptive && isClaude(options.model) && toolLoopLacksReasoning(messages)) {
     warnings.push(THINKING_PAUSED_WARNING);
     reasoning = undefined;
   }

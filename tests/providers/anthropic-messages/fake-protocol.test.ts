@@ -140,6 +140,60 @@ describe('anthropicMessagesProtocol.validate', () => {
   });
 });
 
+describe('anthropicMessagesProtocol.validate: thinking types per model', () => {
+  const hi = { max_tokens: 16_000, messages: [{ role: 'user', content: 'hi' }] };
+  const budget = { type: 'enabled', budget_tokens: 4_000 };
+
+  it.each([
+    'claude-opus-4-7',
+    'claude-opus-4-8',
+    'claude-opus-5',
+    'claude-sonnet-5-5',
+    'claude-haiku-5-5',
+    'claude-fable-5-1',
+    'claude-mythos-preview',
+  ])('refuses a thinking budget on the adaptive-only %s, in Anthropic’s words', (model) => {
+    const verdict = anthropicMessagesProtocol.validate(request({ ...hi, model, thinking: budget }));
+    expect(verdict?.status).toBe(400);
+    expect((verdict?.body as { error: { message: string } }).error.message).toBe(
+      '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.',
+    );
+    const adaptive = { ...hi, model, thinking: { type: 'adaptive' }, output_config: { effort: 'medium' } };
+    expect(anthropicMessagesProtocol.validate(request(adaptive))).toBeUndefined();
+  });
+
+  it.each([
+    ['claude-opus-5-5', 'disabled'],
+    ['claude-fable-5', 'disabled'],
+    ['claude-sonnet-5-5', 'disabled'],
+    ['claude-opus-4-7', 'disabled'],
+    ['claude-opus-5', 'between_tools'],
+    ['claude-sonnet-4-5', 'adaptive'],
+  ])('refuses %s with thinking %s', (model, type) => {
+    const verdict = anthropicMessagesProtocol.validate(request({ ...hi, model, thinking: { type } }));
+    expect((verdict?.body as { error: { message: string } }).error.message).toMatch(
+      `"thinking.type.${type}" is not supported for this model.`,
+    );
+  });
+
+  it('takes a budget where it is still accepted, disabled where documented, and only known efforts', () => {
+    const ok = (body: Json): void =>
+      expect(anthropicMessagesProtocol.validate(request({ ...hi, ...body }))).toBeUndefined();
+    ok({ model: 'claude-sonnet-4-6', thinking: budget });
+    ok({ model: 'claude-opus-5', thinking: { type: 'disabled' } });
+    ok({ model: 'claude-sonnet-5-5', thinking: { type: 'between_tools' } });
+    const bad = anthropicMessagesProtocol.validate(
+      request({
+        ...hi,
+        model: 'claude-opus-5',
+        thinking: { type: 'adaptive' },
+        output_config: { effort: 'minimal' },
+      }),
+    );
+    expect((bad?.body as { error: { message: string } }).error.message).toMatch(/output_config\.effort/);
+  });
+});
+
 /** The SSE frames of a rendered reply as [event name, parsed data, raw data line]. */
 function framesOf(
   step: ReplyStep,

@@ -9,6 +9,7 @@ import {
   type ModelClient,
   type ModelRequest,
   type ReasoningItem,
+  type ReasoningLevel,
 } from '../../../src/protocol/index.js';
 import { createBedrockConverseClient } from '../../../src/providers/bedrock-converse/client.js';
 import {
@@ -41,7 +42,7 @@ const server = withFakeServer();
 
 function client(
   env: Record<string, string | undefined> = ENV,
-  extra: { reasoningEffort?: 'high' | 'off'; model?: string } = {},
+  extra: { reasoningEffort?: ReasoningLevel; model?: string } = {},
 ): ModelClient {
   return createBedrockConverseClient({
     api: 'bedrock-converse',
@@ -305,6 +306,53 @@ describe('createBedrockConverseClient: reasoning', () => {
       ],
     });
     expect((second?.body as Record<string, unknown>).additionalModelRequestFields).toBeDefined();
+  });
+
+  it('asks an adaptive-only Claude for adaptive thinking with its effort, no budget, cap or beta; off as documented', async () => {
+    const fields = async (model: string, level: ReasoningLevel): Promise<unknown> => {
+      server.reset();
+      await run({ type: 'reply', text: 'ok' }, REQUEST, client(ENV, { model, reasoningEffort: level }));
+      const [request] = server.modelRequests('bedrock-converse');
+      expect(request?.rejected).toBeUndefined();
+      expect(request?.body).not.toHaveProperty('inferenceConfig');
+      return (request?.body as Record<string, unknown>).additionalModelRequestFields;
+    };
+    const sonnet = 'us.anthropic.claude-sonnet-5-5-v1:0';
+    expect(await fields(sonnet, 'minimal')).toEqual({
+      thinking: { type: 'adaptive' },
+      output_config: { effort: 'low' },
+    });
+    expect(await fields(sonnet, 'medium')).toEqual({
+      thinking: { type: 'adaptive' },
+      output_config: { effort: 'medium' },
+    });
+    expect(await fields('anthropic.claude-opus-4-7', 'high')).toEqual({
+      thinking: { type: 'adaptive' },
+      output_config: { effort: 'high' },
+    });
+    expect(await fields(sonnet, 'off')).toEqual({ thinking: { type: 'between_tools' } });
+    expect(await fields('anthropic.claude-opus-5', 'off')).toEqual({ thinking: { type: 'disabled' } });
+    expect(await fields('anthropic.claude-fable-5-1', 'off')).toEqual({
+      thinking: { type: 'adaptive' },
+      output_config: { effort: 'low' },
+    });
+    expect(await fields('anthropic.claude-opus-4-7', 'off')).toBeUndefined();
+  });
+
+  it('the fake refuses a budget for an adaptive-only Claude, as Bedrock passes Anthropic’s 400 through', async () => {
+    server.enqueue({ type: 'reply', text: 'never' });
+    const response = await fetch(`${server.url}/model/anthropic.claude-opus-5-5/converse-stream`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer test-key', 'content-type': 'application/json' },
+      body: JSON.stringify({
+        messages: [{ role: 'user', content: [{ text: 'hi' }] }],
+        additionalModelRequestFields: { thinking: { type: 'enabled', budget_tokens: 4_000 } },
+      }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { message: string }).message).toBe(
+      '"thinking.type.enabled" is not supported for this model. Use "thinking.type.adaptive" and "output_config.effort" to control thinking behavior.',
+    );
   });
 });
 

@@ -13,6 +13,7 @@ import {
   lookupModelLimits,
   reasoningSupport,
 } from '../../../src/core/selection/index.js';
+import { claudeThinkingControl } from '../../../src/providers/anthropic-messages/claude-models.js';
 
 /** The project's node_modules: the SDK versions package-lock.json pins. */
 const NODE_MODULES = join(import.meta.dirname, '../../../node_modules');
@@ -51,17 +52,19 @@ describe('the catalogue knows every model the pinned SDKs name', () => {
 
   it.each(claudeModels)('anthropic %s, and its Bedrock id', (model) => {
     expect(unknownModelWarning('anthropic', model, false)).toBeUndefined();
-    // Every current Claude model thinks; Opus 4.7 and later, the 5.x lines, Fable and Mythos only
-    // adaptively (a thinking budget is a 400), so they take no reasoning control Cody sends.
+    // Every current Claude model thinks and takes Cody's reasoning setting: a budget, or (Opus 4.7 and
+    // later, the 5.x lines, Fable and Mythos, where a budget is a 400) adaptive thinking with its effort.
     const adaptive = /^claude-(opus-4-[78]|opus-5|sonnet-5|haiku-5|fable|mythos)/.test(model);
-    expect(reasoningSupport(model)).toEqual({ reasons: true, effort: !adaptive });
+    expect(reasoningSupport(model)).toEqual({ reasons: true, effort: true });
+    expect(claudeThinkingControl(model).kind).toBe(adaptive ? 'adaptive' : 'budget');
     const limits = lookupModelLimits(model);
     expect(limits.maxOutputTokens).toBeGreaterThanOrEqual(64_000);
     // Mythos Preview: no published price was found; no cost rather than a guess.
     if (model !== 'claude-mythos-preview') expect(costOf(model, USAGE), 'price').toBeGreaterThan(0);
     const bedrock = `us.anthropic.${model}-v1:0`;
     expect(lookupModelLimits(bedrock)).toEqual(limits);
-    expect(reasoningSupport(bedrock)).toEqual({ reasons: true, effort: !adaptive });
+    expect(reasoningSupport(bedrock)).toEqual({ reasons: true, effort: true });
+    expect(claudeThinkingControl(bedrock)).toEqual(claudeThinkingControl(model));
     expect(costOf(bedrock, USAGE)).toBe(costOf(model, USAGE));
   });
 
