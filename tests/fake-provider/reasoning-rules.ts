@@ -169,6 +169,17 @@ export function anthropicThinkingProblem(request: ProtocolRequest): string | und
   return `messages.${assistantIndex}.content.0.type: Expected \`thinking\` or \`redacted_thinking\`, but found \`${String(first?.type)}\`. When \`thinking\` is enabled, a final \`assistant\` message must start with a thinking block (preceeding the lastmost set of \`tool_use\` and \`tool_result\` blocks). We recommend you include thinking blocks from previous turns. To avoid this requirement, disable \`thinking\`. Please consult our documentation at https://docs.claude.com/en/docs/build-with-claude/extended-thinking`;
 }
 
+/**
+ * The thinking levels a Gemini 3+ model takes: 3 Pro low and high, 3.1 Pro low to high, Flash-Lite and
+ * Flash up to 3.6 minimal to high, 3.7 Flash and later and 4 Argon no minimal.
+ */
+function geminiLevels(model: string): string[] {
+  if (/^gemini-3-pro|^gemini-pro-latest/.test(model)) return ['LOW', 'HIGH'];
+  if (/^gemini-3\.1-pro/.test(model)) return ['LOW', 'MEDIUM', 'HIGH'];
+  if (/flash-lite|^gemini-3(\.[0-6])?-flash/.test(model)) return ['MINIMAL', 'LOW', 'MEDIUM', 'HIGH'];
+  return ['LOW', 'MEDIUM', 'HIGH'];
+}
+
 /** Gemini's thinkingConfig rules per model generation. */
 export function geminiThinkingProblem(
   model: string | undefined,
@@ -187,8 +198,7 @@ export function geminiThinkingProblem(
   if (/^gemini-2\.5-pro/.test(model) && budget === 0)
     return 'Budget 0 is invalid. This model only works in thinking mode.';
   if (/^gemini-([3-9]|(pro|flash|flash-lite)-latest)/.test(model) && level !== undefined) {
-    const allowed = /-pro/.test(model) ? ['LOW', 'HIGH'] : ['MINIMAL', 'LOW', 'MEDIUM', 'HIGH'];
-    if (!allowed.includes(String(level).toUpperCase()))
+    if (!geminiLevels(model).includes(String(level).toUpperCase()))
       return `Thinking level ${String(level)} is not supported for this model.`;
   }
   return undefined;

@@ -18,6 +18,40 @@ import type { ModelEntry, PriceEntry } from '../definition.js';
 /** Gemini 3 and later (and the `-latest` aliases, which name them) think by level. */
 export const GEMINI_LEVEL_THINKING = /^(gemini-([3-9]|\d{2,})|gemini-(pro|flash|flash-lite)-latest)/;
 
+/** A `thinkingLevel` value, least thinking first. */
+export type GeminiThinkingLevel = 'minimal' | 'low' | 'medium' | 'high';
+
+/**
+ * The `thinkingLevel` values each level-thinking model takes (any other is a 400), most specific first.
+ * Sources (checked 2026-11-30): the Gemini 3.5 Flash developer's guide on docs.cloud.google.com (its
+ * table: 3.5 Flash and 3.1 Flash-Lite minimal to high, 3.1 Pro low, medium and high); Gemini 3 Pro low
+ * and high (as before); 3.7 Flash, 3.8 Flash and 4 Argon without minimal (the provider check of issue
+ * 33; simonw/llm-gemini 0.34 for 3.8 Flash). An alias takes what every model it may name takes.
+ */
+export const GEMINI_THINKING_LEVELS: readonly {
+  pattern: RegExp;
+  levels: readonly GeminiThinkingLevel[];
+}[] = [
+  { pattern: /^gemini-3-pro/, levels: ['low', 'high'] },
+  { pattern: /^gemini-3\.1-pro/, levels: ['low', 'medium', 'high'] },
+  // Flash-Lite keeps minimal; Flash up to 3.6 (3.5 now serves 3.6) and 3 Flash take all four.
+  {
+    pattern: /^gemini-(\d+(\.\d+)?-flash-lite|flash-lite-latest)/,
+    levels: ['minimal', 'low', 'medium', 'high'],
+  },
+  { pattern: /^gemini-3(\.[0-6])?-flash/, levels: ['minimal', 'low', 'medium', 'high'] },
+  // 3.7 Flash and later, the Flash alias (which names one of them) and 4 Argon: no minimal.
+  { pattern: /^gemini-(3\.[7-9]-flash|flash-latest|4)/, levels: ['low', 'medium', 'high'] },
+  // Pro alias and unknown Pros: what every Pro takes; any other newer model: as the newest Flash.
+  { pattern: /-pro/, levels: ['low', 'high'] },
+  { pattern: /./, levels: ['low', 'medium', 'high'] },
+];
+
+/** The levels `model` (bare id) takes. */
+export function geminiThinkingLevels(model: string): readonly GeminiThinkingLevel[] {
+  return GEMINI_THINKING_LEVELS.find(({ pattern }) => pattern.test(model))?.levels ?? ['low', 'high'];
+}
+
 const THINKS = { reasoning: true, effort: true } as const;
 
 /** Most specific first. */

@@ -162,13 +162,30 @@ describe('the reasoning level on the wire, per API and level', () => {
     expect(server.requests[0]?.headers['anthropic-beta']).toBeUndefined();
   });
 
-  it('Anthropic: no thinking budget for the models that think only adaptively (a budget is a 400 there)', async () => {
+  it('Anthropic: adaptive thinking with its effort for the models that refuse a budget, off as each documents', async () => {
     await start();
-    for (const model of ['claude-sonnet-5-5', 'claude-opus-4-7', 'claude-fable-5-1']) {
-      const body = await bodyAt({ provider: 'anthropic', model }, 'high');
-      expect(body, model).not.toHaveProperty('thinking');
-      expect(body.max_tokens, model).toBeGreaterThan(0);
+    // The default model, claude-sonnet-5-5: the level reaches it as an effort, and no warning is given.
+    const sonnet: Record<string, unknown> = {};
+    for (const level of REASONING_LEVELS) {
+      const body = await bodyAt({ provider: 'anthropic', model: 'claude-sonnet-5-5' }, level);
+      sonnet[level] = [body.thinking, body.output_config];
+      expect(server.requests[0]?.headers['anthropic-beta']).toBeUndefined();
     }
+    expect(sonnet).toEqual({
+      off: [{ type: 'between_tools' }, undefined],
+      minimal: [{ type: 'adaptive' }, { effort: 'low' }],
+      low: [{ type: 'adaptive' }, { effort: 'low' }],
+      medium: [{ type: 'adaptive' }, { effort: 'medium' }],
+      high: [{ type: 'adaptive' }, { effort: 'high' }],
+    });
+    server.reset();
+    const conversation = await cody.create({ provider: 'anthropic', model: 'claude-sonnet-5-5' });
+    const events = await drain(conversation.submit('hi', { reasoning: 'high' }));
+    expect(events.filter((event) => event.type === 'warning')).toEqual([]);
+    const opus47 = await bodyAt({ provider: 'anthropic', model: 'claude-opus-4-7' }, 'high');
+    expect(opus47).toMatchObject({ thinking: { type: 'adaptive' }, output_config: { effort: 'high' } });
+    const fable = await bodyAt({ provider: 'anthropic', model: 'claude-fable-5-1' }, 'off');
+    expect(fable).toMatchObject({ thinking: { type: 'adaptive' }, output_config: { effort: 'low' } });
   });
 
   it('Gemini: thinkingBudget on 2.5, thinkingLevel on 3, includeThoughts while thinking', async () => {
@@ -190,12 +207,18 @@ describe('the reasoning level on the wire, per API and level', () => {
     for (const level of REASONING_LEVELS)
       pro3[level] = config(await bodyAt({ provider: 'google', model: 'gemini-3-pro-preview' }, level));
     expect(pro3).toEqual({
-      off: undefined,
+      // No Gemini 3 model turns thinking off: its lowest level, without thoughts.
+      off: { thinkingLevel: 'LOW', includeThoughts: false },
       minimal: { thinkingLevel: 'LOW', includeThoughts: true },
       low: { thinkingLevel: 'LOW', includeThoughts: true },
       medium: { thinkingLevel: 'HIGH', includeThoughts: true },
       high: { thinkingLevel: 'HIGH', includeThoughts: true },
     });
+    // 3.1 Pro takes medium; 3.7 Flash no minimal.
+    const pro31 = await bodyAt({ provider: 'google', model: 'gemini-3.1-pro-preview' }, 'medium');
+    expect(config(pro31)).toEqual({ thinkingLevel: 'MEDIUM', includeThoughts: true });
+    const flash37 = await bodyAt({ provider: 'google', model: 'gemini-3.7-flash' }, 'minimal');
+    expect(config(flash37)).toEqual({ thinkingLevel: 'LOW', includeThoughts: true });
     expect(config(await bodyAt({ provider: 'google', model: 'gemini-2.0-flash' }, 'high'))).toBeUndefined();
   });
 });
