@@ -3,6 +3,7 @@
  * This file is the folder's public surface: other folders import it, never its modules (eslint.config.js).
  */
 export { createCody } from './cody.js';
-export type { Cody, CreateCodyOptions } from './cody.js';
+export type { Cody, CreateCodyOptions } from './cody-api.js';
+export type { ConversationDraft, ExportOptions, StartOptions, TurnDiff, UndoRequest } from './cody-api.js';
 export { storeOf } from './front-end-store.js';
 export type { Store } from './front-end-store.js';

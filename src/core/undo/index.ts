@@ -5,3 +5,4 @@
  */
 export type { TurnChangesPayload } from './turn-changes.js';
 export type { UndoResult } from './undo-turns.js';
+export type { DiffStat } from './turn-diff.js';
