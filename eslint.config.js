@@ -41,57 +41,21 @@ const throughFolderIndex = (prefix) =>
   }));
 
 /**
- * What the front ends (src/cli, src/server) may import from core: its front door, `core/index.ts`
- * (createCody and what goes with it), `core/errors.ts`, and the public surface (`index.ts`) of the folders
- * that hold no engine state (config and paths, sign-in and keys, the redactor, selection and the model
- * catalogue, the conversation store's readers and exports, the event types and the plan, project files,
- * the tool policy and workspace, undo). The session, the turn loop, MCP, the rollout recorder and the tool
- * runtime are core's own: a front end obtains conversations from createCody (issue 20).
+ * The front ends (src/cli, src/server, src/acp, src/mcp-server) import core through one door,
+ * `src/core/index.ts` (createCody, the Cody API's types, core's errors and the leaf helpers it
+ * re-exports), types included, with no exception list: any other path into core — a folder's index, a
+ * module, `core/errors.ts` — is refused, static, `export … from` and `import()` alike (issue 30).
  */
-const corePublicModules = [
-  'index',
-  'errors',
-  ...[
-    'auth',
-    'config',
-    'conversation',
-    'images',
-    'project',
-    'redact',
-    'selection',
-    'store',
-    'tools',
-    'undo',
-  ].map((folder) => `${folder}/index`),
-];
-/** Modules a front end may load with `import()` (on demand, so a command that never needs them never loads them). */
-const coreLazyModules = [
-  ...corePublicModules,
-  'tools/workspace',
-  'undo/turn-diff',
-  'undo/turn-snapshots',
-  'undo/undo-turns',
-];
-const coreEntryMessage =
-  "front ends import core only through its entry points: src/core/index.ts (createCody), core/errors.ts and the folders' index.ts listed in eslint.config.js.";
-// Files only (`*.js`): a pattern that matched core's folders would keep their public files out too.
-const coreEntryPoints = {
-  group: ['**/core/**/*.js', ...corePublicModules.map((module) => `!**/core/${module}.js`)],
-  message: coreEntryMessage,
-};
-/** What a front end never takes even from a public surface: the engine's internals. */
-const coreInternals = [
-  { group: ['**/core/store/index.js'], importNames: ['ConversationManager'], message: coreEntryMessage },
-  {
-    group: ['**/core/conversation/index.js'],
-    importNames: ['AsyncQueue', 'TurnFailedError'],
-    message: coreEntryMessage,
-  },
-];
-/** The same rule for `import('…')`, which no-restricted-imports does not see. */
+const frontEnds = ['src/cli/**/*.ts', 'src/server/**/*.ts', 'src/acp/**/*.ts', 'src/mcp-server/**/*.ts'];
+/** A relative path with a `core` folder in it, other than `…/core/index.js`. */
+const pastTheDoor = '^(\\.\\.?/)+([^/]+/)*core(/(?!index\\.js$).*)?$';
+const coreDoorMessage =
+  'front ends import core only through src/core/index.ts (the Cody API); no other core module.';
+const coreDoor = { regex: pastTheDoor, message: coreDoorMessage };
+/** The same rule for `import()`, which no-restricted-imports does not see. */
 const coreDynamicImports = {
-  selector: `ImportExpression[source.value=/\\/core\\/(?!(${coreLazyModules.map((module) => module.replace('/', '\\/')).join('|')})\\.js$)/]`,
-  message: coreEntryMessage,
+  selector: `ImportExpression[source.value=/${pastTheDoor.replaceAll('/', '\\/')}/]`,
+  message: coreDoorMessage,
 };
 
 export default tseslint.config(
@@ -203,12 +167,12 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/cli/**/*.ts', 'src/server/**/*.ts'],
+    files: frontEnds,
     rules: { 'no-restricted-syntax': ['error', coreDynamicImports] },
   },
   {
-    files: ['src/cli/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [coreEntryPoints, ...coreInternals] }] },
+    files: ['src/cli/**/*.ts', 'src/acp/**/*.ts', 'src/mcp-server/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [coreDoor] }] },
   },
   {
     files: ['src/server/**/*.ts'],
@@ -221,8 +185,7 @@ export default tseslint.config(
             message: 'the server knows nothing of terminals.',
           })),
           patterns: [
-            coreEntryPoints,
-            ...coreInternals,
+            coreDoor,
             {
               group: ['**/cli/**', '**/cli'],
               message: 'the server is a front end beside the cli, not on it.',

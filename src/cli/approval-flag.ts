@@ -1,6 +1,6 @@
 /** The approval policy a command runs with: --approval, else --auto-approve (full-auto), else config, else ask. */
-import { UsageError } from '../core/errors.js';
-import { APPROVAL_POLICIES, isApprovalPolicy, type ApprovalPolicy } from '../core/tools/index.js';
+import { UsageError } from '../core/index.js';
+import { APPROVAL_POLICIES, isApprovalPolicy, type ApprovalPolicy } from '../core/index.js';
 
 /**
  * The policy the flags choose, checked (a usage error for a bad one); undefined without a flag, so the

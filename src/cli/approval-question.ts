@@ -10,7 +10,7 @@
  */
 import { createInterface } from 'node:readline';
 import type { ChalkInstance } from 'chalk';
-import type { AlwaysScope, ApprovalDecision, SessionEvent } from '../core/conversation/index.js';
+import type { AlwaysScope, ApprovalDecision, SessionEvent } from '../core/index.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { diffPreview, summarizeToolCall } from './tool-summary.js';
 import { paintDiffLine } from './tool-view.js';

@@ -1,5 +1,5 @@
 /** How tool calls that change something get approved: asked on a terminal, or by an explicit flag. */
-import type { SessionEvent } from '../core/conversation/index.js';
+import type { SessionEvent } from '../core/index.js';
 import type { ApprovalAnswer } from './approval-question.js';
 import type { Io } from './io.js';
 import { stderrChalk } from './color.js';

@@ -4,7 +4,7 @@
  * `cody --version` and `cody list` stay fast.
  */
 import { type Command, Option } from 'commander';
-import { UsageError } from '../core/errors.js';
+import { UsageError } from '../core/index.js';
 import type { ExitCodeValue } from './exit-codes.js';
 import type { Io } from './io.js';
 import { apisHelp, providersHelp } from './provider-help.js';

@@ -1,6 +1,6 @@
 /** `cody completion bash|zsh|fish`: a script that completes commands, options and conversation ids. */
-import { allApiNames, providerList, signInModes } from '../core/config/index.js';
-import { APPROVAL_POLICIES } from '../core/tools/index.js';
+import { allApiNames, providerList, signInModes } from '../core/index.js';
+import { APPROVAL_POLICIES } from '../core/index.js';
 import { REASONING_LEVELS } from '../protocol/reasoning-levels.js';
 import { ExitCode } from './exit-codes.js';
 import type { Io } from './io.js';

@@ -1,18 +1,11 @@
 /**
- * What every command needs: the engine (`createCody`) and, from it, the paths, the config and the
- * conversation store, created on demand. The CLI builds no session or tool runtime of its own: it passes
+ * What every command needs: the engine (`createCody`) and, from it, the paths and the config; every
+ * conversation is reached through the engine's API (`Cody`), as every other front end reaches it. The CLI builds no session or tool runtime of its own: it passes
  * createCody only what is the terminal's (whether it can ask, where notices go, its approval flags).
  */
-import { ensureCodyHome, type CodyPaths } from '../core/config/index.js';
-import { resolveSelection, type CodyConfig } from '../core/config/index.js';
-import {
-  createCody,
-  storeOf,
-  type Cody,
-  type CodyStore,
-  type CreateCodyOptions,
-  type SelectionChoice,
-} from '../core/index.js';
+import { ensureCodyHome, type CodyPaths } from '../core/index.js';
+import { resolveSelection, type CodyConfig } from '../core/index.js';
+import { createCody, type Cody, type CreateCodyOptions, type SelectionChoice } from '../core/index.js';
 import type { Io } from './io.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { CLI_VERSION } from './version.js';
@@ -29,10 +22,8 @@ export type EngineOptions = Pick<
 export interface CommandContext {
   io: Io;
   cody: Cody;
-  /** The engine's store: paths, config, conversations (start, import, resolve, list). */
-  store: CodyStore;
+  /** Where the engine's files are, and the config.json it read (once): `cody.settings()`. */
   paths: CodyPaths;
-  manager: CodyStore['manager'];
   config: CodyConfig;
   /** Closes the engine's live conversations (their tools, MCP servers); an ephemeral one removes its scratch directory. */
   dispose: () => Promise<void>;
@@ -71,9 +62,8 @@ export async function ephemeralContext(
 }
 
 async function contextOf(io: Io, cody: Cody): Promise<CommandContext> {
-  const store = await storeOf(cody);
-  const { paths, config, manager } = store;
-  return { io, cody, store, paths, config, manager, dispose: () => cody.close() };
+  const { paths, config } = await cody.settings();
+  return { io, cody, paths, config, dispose: () => cody.close() };
 }
 
 function cliEngineOptions(io: Io, engine: EngineOptions = {}): CreateCodyOptions {

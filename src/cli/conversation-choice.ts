@@ -4,7 +4,6 @@
  * so config.json and every other conversation keep theirs (resolve-selection.ts: a choice wins for its
  * conversation, and its next turn records it in the rollout).
  */
-// Config modules only (no core/index): the REPL's prompt loads this before the engine.
 import {
   apiNameOf,
   type CodyConfig,
@@ -12,9 +11,9 @@ import {
   isWireApi,
   providerList,
   toWireApi,
-} from '../core/config/index.js';
-import { UsageError } from '../core/errors.js';
-import { applyProviderChoice } from '../core/selection/index.js';
+} from '../core/index.js';
+import { UsageError } from '../core/index.js';
+import { applyProviderChoice } from '../core/index.js';
 import type { SelectionChoice, SessionStatus } from '../core/index.js';
 import { closestMatch } from './suggest.js';
 

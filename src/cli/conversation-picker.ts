@@ -1,8 +1,8 @@
 /** The conversation picker of `/resume` and `cody --resume`. */
 import type { ChalkInstance } from 'chalk';
-import type { CodyStore } from '../core/index.js';
+import type { Cody } from '../core/index.js';
 import { relativeTime } from './commands/list.js';
-import { isInWorkspace, workspaceFirst, workspaceOf } from '../core/store/index.js';
+import { isInWorkspace, workspaceFirst, workspaceOf } from '../core/index.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { LineEditor } from './tty/line-editor.js';
 import type { RawTerminal } from './tty/terminal.js';
@@ -12,13 +12,13 @@ import type { RawTerminal } from './tty/terminal.js';
  * workspace): type to filter, ↑/↓ to move, Enter to open, Esc to cancel.
  */
 export async function pickConversation(
-  manager: Pick<CodyStore['manager'], 'listConversations'>,
+  cody: Pick<Cody, 'list'>,
   ui: { terminal: RawTerminal; color: ChalkInstance },
   initialQuery: string,
   cwd: string = process.cwd(),
 ): Promise<string | undefined> {
   const root = workspaceOf(cwd);
-  const all = workspaceFirst(await manager.listConversations({ limit: 200 }), root);
+  const all = workspaceFirst(await cody.list({ limit: 200 }), root);
   const rows = all.map((conversation) => ({
     id: conversation.id,
     label: sanitizeForTerminal(

@@ -1,5 +1,5 @@
 /** Error kinds as the scripting contract names them, from a thrown error. */
-import { CodyError, type ErrorKind } from '../core/errors.js';
+import { CodyError, type ErrorKind } from '../core/index.js';
 import { MissingApiKeyError, ProviderError } from '../protocol/errors.js';
 
 /** The scripting contract uses core's error kinds as they are. */

@@ -1,5 +1,5 @@
 /** The CLI's exit codes (documented in the README) and how core's error kinds map to them. */
-import type { ErrorHint, ErrorKind } from '../core/errors.js';
+import type { ErrorHint, ErrorKind } from '../core/index.js';
 
 export const ExitCode = {
   ok: 0,

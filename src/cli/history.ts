@@ -5,7 +5,7 @@
  */
 import { appendFileSync, chmodSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Redactor } from '../core/redact/index.js';
+import type { Redactor } from '../core/index.js';
 
 export const MAX_HISTORY_BYTES = 512 * 1024;
 const FILE_MODE = 0o600;

@@ -5,7 +5,7 @@
  */
 import { terminalSafeJson } from './sanitize.js';
 import type { TokenUsage } from '../protocol/index.js';
-import type { SessionEvent } from '../core/conversation/index.js';
+import type { SessionEvent } from '../core/index.js';
 import { errorKindOf, type CliErrorKind } from './error-kind.js';
 import type { OutputStream } from './io.js';
 

@@ -3,8 +3,8 @@
  * when a model is chosen. The context catalogue matches families by prefix, so it cannot tell a typo from a new model; this list can, and
  * an id not on it is still used as typed (new models appear all the time), with a warning.
  */
-import { isProvider, providerList, providerSettings, type Selection } from '../core/config/index.js';
-import { cachedModelList, canListModels, providerModelList } from '../core/selection/index.js';
+import { isProvider, providerList, providerSettings, type Selection } from '../core/index.js';
+import { cachedModelList, canListModels, providerModelList } from '../core/index.js';
 import { closestMatch } from './suggest.js';
 
 /** The model ids the provider is known to publish (its definition's `knownModels`). */

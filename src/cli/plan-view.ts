@@ -4,7 +4,7 @@
  * number of lines; otherwise the new one is printed below.
  */
 import type { ChalkInstance } from 'chalk';
-import type { Plan } from '../core/tools/index.js';
+import type { Plan } from '../core/index.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 const MARKS = { pending: '☐', in_progress: '◐', completed: '☑' } as const;

@@ -1,5 +1,5 @@
 /** Reads a secret: from a prompt without echo on a terminal, or from stdin (whole, trimmed) in scripts. */
-import { CodyError } from '../core/errors.js';
+import { CodyError } from '../core/index.js';
 import { type InputStream, type Io, readAll } from './io.js';
 
 interface RawInput extends InputStream {

@@ -5,11 +5,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, resolve as resolvePath } from 'node:path';
-import { readTitles } from '../core/store/index.js';
-import { UsageError } from '../core/errors.js';
-import { redactDeep } from '../core/redact/index.js';
-import { knownSecretsRedactor } from '../core/redact/index.js';
-import { EXPORT_FORMATS, formatExport, type ExportFormat } from '../core/store/index.js';
+import { UsageError } from '../core/index.js';
+import { EXPORT_FORMATS, type ExportFormat } from '../core/index.js';
 import type { CommandContext } from './context.js';
 
 /** How many numbered names (`cody-0123abcd-2.md`, …) are tried before giving up. */
@@ -17,19 +14,14 @@ const MAX_SUFFIX = 999;
 
 /** Writes the export and returns its path; a bad format or an existing FILE is a usage error (one line). */
 export async function exportConversation(
-  context: Pick<CommandContext, 'io' | 'manager' | 'paths' | 'config'>,
+  context: Pick<CommandContext, 'cody' | 'paths'>,
   id: string,
   argument: string,
   cwd: string,
 ): Promise<string> {
   const [format = 'md', file] = argument.split(/\s+/).filter((word) => word !== '');
   if (!isFormat(format)) throw new UsageError('Usage: /export [md|json|html] [FILE]');
-  const transcript = redactDeep(
-    await context.manager.store.transcript(id),
-    await knownSecretsRedactor(context.config.redact ?? [], context.io.env, context.paths.home),
-  );
-  const title = readTitles(context.paths.home).get(id);
-  const text = formatExport(format, id, title, transcript);
+  const text = await context.cody.export(id, format);
   if (file !== undefined) {
     const target = resolvePath(cwd, file);
     if (!(await writeNew(target, text))) {

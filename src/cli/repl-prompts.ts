@@ -6,7 +6,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { Conversation, PromptCommand } from '../core/index.js';
-import { loadPromptCommands } from '../core/project/index.js';
+import { loadPromptCommands } from '../core/index.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 export class UserCommands {

@@ -3,7 +3,7 @@
  * rollout's tail (`recentTranscript`), so the recap counts the same messages as every other reader.
  */
 import type { ChalkInstance } from 'chalk';
-import { recapMessages, type RecapMessage, type RolloutStore } from '../core/index.js';
+import type { Cody, RecapMessage } from '../core/index.js';
 import type { Io } from './io.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
@@ -11,9 +11,9 @@ const EXCHANGES = 2;
 const LINES_PER_MESSAGE = 3;
 
 /** The typed user messages and the replies in the rollout's tail, oldest first ([] when unreadable). */
-export async function tailMessages(manager: { store: RolloutStore }, id: string): Promise<RecapMessage[]> {
+export async function tailMessages(cody: Pick<Cody, 'recap'>, id: string): Promise<RecapMessage[]> {
   try {
-    return await recapMessages(await manager.store.recentTranscript(id));
+    return await cody.recap(id);
   } catch {
     return [];
   }
@@ -21,11 +21,11 @@ export async function tailMessages(manager: { store: RolloutStore }, id: string)
 
 export async function printRecap(
   io: Io,
-  manager: { store: RolloutStore },
+  cody: Pick<Cody, 'recap'>,
   id: string,
   color: ChalkInstance,
 ): Promise<void> {
-  const messages = await tailMessages(manager, id);
+  const messages = await tailMessages(cody, id);
   const userIndexes = messages.flatMap((message, index) => (message.role === 'user' ? [index] : []));
   if (userIndexes.length === 0) return;
   const from = userIndexes[Math.max(0, userIndexes.length - EXCHANGES)] ?? 0;

@@ -1,12 +1,12 @@
 /** The REPL's slash commands (parsed by `repl-input`). */
 import type { ChalkInstance } from 'chalk';
-import { APPROVAL_POLICIES, noSandboxWarning, type ApprovalPolicy } from '../core/tools/index.js';
-import { forkThrough, wireApiOf, type Conversation } from '../core/index.js';
+import { APPROVAL_POLICIES, noSandboxWarning, type ApprovalPolicy } from '../core/index.js';
+import { wireApiOf, type Conversation } from '../core/index.js';
 import type { CommandContext } from './context.js';
 import { conversationChoice } from './conversation-choice.js';
 import type { Io } from './io.js';
 import { unknownModelWarning } from './known-models.js';
-import { cachedModelList } from '../core/selection/index.js';
+import { cachedModelList } from '../core/index.js';
 import { planLines } from './plan-view.js';
 import { renderMarkdown } from './markdown.js';
 import { STYLES } from './markdown-text.js';
@@ -158,7 +158,10 @@ async function forkCommand(argument: string, state: ReplState, ui: Ui, say: Say)
     return;
   }
   const from = state.session.id;
-  const id = await forkThrough(state.context.manager, from, at);
+  const id = await state.context.cody.startFork(from, {
+    ...(at !== undefined ? { atUserTurn: at } : {}),
+    activate: true,
+  });
   state.session = await state.open(state.context, id);
   say(ui.color.green(`✓ Forked ${from.slice(0, 8)} into ${id}; you are now in the fork\n`));
 }
@@ -166,15 +169,15 @@ async function forkCommand(argument: string, state: ReplState, ui: Ui, say: Say)
 /** `/resume [id]`: the picker (or that conversation), made active, with its recap. */
 async function resumeCommand(argument: string, state: ReplState, ui: Ui, say: Say): Promise<void> {
   const { pickConversation } = await import('./conversation-picker.js');
-  const id = await pickConversation(state.context.manager, ui, argument, ui.io.cwd);
+  const id = await pickConversation(state.context.cody, ui, argument, ui.io.cwd);
   if (id === undefined) return;
   state.session = await state.open(state.context, id);
-  await state.context.manager.setActive(id);
+  await state.context.cody.activate(id);
   say(ui.color.green(`✓ Resumed ${id}\n`));
   const { printRecap } = await import('./repl-recap.js');
   await printRecap(
     { ...ui.io, stderr: { write: (text: string) => say(text) } },
-    state.context.manager,
+    state.context.cody,
     id,
     ui.color,
   );

@@ -2,7 +2,7 @@
  * How the REPL starts: the conversation it opens first (a new one is written only at its first message,
  * and opened once the prompt is on screen) and the banner above the prompt.
  */
-import { resolveSelection } from '../core/config/index.js';
+import { resolveSelection } from '../core/index.js';
 import type { Conversation } from '../core/index.js';
 import { approvalFromFlags } from './approval-flag.js';
 import type { ChatOptions } from './commands/chat.js';
@@ -23,7 +23,7 @@ export function firstConversation(
   chosen: string | undefined,
   configure: (conversation: Conversation) => Conversation,
 ): { id: string; open: () => Promise<Conversation>; failed: Promise<unknown> } {
-  const fresh = chosen === undefined ? context.store.draft() : undefined;
+  const fresh = chosen === undefined ? context.cody.draft({ activate: true }) : undefined;
   const id = chosen ?? fresh?.id ?? '';
   let failOpen: (error: unknown) => void = () => undefined;
   const failed = new Promise<unknown>((resolve) => (failOpen = resolve));
@@ -56,7 +56,7 @@ export async function showBanner(
   opening: () => Promise<Conversation>,
 ): Promise<string | undefined> {
   const flagged = approvalFromFlags(options) !== undefined;
-  const runtime = initialContext.store.runtime;
+  const starting = await initialContext.cody.startingApproval();
   const opened =
     chosen !== undefined || hasChoice(options)
       ? await opening().then(
@@ -65,10 +65,8 @@ export async function showBanner(
         )
       : undefined;
   const policy =
-    chosen !== undefined && !flagged
-      ? (opened?.approvalPolicy ?? runtime.startingPolicy)
-      : runtime.startingPolicy;
-  const unconfined = policy === 'full-auto' ? await runtime.unconfinedWarning() : undefined;
+    chosen !== undefined && !flagged ? (opened?.approvalPolicy ?? starting.policy) : starting.policy;
+  const unconfined = policy === 'full-auto' ? await starting.unconfined() : undefined;
   const selection = opened ?? resolveSelection(initialContext.config);
   printBanner(io, stderrChalk(io), selection, id, policy, flagged, unconfined);
   return policy;

@@ -5,7 +5,7 @@
  * dispatcher (`turn-view/dispatch.ts`).
  */
 import type { Conversation } from '../core/index.js';
-import type { SessionEvent } from '../core/conversation/index.js';
+import type { SessionEvent } from '../core/index.js';
 import type { ChalkInstance } from 'chalk';
 import type { ApprovalAnswer, ApprovalRequest } from './approval-question.js';
 import { sanitizeForTerminal } from './sanitize.js';

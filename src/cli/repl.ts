@@ -4,9 +4,9 @@
  * the terminal, so a start-up error is one line and an exit, never a hang; every exit restores the terminal.
  */
 import { ExitCode } from './exit-codes.js';
-import { createRedactor } from '../core/redact/index.js';
+import { createRedactor } from '../core/index.js';
 import type { Conversation } from '../core/index.js';
-import type { ApprovalPolicy } from '../core/tools/index.js';
+import type { ApprovalPolicy } from '../core/index.js';
 import { approvalFromFlags, confinementFromFlags } from './approval-flag.js';
 import { canAskOn } from './approval.js';
 import { createChangeReporter } from './turn-changes.js';
@@ -58,12 +58,7 @@ export async function runRepl(options: ReplOptions, io: Io): Promise<number> {
       : await chooseConversation(context, options);
     if (chosen === null) return ExitCode.ok;
     if (options.ephemeral) context = await ephemeralContext(context, chosen, engine);
-    return await interactive(
-      context,
-      options,
-      io,
-      options.ephemeral ? await context.manager.getActiveId() : chosen,
-    );
+    return await interactive(context, options, io, options.ephemeral ? await context.cody.active() : chosen);
   } finally {
     await context.dispose();
   }
@@ -75,7 +70,7 @@ async function pickAtStart(context: CommandContext, io: Io): Promise<string | nu
   const terminal = new RawTerminal(process.stdin, process.stderr);
   terminal.start();
   try {
-    const id = await pickConversation(context.manager, { terminal, color: stderrChalk(io) }, '', io.cwd);
+    const id = await pickConversation(context.cody, { terminal, color: stderrChalk(io) }, '', io.cwd);
     return id ?? null;
   } finally {
     terminal.stop();
@@ -112,7 +107,7 @@ function replStates(
       session: await first.open(),
       open: async (context, id) => configure(await context.cody.open(id)),
       // A new conversation is written at its first message: quitting before one leaves nothing behind.
-      openNew: async (context) => configure(await context.store.draft().open()),
+      openNew: async (context) => configure(await context.cody.draft({ activate: true }).open()),
       lastToolOutput: undefined,
       policyChosen: (chosen) => (policy = chosen),
       reasoningChosen: (level) => (reasoning = level),
@@ -143,7 +138,7 @@ async function interactive(
     const current = states.current();
     return current !== undefined ? current.session.status().approvalPolicy : bannerPolicy;
   };
-  if (chosen !== undefined) await printRecap(io, initialContext.manager, id, color);
+  if (chosen !== undefined) await printRecap(io, initialContext.cody, id, color);
 
   const queue: string[] = [];
   /** How a queued message is shown when it is sent, when not as itself (a `!command`'s hand-over). */

@@ -7,7 +7,7 @@
  * retried only until its stream has ended: the first event after the deltas that is not a retry
  * settles it.
  */
-import type { SessionEvent } from '../core/conversation/index.js';
+import type { SessionEvent } from '../core/index.js';
 import type { OutputStream } from './io.js';
 import { sanitizeForTerminal } from './sanitize.js';
 

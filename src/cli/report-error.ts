@@ -1,5 +1,5 @@
 import { MissingApiKeyError, ProviderError } from '../protocol/errors.js';
-import { CodyError } from '../core/errors.js';
+import { CodyError } from '../core/index.js';
 import { ExitCode, exitCodeFor, type ExitCodeValue, hintText } from './exit-codes.js';
 import type { Io } from './io.js';
 import { sanitizeForTerminal } from './sanitize.js';

@@ -2,8 +2,8 @@
  * Tab after a slash command: the values its argument takes (`/approval f` → `full-auto`, `/model gpt-4`
  * → the known `gpt-4…` ids, `/export ` → `md json html`). Small lists only: the prompt loads this.
  */
-import { apiNamesOf, providerList } from '../core/config/index.js';
-import { APPROVAL_POLICIES } from '../core/tools/index.js';
+import { apiNamesOf, providerList } from '../core/index.js';
+import { APPROVAL_POLICIES } from '../core/index.js';
 import { REASONING_LEVELS } from '../protocol/reasoning-levels.js';
 import { knownModelIds } from './known-models.js';
 import type { Completion } from './tty/line-editor.js';

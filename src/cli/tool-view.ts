@@ -7,7 +7,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { FunctionCallItem } from '../protocol/index.js';
-import type { SessionEvent } from '../core/conversation/index.js';
+import type { SessionEvent } from '../core/index.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { outcomeText, paint } from './turn-view/wording.js';
 import { commandOutput, diffPreview, foldOutput, summarizeToolCall } from './tool-summary.js';

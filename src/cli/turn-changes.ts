@@ -1,5 +1,5 @@
 /** After a turn that changed files, one line on stderr: `3 files changed, +12 −4`. */
-import type { SessionEvent } from '../core/conversation/index.js';
+import type { SessionEvent } from '../core/index.js';
 
 export interface ChangeReporter {
   observe(event: SessionEvent): void;
@@ -30,12 +30,9 @@ export function createChangeReporter(write: (line: string) => void, cwd: string)
       snapshot = undefined;
       if (from === undefined) return;
       try {
-        const [{ openWorkspace }, { diffStat, formatDiffStat }] = await Promise.all([
-          import('../core/tools/workspace.js'),
-          import('../core/undo/turn-diff.js'),
-        ]);
-        const stat = await diffStat(openWorkspace(cwd).root, from);
-        if (stat.files.length > 0) write(formatDiffStat(stat));
+        const { changesSince } = await import('../core/index.js');
+        const line = await changesSince(cwd, from);
+        if (line !== undefined) write(line);
       } catch {
         // The summary is a courtesy; a git failure here must not fail the turn.
       }

@@ -1,6 +1,6 @@
 /** A conversation's events as the CLI reads them: a turn that ends by an error throws that error. */
 import { thrownBy } from '../core/index.js';
-import type { SessionEvent } from '../core/conversation/index.js';
+import type { SessionEvent } from '../core/index.js';
 
 /**
  * `Conversation.submit` never throws: a failed or interrupted turn ends with a `turn-failed` (or an

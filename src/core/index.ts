@@ -1,27 +1,33 @@
 /**
- * Core's front door for this package's front ends (src/cli, src/server; the lint rule in
- * eslint.config.js holds them to it and to the few leaf modules listed there). The engine is
- * `createCody`: front ends obtain conversations from it and drive them with `submit` and `respond`;
- * `Session`, `ConversationManager` and the tool runtime stay inside core. Everything here is light:
- * the heavy modules (the session, SDKs, tools, MCP) load only when a conversation is opened.
+ * Core's one door for this package's front ends (src/cli, src/server, and the editor and MCP front ends
+ * to come): they import core only through this file (eslint.config.js holds them to it, with no
+ * exceptions). The engine is `createCody`: everything a front end does with conversations is on `Cody`
+ * and `Conversation` (cody-api.ts); `Session`, `ConversationManager` and the tool runtime stay inside core.
+ * Beside it, the leaf helpers that hold no engine state: errors, config and paths, sign-in and keys, the
+ * redactor, selection and the model catalogue, project files, the event and plan types. The bundles stay
+ * split: package.json marks the sources free of side effects, so a command's chunk holds only what it uses.
  */
-import { toWireApi, type CodyConfig } from './config/index.js';
-import type { Store } from './engine/index.js';
-import type { McpServerStatus } from './mcp/index.js';
+import { toWireApi } from './config/index.js';
 import type { SessionStatus } from './conversation/index.js';
-import type { RecapMessage, Transcript } from './rollout/index.js';
 import { isProvider } from './config/index.js';
 import type { WireApi } from '../protocol/index.js';
 import { isWireApi } from '../providers/lookup.js';
 
 export { createCody } from './engine/index.js';
 export type { Cody, CreateCodyOptions } from './engine/index.js';
-export { storeOf } from './engine/index.js';
+export type {
+  ConversationDraft,
+  ExportOptions,
+  StartOptions,
+  TurnDiff,
+  UndoRequest,
+} from './engine/index.js';
+export type { ConversationPeek } from './engine/index.js';
 export { costOf } from './selection/index.js';
 export type { UsageTotals } from './selection/index.js';
-export type { Store as CodyStore } from './engine/index.js';
 export { failureOf, thrownBy } from './conversation/index.js';
 export type { Conversation, SubmitOptions } from './conversation/index.js';
+export type { AlwaysScope, ApprovalDecision, PendingApproval, SessionEvent } from './conversation/index.js';
 export type { LiveRun, LiveRunKind, LiveWatch } from './live-channel/index.js';
 export type { ImageInput } from './images/index.js';
 export { loadImage } from './images/index.js';
@@ -31,56 +37,94 @@ export type { McpServerStatus } from './mcp/index.js';
 export type { ForkOptions } from './store/index.js';
 export type { TranscriptPage, TranscriptPageMeta, TranscriptPageOptions } from './rollout/index.js';
 export type { ConversationSummary } from './rollout/index.js';
-export type { RolloutStore } from './rollout/index.js';
 export type { RecapMessage, Transcript, TranscriptEntry, TranscriptMeta } from './rollout/index.js';
+export type { UndoResult } from './undo/index.js';
 
-/** The recap's messages of a transcript (the store's `recentTranscript`); the transcript loads here. */
-export async function recapMessages(transcript: Transcript): Promise<RecapMessage[]> {
-  const module = await import('./rollout/transcript.js');
-  return module.recapMessages(transcript);
-}
+// Errors.
+export { CodyError, StorageError, UnsentMessageError, UsageError, errorMessage, isErrno } from './errors.js';
+export type { ErrorHint, ErrorKind } from './errors.js';
+
+// Config and paths.
+export type { CodyConfig, CodyPaths, Selection } from './config/index.js';
+export {
+  DEFAULT_PROVIDER,
+  allApiNames,
+  apiNameOf,
+  apiNamesOf,
+  isProvider,
+  isWireApi,
+} from './config/index.js';
+export { listsModels, providerList, providerSettings, providersListingModels } from './config/index.js';
+export {
+  ensureCodyHome,
+  loadConfig,
+  resolveCodyPaths,
+  resolveSelection,
+  saveConfig,
+} from './config/index.js';
+export { signInModes, toWireApi } from './config/index.js';
+
+// Sign-in and keys.
+export type { ProviderAuthStatus } from './auth/index.js';
+export { claudeCredentialsFile, clientCredentials, codexAuthFile, endpointOf } from './auth/index.js';
+export {
+  endpointSettings,
+  keyFromEnvironment,
+  keyStoreFile,
+  lastFour,
+  loginProviders,
+} from './auth/index.js';
+export { updateStoredKey } from './auth/index.js';
+
+// Selection and the model catalogue.
+export {
+  MODEL_ID,
+  applyProviderChoice,
+  droppedSignIn,
+  inferProvider,
+  isKnownModel,
+} from './selection/index.js';
+export { lookupModelLimits, providerCatalogue, tokenWindowPhrase } from './selection/index.js';
+export { cachedModelList, canListModels, providerModelList } from './selection/index.js';
+
+// The redactor.
+export type { Matchers, Redactor } from './redact/index.js';
+export {
+  REDACTED,
+  compileMatchers,
+  createRedactor,
+  environmentSecrets,
+  knownSecrets,
+} from './redact/index.js';
+export { redactDeep, redactText, replaceSecrets } from './redact/index.js';
+
+// Readers of the conversations directory (bare `cody list`), workspaces, export formats.
+export { EXPORT_FORMATS, isConversationId, listConversations, readActiveId } from './store/index.js';
+export type { ExportFormat } from './store/index.js';
+export { isInWorkspace, workspaceFirst, workspaceOf } from './store/index.js';
+
+// Project files, the tool policy and the plan.
+export { loadPromptCommands } from './project/index.js';
 export type { ProjectDocFile, ProjectInstructions } from './project/index.js';
 export type { PromptCommand, SlashMessage } from './project/index.js';
+export { APPROVAL_POLICIES, UPDATE_PLAN_TOOL, isApprovalPolicy, noSandboxWarning } from './tools/index.js';
+export type { ApprovalPolicy, Plan } from './tools/index.js';
 
+/**
+ * The line after a turn that changed files (`3 files changed, +12 −4`), from its snapshot to the work
+ * tree now; undefined when nothing changed. The git modules load only here.
+ */
+export async function changesSince(cwd: string, snapshot: string): Promise<string | undefined> {
+  const [{ openWorkspace }, { diffStat, formatDiffStat }] = await Promise.all([
+    import('./tools/workspace.js'),
+    import('./undo/turn-diff.js'),
+  ]);
+  const stat = await diffStat(openWorkspace(cwd).root, snapshot);
+  return stat.files.length > 0 ? formatDiffStat(stat) : undefined;
+}
 /** The wire API id (`openai-chat`, …) of a conversation's status, whose `api` is the name a person types. */
 export function wireApiOf(status: Pick<SessionStatus, 'provider' | 'api'>): WireApi {
   if (isWireApi(status.api)) return status.api;
   if (!isProvider(status.provider)) throw new Error(`unknown provider ${status.provider}`);
   return toWireApi(status.provider, status.api);
-}
-
-/**
- * Starts each configured MCP server, lists its state and tools, and shuts them down (`cody mcp list`).
- * The MCP client loads only here.
- */
-export async function inspectMcpServers(options: {
-  servers: NonNullable<CodyConfig['mcpServers']>;
-  cwd: string;
-  version: string;
-}): Promise<McpServerStatus[]> {
-  const { McpManager } = await import('./mcp/mcp-manager.js');
-  const manager = new McpManager({
-    servers: options.servers,
-    cwd: options.cwd,
-    clientVersion: options.version,
-  });
-  try {
-    await manager.prepare();
-    return manager.status();
-  } finally {
-    await manager.close();
-  }
-}
-
-/**
- * A fork holding the history up to and including user turn `through` (all of it when undefined); returns
- * its id (made active). The fork modules load only here.
- */
-export async function forkThrough(
-  manager: Store['manager'],
-  id: string,
-  through: number | undefined,
-): Promise<string> {
-  const module = await import('./store/fork-through.js');
-  return module.forkThrough(manager, id, through);
 }

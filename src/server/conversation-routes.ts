@@ -1,6 +1,6 @@
 /** The conversation store over HTTP: list, create, get, delete, fork, transcript, state, selection. */
 import type { z } from 'zod';
-import { inferProvider } from '../core/selection/index.js';
+import { inferProvider } from '../core/index.js';
 import type { EngineConversation } from './engine-port.js';
 import type { Reply, Route } from './router.js';
 import {

@@ -2,7 +2,7 @@
  * What the server needs from the engine (the public library API, src/core): the conversation store and
  * live conversation handles. The server is a thin client of exactly this.
  */
-import type { PendingApproval } from '../core/conversation/index.js';
+import type { PendingApproval } from '../core/index.js';
 
 export type ApprovalDecision = 'approve' | 'approve-session' | 'deny' | 'abort';
 

@@ -1,5 +1,5 @@
 /** Engine errors (a `kind`, never an exit code) as HTTP answers with a stable code. */
-import { CodyError, type ErrorKind } from '../core/errors.js';
+import { CodyError, type ErrorKind } from '../core/index.js';
 import { MissingApiKeyError, ProviderError } from '../protocol/errors.js';
 import { ApiError, type ApiErrorCode } from './api-error.js';
 import type { EngineEvent } from './engine-port.js';

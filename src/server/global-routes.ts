@@ -1,5 +1,5 @@
 /** What is not one conversation's: the providers on offer, and the signals of every conversation. */
-import { providerCatalogue } from '../core/selection/index.js';
+import { providerCatalogue } from '../core/index.js';
 import type { Route } from './router.js';
 import type { ServerContext } from './server-context.js';
 import { SseStream } from './sse.js';

@@ -17,7 +17,7 @@ export { IDLE_CLOSE_MS } from './live-conversations.js';
 import { openApiDocument } from './openapi.js';
 import { DEFAULT_MAX_BODY_BYTES, MAX_IMAGE_BODY_BYTES, readJsonBody } from './request-body.js';
 import { compileRoutes, matchRoute, type CompiledRoute, type Route } from './router.js';
-import { environmentSecrets } from '../core/redact/index.js';
+import { environmentSecrets } from '../core/index.js';
 import type { ServerContext } from './server-context.js';
 import { HEARTBEAT_MS, type SseStream } from './sse.js';
 import { exportRoutes } from './export-routes.js';

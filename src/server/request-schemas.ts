@@ -1,11 +1,11 @@
 /** What the API accepts, validated at the boundary: unknown fields are refused so typos do not pass silently. */
 import { z } from 'zod';
-import { isProvider, providerList } from '../core/config/index.js';
-import { MODEL_ID } from '../core/selection/index.js';
+import { isProvider, providerList } from '../core/index.js';
+import { MODEL_ID } from '../core/index.js';
 import { isRecord } from '../protocol/json.js';
 import { REASONING_LEVELS } from '../protocol/client-options.js';
 import { ApiError } from './api-error.js';
-import { APPROVAL_POLICIES, type ApprovalPolicy } from '../core/tools/index.js';
+import { APPROVAL_POLICIES, type ApprovalPolicy } from '../core/index.js';
 import { APPROVAL_DECISIONS, type ApprovalDecision } from './engine-port.js';
 
 const selectionFields = {

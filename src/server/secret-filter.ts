@@ -13,7 +13,7 @@ import {
   redactText,
   replaceSecrets,
   type Matchers,
-} from '../core/redact/index.js';
+} from '../core/index.js';
 
 export type SecretSource = () => Promise<readonly string[]>;
 

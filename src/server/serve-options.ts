@@ -1,6 +1,6 @@
 /** `cody serve`'s options, checked before anything listens: loopback unless the person says otherwise. */
 import { isIP } from 'node:net';
-import { UsageError } from '../core/errors.js';
+import { UsageError } from '../core/index.js';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 8080;

@@ -1,4 +1,4 @@
-import { isConversationId } from '../core/store/index.js';
+import { isConversationId } from '../core/index.js';
 import { ApiError } from './api-error.js';
 import type { Engine } from './engine-port.js';
 import type { LiveConversations } from './live-conversations.js';

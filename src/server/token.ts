@@ -5,7 +5,7 @@
 import { randomBytes, timingSafeEqual, createHash } from 'node:crypto';
 import { chmod, open, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { errorMessage, isErrno, StorageError } from '../core/errors.js';
+import { errorMessage, isErrno, StorageError } from '../core/index.js';
 
 export const TOKEN_FILE_NAME = 'serve-token';
 const TOKEN_FILE_MODE = 0o600;

@@ -1,8 +1,8 @@
 /** `cody auth login|logout|status`: keys saved in $CODY_HOME/auth.json, and where each provider's comes from. */
-import { authStatus, type ProviderAuthStatus } from '../../core/auth/index.js';
-import { keyStoreFile, lastFour, loginProviders, updateStoredKey } from '../../core/auth/index.js';
-import { endpointSettings, keyFromEnvironment } from '../../core/auth/index.js';
-import { UsageError } from '../../core/errors.js';
+import type { ProviderAuthStatus } from '../../core/index.js';
+import { keyStoreFile, lastFour, loginProviders, updateStoredKey } from '../../core/index.js';
+import { endpointSettings, keyFromEnvironment } from '../../core/index.js';
+import { UsageError } from '../../core/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
@@ -42,9 +42,7 @@ export async function runAuthLogout(options: { provider: string }, io: Io): Prom
 
 export async function runAuthStatus(options: { offline?: boolean }, io: Io): Promise<number> {
   const context = await createContext(io);
-  const rows = await authStatus(context.config, io.env, context.paths.home, {
-    offline: options.offline === true,
-  });
+  const rows = await context.cody.signIns({ offline: options.offline === true });
   const width = Math.max(...rows.map((row) => row.provider.length));
   for (const row of rows) io.stdout.write(`${row.provider.padEnd(width)}  ${describe(row)}\n`);
   return ExitCode.ok;

@@ -1,8 +1,8 @@
 import { EventEmitter } from 'node:events';
 import { resolve } from 'node:path';
 import type { ReasoningLevel } from '../../protocol/index.js';
-import { UnsentMessageError, UsageError } from '../../core/errors.js';
-import { noSandboxWarning } from '../../core/tools/index.js';
+import { UnsentMessageError, UsageError } from '../../core/index.js';
+import { noSandboxWarning } from '../../core/index.js';
 import { ExitCode } from '../exit-codes.js';
 import {
   loadImage,
@@ -167,9 +167,9 @@ async function openChosen(
   try {
     const chosen = await chooseConversation(context, options);
     if (options.ephemeral) context = await ephemeralContext(context, chosen, engine);
-    const id = options.ephemeral ? await context.manager.getActiveId() : chosen;
+    const id = options.ephemeral ? await context.cody.active() : chosen;
     // A conversation the CLI starts becomes the active one (the library's and the server's do not).
-    const conversation = await context.cody.open(id ?? (await context.store.start()));
+    const conversation = await context.cody.open(id ?? (await context.cody.start({ activate: true })));
     if (hasChoice(options))
       conversation.setSelection(conversationChoice(context.config, conversation.status(), options));
     if (id === undefined && !options.ephemeral) onStarted?.(conversation.id);

@@ -1,5 +1,5 @@
-import { UsageError } from '../../core/errors.js';
-import type { SessionEvent } from '../../core/conversation/index.js';
+import { UsageError } from '../../core/index.js';
+import type { SessionEvent } from '../../core/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
@@ -19,8 +19,8 @@ export async function runCompact(
 ): Promise<number> {
   const context = await createContext(io, { engine: { tools: false } });
   const id = options.conversation
-    ? await context.manager.resolveId(options.conversation)
-    : await context.manager.getActiveId();
+    ? await context.cody.resolve(options.conversation)
+    : await context.cody.active();
   if (id === undefined)
     throw new UsageError('No active conversation: start one with cody new, or pass --conversation.');
   const conversation = await context.cody.open(id);

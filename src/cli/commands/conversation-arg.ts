@@ -1,4 +1,4 @@
-import { UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/index.js';
 import type { CommandContext } from '../context.js';
 
 /** The conversation a command works on: `-c id|prefix`, else the active one. */
@@ -6,8 +6,7 @@ export async function resolveConversationId(
   context: CommandContext,
   given: string | undefined,
 ): Promise<string> {
-  const id =
-    given !== undefined ? await context.manager.resolveId(given) : await context.manager.getActiveId();
+  const id = given !== undefined ? await context.cody.resolve(given) : await context.cody.active();
   if (id === undefined)
     throw new UsageError('No active conversation: start one with cody chat, or pass -c <id>.');
   return id;

@@ -1,5 +1,5 @@
 import { createInterface } from 'node:readline/promises';
-import { UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
@@ -7,7 +7,7 @@ import type { Io } from '../io.js';
 /** `cody delete <id>`: asks first on a terminal; scripts must pass --yes. */
 export async function runDelete(options: { id: string; yes?: boolean }, io: Io): Promise<number> {
   const context = await createContext(io);
-  const id = await context.manager.resolveId(options.id);
+  const id = await context.cody.resolve(options.id);
   if (options.yes !== true) {
     if (io.stdin.isTTY !== true) {
       throw new UsageError(`Refusing to delete ${id} without confirmation: pass --yes.`);
@@ -20,7 +20,7 @@ export async function runDelete(options: { id: string; yes?: boolean }, io: Io):
       return ExitCode.failure;
     }
   }
-  await context.manager.deleteConversation(id);
+  await context.cody.delete(id);
   io.stdout.write(`✓ Deleted conversation: ${id}\n`);
   return ExitCode.ok;
 }

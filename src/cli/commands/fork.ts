@@ -1,6 +1,5 @@
-import { UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/index.js';
 import { ExitCode } from '../exit-codes.js';
-import { forkThrough } from '../../core/index.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 
@@ -13,8 +12,11 @@ export async function runFork(options: { id: string; at?: string }, io: Io): Pro
       throw new UsageError(`--at must be a user turn number (1 or more), not '${options.at}'.`);
   }
   const context = await createContext(io);
-  const source = await context.manager.resolveId(options.id);
-  const id = await forkThrough(context.manager, source, through);
+  const source = await context.cody.resolve(options.id);
+  const id = await context.cody.startFork(source, {
+    ...(through !== undefined ? { atUserTurn: through } : {}),
+    activate: true,
+  });
   io.stdout.write(`${id}\n`);
   io.stderr.write(`Forked from ${source}${through !== undefined ? ` through user turn ${through}` : ''}\n`);
   return ExitCode.ok;

@@ -1,5 +1,5 @@
 import { statSync } from 'node:fs';
-import { errorMessage, isErrno, UsageError } from '../../core/errors.js';
+import { errorMessage, isErrno, UsageError } from '../../core/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
@@ -16,8 +16,8 @@ export async function runImport(options: { path: string }, io: Io): Promise<numb
     );
   }
   const context = await createContext(io);
-  const imported = await context.store.importRollout(options.path);
+  const imported = await context.cody.import(options.path, { activate: true });
   io.stdout.write(`${imported.id}\n`);
-  io.stderr.write(`Imported ${imported.itemCount} items from ${options.path}\n`);
+  io.stderr.write(`Imported ${imported.importedItems} items from ${options.path}\n`);
   return ExitCode.ok;
 }

@@ -1,14 +1,14 @@
-import { UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/index.js';
 import { ExitCode } from '../exit-codes.js';
-import { loadConfig } from '../../core/config/index.js';
+import { loadConfig } from '../../core/index.js';
 import {
   isInWorkspace,
   listConversations,
   readActiveId,
   workspaceFirst,
   workspaceOf,
-} from '../../core/store/index.js';
-import { resolveCodyPaths } from '../../core/config/index.js';
+} from '../../core/index.js';
+import { resolveCodyPaths } from '../../core/index.js';
 import type { ConversationSummary } from '../../core/index.js';
 import type { Io } from '../io.js';
 import { sanitizeForTerminal, terminalSafeJson } from '../sanitize.js';

@@ -2,7 +2,6 @@ import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 import { sanitizeForTerminal } from '../sanitize.js';
-import { CLI_VERSION } from '../version.js';
 
 /** `cody mcp list [--json]`: starts each configured MCP server and shows its state and tools. */
 export async function runMcpList(options: { json?: boolean }, io: Io): Promise<number> {
@@ -13,8 +12,7 @@ export async function runMcpList(options: { json?: boolean }, io: Io): Promise<n
     else io.stdout.write(`No MCP servers configured. Add "mcpServers" to ${context.paths.configFile}.\n`);
     return ExitCode.ok;
   }
-  const { inspectMcpServers } = await import('../../core/index.js');
-  const status = await inspectMcpServers({ servers, cwd: io.cwd, version: CLI_VERSION });
+  const status = await context.cody.mcpStatus();
   if (options.json) {
     io.stdout.write(`${JSON.stringify(status)}\n`);
     return ExitCode.ok;

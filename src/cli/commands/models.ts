@@ -4,9 +4,9 @@
  * `$CODY_HOME` for a day; with the token limits the list reports. An API without a list Cody reads
  * (Bedrock) shows the catalogue's known ids instead, and says so.
  */
-import { resolveSelection, providerSettings } from '../../core/config/index.js';
-import { UsageError } from '../../core/errors.js';
-import { canListModels, providerModelList } from '../../core/selection/index.js';
+import { resolveSelection, providerSettings } from '../../core/index.js';
+import { UsageError } from '../../core/index.js';
+import { canListModels, providerModelList } from '../../core/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';

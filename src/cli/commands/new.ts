@@ -1,6 +1,6 @@
-import { resolveSelection, saveConfig } from '../../core/config/index.js';
+import { resolveSelection, saveConfig } from '../../core/index.js';
 import { ExitCode } from '../exit-codes.js';
-import { applyProviderChoice, droppedSignIn } from '../../core/selection/index.js';
+import { applyProviderChoice, droppedSignIn } from '../../core/index.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
 import { listedModelIds, unknownModelWarning } from '../known-models.js';
@@ -34,7 +34,7 @@ export async function runNew(options: NewOptions, io: Io): Promise<number> {
     );
     if (warning !== undefined) io.stderr.write(`warning: ${warning}\n`);
   }
-  const id = await context.store.start({ config });
+  const id = await context.cody.start({ config, activate: true });
   io.stdout.write(`${id}\n`);
   return ExitCode.ok;
 }

@@ -1,4 +1,3 @@
-import { checkTitle, writeTitle } from '../../core/store/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
@@ -6,8 +5,7 @@ import type { Io } from '../io.js';
 /** `cody rename <id> <title>`: the title `cody list` shows ('' goes back to the generated one). */
 export async function runRename(options: { id: string; title: string }, io: Io): Promise<number> {
   const context = await createContext(io);
-  const id = await context.manager.resolveId(options.id);
-  await writeTitle(context.paths.home, id, checkTitle(options.title));
+  const { id } = await context.cody.rename(options.id, options.title);
   io.stdout.write(`✓ Renamed ${id}: ${options.title.replace(/\s+/g, ' ').trim()}\n`);
   return ExitCode.ok;
 }

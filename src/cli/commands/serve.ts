@@ -2,8 +2,8 @@
  * `cody serve`: the engine over HTTP (and the web page at `/`) until SIGTERM or Ctrl-C, then an orderly
  * stop and exit 0. `cody web` is the same server, and opens the page in the browser.
  */
-import { isErrno, UsageError } from '../../core/errors.js';
-import { ensureCodyHome, resolveCodyPaths } from '../../core/config/index.js';
+import { isErrno, UsageError } from '../../core/index.js';
+import { ensureCodyHome, resolveCodyPaths } from '../../core/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { isWildcardHost, parseServeOptions, type ServeOptionsInput } from '../../server/serve-options.js';
 import type { Io } from '../io.js';
@@ -24,7 +24,7 @@ export async function runServe(
       import('../../core/index.js'),
       import('../../server/http-server.js'),
       import('../../server/token.js'),
-      import('../../core/redact/index.js'),
+      import('../../core/index.js'),
     ]);
   const token = await loadOrCreateToken(paths.home);
   // An approval is asked only of a client attached to that conversation's events (see clientAttached).

@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
-import { providerSettings, resolveSelection, saveConfig } from '../../core/config/index.js';
+import { providerSettings, resolveSelection, saveConfig } from '../../core/index.js';
 import { ExitCode } from '../exit-codes.js';
-import { isKnownModel, lookupModelLimits, tokenWindowPhrase } from '../../core/selection/index.js';
-import { applyProviderChoice, droppedSignIn } from '../../core/selection/index.js';
-import { claudeCredentialsFile } from '../../core/auth/index.js';
-import { codexAuthFile } from '../../core/auth/index.js';
+import { isKnownModel, lookupModelLimits, tokenWindowPhrase } from '../../core/index.js';
+import { applyProviderChoice, droppedSignIn } from '../../core/index.js';
+import { claudeCredentialsFile } from '../../core/index.js';
+import { codexAuthFile } from '../../core/index.js';
 import { createContext } from '../context.js';
 import { checkProviderName } from '../conversation-choice.js';
 import type { Io } from '../io.js';

@@ -1,8 +1,8 @@
 import type { ResponseItem } from '../../protocol/index.js';
-import { UsageError } from '../../core/errors.js';
+import { UsageError } from '../../core/index.js';
 import { ExitCode } from '../exit-codes.js';
 import type { TranscriptEntry } from '../../core/index.js';
-import { noSandboxWarning } from '../../core/tools/index.js';
+import { noSandboxWarning } from '../../core/index.js';
 import { wireApiOf } from '../../core/index.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
@@ -21,7 +21,7 @@ export interface ShowOptions {
 /** `cody show [id]`: the whole transcript (compactions marked), its latest summary, or its status. */
 export async function runShow(options: ShowOptions, io: Io): Promise<number> {
   const context = await createContext(io, { create: false });
-  const id = options.id ? await context.manager.resolveId(options.id) : await context.manager.getActiveId();
+  const id = options.id ? await context.cody.resolve(options.id) : await context.cody.active();
   if (id === undefined)
     throw new UsageError('No active conversation: give an id (see cody list) or start one with cody new.');
 
@@ -64,7 +64,7 @@ export async function runShow(options: ShowOptions, io: Io): Promise<number> {
     return ExitCode.ok;
   }
 
-  const transcript = await context.manager.store.transcript(id);
+  const transcript = await context.cody.fullTranscript(id);
   if (options.summary) {
     const summaries = transcript.entries.filter((entry) => entry.kind === 'compacted');
     const last = summaries.at(-1);

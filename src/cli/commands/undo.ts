@@ -1,6 +1,6 @@
 import { createInterface } from 'node:readline/promises';
-import { UsageError } from '../../core/errors.js';
-import type { UndoResult } from '../../core/undo/index.js';
+import { UsageError } from '../../core/index.js';
+import type { UndoResult } from '../../core/index.js';
 import { ExitCode } from '../exit-codes.js';
 import { type CommandContext, createContext } from '../context.js';
 import type { Io } from '../io.js';
@@ -33,11 +33,7 @@ export async function runUndo(
   const turns = positiveInteger(options.turns ?? '1', '--turns');
   const context = existing ?? (await createContext(io));
   const id = await resolveConversationId(context, options.conversation);
-  const { undoTurns } = await import('../../core/undo/undo-turns.js');
-  const result = await undoTurns({
-    manager: context.manager,
-    conversationId: id,
-    cwd: io.cwd,
+  const result = await context.cody.undo(id, {
     turns,
     ...(options.force === true
       ? {
@@ -45,7 +41,6 @@ export async function runUndo(
           confirm: options.yes === true ? () => Promise.resolve(true) : (confirm ?? askOnTerminal(io)),
         }
       : {}),
-    ...(context.config.lockTimeoutMs !== undefined ? { lockTimeoutMs: context.config.lockTimeoutMs } : {}),
   });
   io.stdout.write(sanitizeForTerminal(undoReport(result, options.forceCommand)));
   return ExitCode.ok;

@@ -6,9 +6,9 @@
  * how the turn ended) and calls the view; a view only says it, in the words of `wording.ts`.
  */
 import type { FunctionCallItem } from '../../protocol/index.js';
-import type { SessionEvent } from '../../core/conversation/index.js';
-import { CodyError } from '../../core/errors.js';
-import { UPDATE_PLAN_TOOL } from '../../core/tools/index.js';
+import type { SessionEvent } from '../../core/index.js';
+import { CodyError } from '../../core/index.js';
+import { UPDATE_PLAN_TOOL } from '../../core/index.js';
 import type { ApprovalAnswer } from '../approval-question.js';
 import { errorKindOf } from '../error-kind.js';
 import type { TurnSummary } from './wording.js';

@@ -16,7 +16,7 @@ import { createThinkingView, type ThinkingView } from '../thinking-view.js';
 import { diffPreview, summarizeToolCall } from '../tool-summary.js';
 import type { ApprovalAnswer } from '../approval-question.js';
 import type { ChalkInstance } from 'chalk';
-import type { SessionEvent } from '../../core/conversation/index.js';
+import type { SessionEvent } from '../../core/index.js';
 import type { TurnView } from './dispatch.js';
 import {
   callLine,

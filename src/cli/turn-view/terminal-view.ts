@@ -15,7 +15,7 @@ import { createThinkingView, type ThinkingView } from '../thinking-view.js';
 import { createToolView, type ToolView } from '../tool-view.js';
 import type { RawTerminal } from '../tty/terminal.js';
 import type { FunctionCallItem } from '../../protocol/index.js';
-import type { SessionEvent } from '../../core/conversation/index.js';
+import type { SessionEvent } from '../../core/index.js';
 import type { ApprovalAnswer } from '../approval-question.js';
 import type { TurnView } from './dispatch.js';
 import type { TurnSummary } from './wording.js';

@@ -6,7 +6,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import type { FunctionCallItem } from '../../protocol/index.js';
-import type { SessionEvent } from '../../core/conversation/index.js';
+import type { SessionEvent } from '../../core/index.js';
 import { costOf, type UsageTotals } from '../../core/index.js';
 import { formatCost } from '../prices.js';
 import { describeError } from '../report-error.js';

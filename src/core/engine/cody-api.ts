@@ -116,6 +116,8 @@ export interface Cody {
   transcript(id: string, options?: TranscriptPageOptions): Promise<TranscriptPage>;
   /** The whole transcript at once, with the warnings of its reading (`cody show`). */
   fullTranscript(id: string): Promise<Transcript>;
+  /** What resuming a conversation finds, without opening it (`cody resume`). */
+  peek(id: string): Promise<ConversationPeek>;
   /** The typed user messages and the replies at the end of a conversation (a resume's recap). */
   recap(id: string): Promise<RecapMessage[]>;
   /**
@@ -159,6 +161,18 @@ export interface Cody {
   watchLive(id: string, onRun: (run: LiveRun) => void): LiveWatch;
   /** Interrupts every running turn and forgets the live conversations. */
   close(): Promise<void>;
+}
+
+export interface ConversationPeek {
+  id: string;
+  /** The provider, API (its name) and model its last turn ran with (its start's, before any turn). */
+  ranWith: { provider: string; api: string; model: string };
+  /** User and assistant messages in the context. */
+  messages: number;
+  /** What its next turn runs with (the current selection). */
+  next: { provider: string; apiName: string; api: string; model: string };
+  /** What was skipped while reading it. */
+  warnings: string[];
 }
 
 /** What `Cody.start` takes: a selection, or a config changed since it was read (`cody new --model` saves it). */

@@ -19,7 +19,6 @@ import { engineRuntime } from './engine-runtime.js';
 import type { Cody, CreateCodyOptions } from './cody-api.js';
 import type { Engine, OpenedStore } from './engine-state.js';
 import { storeMethods } from './store-methods.js';
-import { registerStore } from './front-end-store.js';
 import { historyMethods } from './history-methods.js';
 import { settingMethods } from './setting-methods.js';
 import { lazyLive, type EngineLiveOptions } from '../live-channel/index.js';
@@ -66,9 +65,6 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
       if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
     },
   };
-  registerStore(cody, () =>
-    load().then((opened) => ({ ...opened, draft: (start) => cody.draft({ activate: true, ...start }) })),
-  );
   return cody;
 }
 

@@ -4,11 +4,15 @@
  * when it is called.
  */
 import { UsageError } from '../errors.js';
-import { readTitles } from '../store/index.js';
+import { countMessages, readTitles } from '../store/index.js';
+import { recordedSelectionOf, resolveConversationSelection } from '../selection/index.js';
 import type { Cody, TurnDiff } from './cody-api.js';
 import type { Engine } from './engine-state.js';
 
-type HistoryMethods = Pick<Cody, 'transcript' | 'fullTranscript' | 'recap' | 'export' | 'undo' | 'diff'>;
+type HistoryMethods = Pick<
+  Cody,
+  'transcript' | 'fullTranscript' | 'peek' | 'recap' | 'export' | 'undo' | 'diff'
+>;
 
 export function historyMethods(engine: Engine): HistoryMethods {
   const { load } = engine;
@@ -20,6 +24,19 @@ export function historyMethods(engine: Engine): HistoryMethods {
     fullTranscript: async (id) => {
       const { manager } = await load();
       return manager.store.transcript(await manager.resolveId(id));
+    },
+    peek: async (id) => {
+      const { manager, config } = await load();
+      const resumed = await manager.resumeConversation(id);
+      const ranWith = resumed.lastTurnContext ?? resumed.meta;
+      const next = resolveConversationSelection({ recorded: recordedSelectionOf(resumed), config });
+      return {
+        id: resumed.id,
+        ranWith: { provider: ranWith.provider, api: ranWith.api, model: ranWith.model },
+        messages: countMessages(resumed.history),
+        next: { provider: next.provider, apiName: next.apiName, api: next.api, model: next.model },
+        warnings: [...resumed.warnings],
+      };
     },
     recap: async (id) => {
       const { manager } = await load();

@@ -4,6 +4,5 @@
  */
 export { createCody } from './cody.js';
 export type { Cody, CreateCodyOptions } from './cody-api.js';
-export type { ConversationDraft, ExportOptions, StartOptions, TurnDiff, UndoRequest } from './cody-api.js';
-export { storeOf } from './front-end-store.js';
-export type { Store } from './front-end-store.js';
+export type { ConversationDraft, ConversationPeek, ExportOptions } from './cody-api.js';
+export type { StartOptions, TurnDiff, UndoRequest } from './cody-api.js';

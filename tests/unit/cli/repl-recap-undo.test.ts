@@ -6,6 +6,7 @@ import { Chalk } from 'chalk';
 import { describe, expect, it } from 'vitest';
 import { printRecap, tailMessages } from '../../../src/cli/repl-recap.js';
 import { RolloutStore } from '../../../src/core/rollout/store.js';
+import { recapMessages } from '../../../src/core/rollout/transcript.js';
 
 const ID = '01a20573-a5ca-7225-b716-11f3eb52db29';
 const TIMESTAMP = '2026-01-01T00:00:00.000Z';
@@ -37,7 +38,9 @@ describe('recap of undone turns', () => {
     const directory = await mkdtemp(join(tmpdir(), 'cody-recap-'));
     try {
       const file = join(directory, `${ID}.jsonl`);
-      const manager = { store: new RolloutStore(directory) };
+      const store = new RolloutStore(directory);
+      // What Cody.recap reads: the store's transcript of the rollout's tail.
+      const manager = { recap: async (id: string) => recapMessages(await store.recentTranscript(id)) };
       const lines = [
         meta,
         message('user', 'one'),

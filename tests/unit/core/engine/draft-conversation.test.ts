@@ -1,5 +1,5 @@
 /**
- * A new conversation shown before it exists (the REPL's bare `cody`, `/new`): the store's `draft` gives
+ * A new conversation shown before it exists (the REPL's bare `cody`, `/new`): `Cody.draft` gives
  * its id and a live conversation at once, writes nothing until the first turn, and then writes the
  * rollout under that id with the selection in force and makes it the CLI's active conversation.
  */
@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createCody, type Cody } from '../../../../src/core/engine/cody.js';
-import { storeOf } from '../../../../src/core/engine/front-end-store.js';
 import type { ModelClient, ModelRequest, StreamEvent } from '../../../../src/protocol/index.js';
 
 class EchoClient implements ModelClient {
@@ -41,8 +40,7 @@ describe('a draft conversation', () => {
     (await readdir(join(home, 'conversations')).catch(() => [])).filter((name) => name.endsWith('.jsonl'));
 
   it('writes nothing until its first turn; status, policy and selection work before it', async () => {
-    const store = await storeOf(cody);
-    const draft = store.draft();
+    const draft = cody.draft({ activate: true });
     const conversation = await draft.open();
     expect(conversation.id).toBe(draft.id);
     expect(await draft.open()).toBe(conversation);
@@ -53,19 +51,18 @@ describe('a draft conversation', () => {
     expect(await rollouts()).toEqual([]);
     await cody.close();
     expect(await rollouts()).toEqual([]);
-    expect(await store.manager.getActiveId()).toBeUndefined();
+    expect(await cody.active()).toBeUndefined();
   });
 
   it('its first turn writes it under its id, with the selection then in force, and makes it active', async () => {
-    const store = await storeOf(cody);
-    const draft = store.draft();
+    const draft = cody.draft({ activate: true });
     const conversation = await draft.open();
     conversation.setSelection({ provider: 'openai', api: 'openai-chat', model: 'gpt-4o-mini' });
     const events = [];
     for await (const event of conversation.submit('hello')) events.push(event);
     expect(events.at(-1)).toMatchObject({ type: 'turn-complete', status: 'completed' });
     expect(await rollouts()).toEqual([`${draft.id}.jsonl`]);
-    const lines = (await readFile(store.manager.rolloutPath(draft.id), 'utf8'))
+    const lines = (await readFile(join(home, 'conversations', `${draft.id}.jsonl`), 'utf8'))
       .trim()
       .split('\n')
       .map((line) => JSON.parse(line) as { type: string; payload: Record<string, unknown> });
@@ -75,18 +72,17 @@ describe('a draft conversation', () => {
       lines.filter((line) => line.payload.role === 'system' || line.payload.role === 'developer'),
     ).toHaveLength(1);
     expect(JSON.stringify(lines)).toContain('hello');
-    expect(await store.manager.getActiveId()).toBe(draft.id);
+    expect(await cody.active()).toBe(draft.id);
     // The model got the system message and the question, as a conversation created at once would send.
     expect(client.requests[0]?.items.map((item) => item.type)).toEqual(['message', 'message']);
     expect((await cody.list()).map((summary) => summary.id)).toEqual([draft.id]);
   });
 
   it("with activate: false it stays out of the CLI's active pointer", async () => {
-    const store = await storeOf(cody);
-    const draft = store.draft({ activate: false });
+    const draft = cody.draft({ activate: false });
     const conversation = await draft.open();
     for await (const event of conversation.submit('hello')) void event;
     expect(await rollouts()).toEqual([`${draft.id}.jsonl`]);
-    expect(await store.manager.getActiveId()).toBeUndefined();
+    expect(await cody.active()).toBeUndefined();
   });
 });
