@@ -12,6 +12,7 @@
 import { build } from 'esbuild';
 import { rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { throughTheDoor } from './bundle-door.js';
 
 const root = join(import.meta.dirname, '..');
 const outdir = join(root, 'dist', 'bundle');
@@ -73,6 +74,7 @@ const results = await Promise.all([
     // What @google/genai imports only for Vertex AI sign-in and its Live API, neither of which Cody uses
     // (scripts/stubs/ says why); a call into either fails with a clear message instead.
     alias: { 'google-auth-library': './scripts/stubs/google-auth-library.js', ws: './scripts/stubs/ws.js' },
+    plugins: [throughTheDoor(root)],
   }),
   // Without splitting, a dynamic import is bundled in (wrapped, run only when imported). The config
   // schema (zod, 130 KB) is instead its own file beside bare-list.cjs: loading a 177 KB file cost ~14 ms
@@ -87,7 +89,7 @@ const results = await Promise.all([
     outExtension: { '.js': '.cjs' },
     banner: {},
     splitting: false,
-    plugins: [configSchemaBesideBareList, noModelClients],
+    plugins: [configSchemaBesideBareList, noModelClients, throughTheDoor(root)],
   }),
   build({
     ...common,

@@ -1,5 +1,5 @@
 /** After a turn that changed files, one line on stderr: `3 files changed, +12 −4`. */
-import type { SessionEvent } from '../core/index.js';
+import { changesSince, type SessionEvent } from '../core/index.js';
 
 export interface ChangeReporter {
   observe(event: SessionEvent): void;
@@ -30,7 +30,6 @@ export function createChangeReporter(write: (line: string) => void, cwd: string)
       snapshot = undefined;
       if (from === undefined) return;
       try {
-        const { changesSince } = await import('../core/index.js');
         const line = await changesSince(cwd, from);
         if (line !== undefined) write(line);
       } catch {

@@ -7,12 +7,6 @@
  * redactor, selection and the model catalogue, project files, the event and plan types. The bundles stay
  * split: package.json marks the sources free of side effects, so a command's chunk holds only what it uses.
  */
-import { toWireApi } from './config/index.js';
-import type { SessionStatus } from './conversation/index.js';
-import { isProvider } from './config/index.js';
-import type { WireApi } from '../protocol/index.js';
-import { isWireApi } from '../providers/lookup.js';
-
 export { createCody } from './engine/index.js';
 export type { Cody, CreateCodyOptions } from './engine/index.js';
 export type {
@@ -103,28 +97,13 @@ export { EXPORT_FORMATS, isConversationId, listConversations, readActiveId } fro
 export type { ExportFormat } from './store/index.js';
 export { isInWorkspace, workspaceFirst, workspaceOf } from './store/index.js';
 
+// A turn's changed files, the wire API of a status.
+export { changesSince } from './undo/index.js';
+export { wireApiOf } from './selection/index.js';
+
 // Project files, the tool policy and the plan.
 export { loadPromptCommands } from './project/index.js';
 export type { ProjectDocFile, ProjectInstructions } from './project/index.js';
 export type { PromptCommand, SlashMessage } from './project/index.js';
 export { APPROVAL_POLICIES, UPDATE_PLAN_TOOL, isApprovalPolicy, noSandboxWarning } from './tools/index.js';
 export type { ApprovalPolicy, Plan } from './tools/index.js';
-
-/**
- * The line after a turn that changed files (`3 files changed, +12 −4`), from its snapshot to the work
- * tree now; undefined when nothing changed. The git modules load only here.
- */
-export async function changesSince(cwd: string, snapshot: string): Promise<string | undefined> {
-  const [{ openWorkspace }, { diffStat, formatDiffStat }] = await Promise.all([
-    import('./tools/workspace.js'),
-    import('./undo/turn-diff.js'),
-  ]);
-  const stat = await diffStat(openWorkspace(cwd).root, snapshot);
-  return stat.files.length > 0 ? formatDiffStat(stat) : undefined;
-}
-/** The wire API id (`openai-chat`, …) of a conversation's status, whose `api` is the name a person types. */
-export function wireApiOf(status: Pick<SessionStatus, 'provider' | 'api'>): WireApi {
-  if (isWireApi(status.api)) return status.api;
-  if (!isProvider(status.provider)) throw new Error(`unknown provider ${status.provider}`);
-  return toWireApi(status.provider, status.api);
-}

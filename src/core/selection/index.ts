@@ -30,3 +30,4 @@ export { recordedSelectionOf, resolveConversationSelection } from './resolve-sel
 export type { RecordedSelection, ResolvedSelection } from './resolve-selection.js';
 export { checkSelection } from './selection-check.js';
 export { tokenWindowPhrase } from './token-window.js';
+export { wireApiOf } from './wire-api-of.js';

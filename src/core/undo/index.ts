@@ -6,3 +6,4 @@
 export type { TurnChangesPayload } from './turn-changes.js';
 export type { UndoResult } from './undo-turns.js';
 export type { DiffStat } from './turn-diff.js';
+export { changesSince } from './changes-since.js';
