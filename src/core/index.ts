@@ -102,7 +102,7 @@ export { changesSince } from './undo/index.js';
 export { wireApiOf } from './selection/index.js';
 
 // Project files, the tool policy and the plan.
-export { loadPromptCommands } from './project/index.js';
+export { isInstructionsMessage, loadPromptCommands } from './project/index.js';
 export type { ProjectDocFile, ProjectInstructions } from './project/index.js';
 export type { PromptCommand, SlashMessage } from './project/index.js';
 export { APPROVAL_POLICIES, UPDATE_PLAN_TOOL, isApprovalPolicy, noSandboxWarning } from './tools/index.js';

@@ -9,7 +9,7 @@ import type { Io } from '../io.js';
 import { sanitizeForTerminal, terminalSafeJson } from '../sanitize.js';
 import { formatTokens } from '../turn-view/wording.js';
 import { instructionsLines } from '../instructions-view.js';
-import { isInstructionsMessage } from '../../core/project/index.js';
+import { isInstructionsMessage } from '../../core/index.js';
 
 export interface ShowOptions {
   id?: string | undefined;
