@@ -8,6 +8,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../e2e/harness.js';
 import { startTmux, type TmuxSession } from './tmux.js';
 
+/** The model these screens' figures are written for. */
+const PINNED_MODEL = { provider: 'openai', api: 'chat', model: 'gpt-4.1-mini' };
+
 interface ChatBody {
   messages: Array<{ role: string; content: unknown }>;
 }
@@ -41,6 +44,8 @@ describe('the REPL in a terminal (tmux)', () => {
   });
 
   it('keeps a multi-line paste whole, renders Markdown and shows the status line', async () => {
+    // The model the status line's figures are written for (Cody's default changes with the catalogue).
+    await harness.writeConfig(PINNED_MODEL);
     const term = await start();
     await term.waitFor('›');
     harness.server.enqueue({
@@ -76,6 +81,7 @@ describe('the REPL in a terminal (tmux)', () => {
   });
 
   it('answers unknown slash commands with a suggestion and sends nothing; Tab completes commands', async () => {
+    await harness.writeConfig(PINNED_MODEL);
     const term = await start();
     await term.waitFor('›');
     await term.send('/stauts', { literal: true });
