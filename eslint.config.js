@@ -14,6 +14,7 @@ const coreFolders = [
   'conversation',
   'engine',
   'fs',
+  'hooks',
   'images',
   'live-channel',
   'mcp',

@@ -28,6 +28,7 @@ export { loadImage } from './images/index.js';
 export { sniffImageType } from './images/index.js';
 export type { CodyNotice, SelectionChoice, SessionStatus } from './conversation/index.js';
 export type { McpServerStatus } from './mcp/index.js';
+export type { HookEntry, HookListing } from './hooks/index.js';
 export type { ForkOptions } from './store/index.js';
 export type { TranscriptPage, TranscriptPageMeta, TranscriptPageOptions } from './rollout/index.js';
 export type { ConversationSummary } from './rollout/index.js';

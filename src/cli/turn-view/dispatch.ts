@@ -23,6 +23,8 @@ export interface TurnView {
   reasoning(delta: string): void;
   retry(event: Of<'retry'>): void;
   warning(event: Of<'warning'>): void;
+  /** A hook ran (one folded line). */
+  hook(event: Of<'hook'>): void;
   compactionStarted(event: Of<'compaction-started'>): void;
   compactionFinished(event: Of<'compaction-finished'>): void;
   /** A call decided on (a plan call never comes here); `showDiff`: an edit that runs without asking. */
@@ -150,6 +152,8 @@ async function route(
       return view.retry(event);
     case 'warning':
       return view.warning(event);
+    case 'hook':
+      return view.hook(event);
     case 'compaction-started':
       return view.compactionStarted(event);
     case 'compaction-finished':
@@ -233,6 +237,7 @@ export const SILENT_VIEW: TurnView = {
   reasoning: () => undefined,
   retry: () => undefined,
   warning: () => undefined,
+  hook: () => undefined,
   compactionStarted: () => undefined,
   compactionFinished: () => undefined,
   toolCall: () => undefined,

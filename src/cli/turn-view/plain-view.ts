@@ -32,6 +32,7 @@ import {
   summaryLine,
   type TurnSummary,
   warningLine,
+  hookLine,
 } from './wording.js';
 
 export interface PlainViewOptions {
@@ -132,6 +133,10 @@ export class PlainView implements TurnView {
 
   warning(event: Of<'warning'>): void {
     this.note(warningLine(event));
+  }
+
+  hook(event: Of<'hook'>): void {
+    this.note(hookLine(event));
   }
 
   retry(event: Of<'retry'>): void {

@@ -30,6 +30,7 @@ import {
   type Said,
   summaryLine,
   warningLine,
+  hookLine,
 } from './wording.js';
 
 export interface TerminalViewOptions {
@@ -184,6 +185,11 @@ export class TerminalView implements TurnView {
   warning(event: Of<'warning'>): void {
     this.pause();
     this.line(warningLine(event));
+  }
+
+  hook(event: Of<'hook'>): void {
+    this.pause();
+    this.line(hookLine(event));
   }
 
   compactionStarted(event: Of<'compaction-started'>): void {

@@ -35,6 +35,16 @@ export function warningLine(event: Of<'warning'>): Said {
   return { text: `warning: ${sanitizeForTerminal(event.message)}`, tone: 'warn' };
 }
 
+/** A hook's folded line: `↳ hook PreToolUse: ./check.sh → deny · 12 ms`. */
+export function hookLine(event: Of<'hook'>): Said {
+  const outcome =
+    event.status === 'timeout' ? ' → timed out' : event.decision !== undefined ? ` → ${event.decision}` : '';
+  return {
+    text: `↳ hook ${event.event}: ${sanitizeForTerminal(event.command)}${outcome} · ${event.durationMs} ms`,
+    tone: event.status === 'ok' ? 'dim' : 'warn',
+  };
+}
+
 /**
  * `Retrying (1/5) in 2.0 s: HTTP 503 · overloaded — the partial reply above is discarded`. `shown` says
  * whether the partial reply reached the screen (a live view) or was held back (a pipe).
@@ -92,7 +102,9 @@ export function declinedCallLine(event: Of<'tool-call'>): Said {
           ? ' — declined: nobody answered in time'
           : event.declinedBy === 'cannot-apply' && reason !== undefined
             ? ` — not run: ${reason}`
-            : '';
+            : event.declinedBy === 'hook'
+              ? ` — blocked by a hook${reason !== undefined ? `: ${reason}` : ''}`
+              : '';
   const failed = event.declinedBy === 'cannot-apply';
   return { text: `✗ ${summarizeToolCall(event.call, { failed })}${why}`, tone: 'error' };
 }

@@ -4,6 +4,7 @@ import { REASONING_LEVELS } from '../../protocol/reasoning-levels.js';
 import { isProvider, providerList, providerSettings } from './config.js';
 import { isHttpUrl, isTimestamp } from './config-quick-check.js';
 import { APPROVAL_POLICIES } from '../tools/index.js';
+import { hooksConfigSchema } from '../hooks/index.js';
 
 /** A regular expression that compiles. */
 const regexSource = z.string().refine(
@@ -171,6 +172,8 @@ export const configSchema = z
     mcpServers: z.record(z.string(), mcpServerSchema).optional(),
     /** Per-call timeout for MCP tools (a server's own `timeoutMs` wins). */
     mcpToolTimeoutMs: z.number().int().positive().optional(),
+    /** The user's hooks, in Claude Code's shape: `{"PreToolUse": [{"matcher": "Bash", "hooks": [...]}]}`. */
+    hooks: hooksConfigSchema.optional(),
     /** Instruction file names tried per directory, in order; the first found is used (default AGENTS.md, CLAUDE.md, GEMINI.md). */
     projectDocs: z.array(z.string().regex(/^[^/\\]+$/, { message: 'a file name, not a path' })).optional(),
     /** At most this many bytes of instruction files are sent per turn (default 32 KiB). */

@@ -33,3 +33,4 @@ export type { CodyPaths } from './paths.js';
 export { backoffDelayMs, DEFAULT_RETRY_POLICY, sleep } from './retry.js';
 export type { RetryPolicy } from './retry.js';
 export { privateLockFs } from './private-lock-fs.js';
+export { forbiddenKeyPath } from './read-config-file.js';

@@ -39,7 +39,7 @@ export type ApprovalDecision = 'approve' | 'approve-session' | 'deny' | 'abort';
  * nobody answering the question within `approvalTimeoutMs` ('no-answer'), or the call itself, found
  * unable to apply before anyone was asked ('cannot-apply': edit text not in the file, a private address).
  */
-export type ToolDeclinedBy = 'policy' | 'nobody-to-ask' | 'user' | 'no-answer' | 'cannot-apply';
+export type ToolDeclinedBy = 'policy' | 'nobody-to-ask' | 'user' | 'no-answer' | 'cannot-apply' | 'hook';
 
 /** How a tool call ended. */
 export type ToolFinishStatus = 'ok' | 'error' | 'denied' | 'aborted';
@@ -125,6 +125,20 @@ export type SessionEvent =
       durationMs: number;
       exitCode?: number;
       status: ToolFinishStatus;
+    }
+  /**
+   * A hook ran (config.json's `hooks`, or a trusted `.cody/hooks.json`): its event, its command (one line),
+   * what it decided (`allow`, `deny`, `ask`, `block`, `rewrite`, `context`, `stop`; absent: nothing), how it
+   * ended, and how long it took. Recorded in the rollout too.
+   */
+  | {
+      type: 'hook';
+      event: string;
+      command: string;
+      source: 'user' | 'project';
+      decision?: string;
+      status: 'ok' | 'warning' | 'timeout';
+      durationMs: number;
     }
   /** The model set its plan (an `update_plan` call ran): the whole list of steps, in order. */
   | { type: 'plan-updated'; callId: string; explanation?: string; plan: PlanStep[] }

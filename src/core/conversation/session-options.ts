@@ -5,6 +5,7 @@ import type { CodyConfig } from '../config/index.js';
 import type { ResolvedSelection } from '../selection/index.js';
 import type { ConversationManager } from '../store/index.js';
 import type { ToolRuntime } from '../tools/index.js';
+import type { HookSet } from '../hooks/index.js';
 
 export interface SessionOptions {
   manager: ConversationManager;
@@ -50,6 +51,8 @@ export interface SessionOptions {
    * level its last turn recorded, else config's (`models.<id>.reasoningEffort`, then `reasoning`).
    */
   reasoning?: ReasoningLevel;
+  /** The engine's hooks (config.json's and the workspace's trusted ones); absent: none run. */
+  hooks?: HookSet;
 }
 
 export interface SubmitOptions {

@@ -16,6 +16,7 @@ import {
   type TurnContext,
   type TurnStateMachine,
   unusableReasoningWarning,
+  type HookSessionState,
 } from '../turn/index.js';
 import type { CodyConfig, Provider } from '../config/index.js';
 import { endpointOf } from '../auth/index.js';
@@ -49,6 +50,7 @@ export interface SessionParts {
   /** Models already warned about in this session that they cannot use the reasoning level. */
   readonly reasoningWarned: Set<string>;
   readonly prompts: PromptSource;
+  readonly hookState: HookSessionState;
   selection(): ResolvedSelection;
   reasoningLevel(): ReasoningLevel | undefined;
   setReasoning(level: string): unknown;
@@ -119,6 +121,7 @@ export async function* runSessionCompaction(
   const release = await handle.lock();
   try {
     const turn = await buildTurnContext(parts, signal, await parts.projectInstructions());
+    for (const message of turn.hooks?.refresh() ?? []) yield { type: 'warning', message };
     const report = yield* runCompaction(turn, {
       trigger: 'manual',
       ...(focus !== undefined ? { focus } : {}),
@@ -148,6 +151,8 @@ function* turnWarnings(
   const { selection, limits } = turn;
   for (const message of parts.handle.takeReadWarnings()) yield { type: 'warning', message };
   for (const message of instructionWarnings) yield { type: 'warning', message };
+  // Project hooks skipped as untrusted (or unusable) are said, once each, on every front end.
+  for (const message of turn.hooks?.refresh() ?? []) yield { type: 'warning', message };
   const unusable = parts.reasoningWarned.has(selection.model)
     ? undefined
     : unusableReasoningWarning(
@@ -204,7 +209,20 @@ async function buildTurnContext(
     ...(effort !== undefined ? { reasoningEffort: effort } : {}),
   });
   const redact = (text: string): string => redactText(text, parts.matchers);
+  const hooks = options.hooks;
   return {
+    ...(hooks
+      ? {
+          hooks,
+          hookState: parts.hookState,
+          hookCommon: {
+            session_id: parts.handle.id,
+            transcript_path: parts.handle.filePath,
+            cwd: options.cwd,
+            permission_mode: options.tools?.permissions?.().approvalPolicy ?? 'none',
+          },
+        }
+      : {}),
     handle: parts.handle,
     cwd: options.cwd,
     config,

@@ -25,7 +25,12 @@ import {
   isApprovalPolicy,
   type ApprovalPolicy,
 } from '../tools/index.js';
-import { levelFromCodexEffort, parseReasoningLevel, unusableReasoningWarning } from '../turn/index.js';
+import {
+  levelFromCodexEffort,
+  parseReasoningLevel,
+  unusableReasoningWarning,
+  type HookSessionState,
+} from '../turn/index.js';
 import { compileMatchers, knownSecrets, type Matchers, redactDeep, redactText } from '../redact/index.js';
 import { redactEvents } from '../redact/index.js';
 import { loadProjectInstructions, type ProjectInstructions } from '../project/index.js';
@@ -66,6 +71,8 @@ export class Session implements ConversationEngine {
   private keptPolicy: { policy: ApprovalPolicy; recorded: boolean };
   /** What a turn or a compaction works with (session-turn.ts). */
   private readonly parts: SessionParts;
+  /** The SessionStart due, and whether one ran (then SessionEnd runs at close). */
+  private readonly hookState: HookSessionState = { started: false };
 
   private constructor(options: SessionOptions, matchers: Matchers) {
     this.options = options;
@@ -92,6 +99,7 @@ export class Session implements ConversationEngine {
       matchers,
       reasoningWarned: this.reasoningWarned,
       prompts: { home: options.manager.paths.home, commands: () => this.promptCommands() },
+      hookState: this.hookState,
       selection: () => this.selection(),
       reasoningLevel: () => this.reasoningLevel(),
       setReasoning: (level) => this.setReasoning(level),
@@ -119,6 +127,7 @@ export class Session implements ConversationEngine {
     if (options.followConversationPolicy === true && isApprovalPolicy(recorded))
       options.tools?.setPolicy?.(recorded);
     session.reasoning = options.reasoning ?? levelFromCodexEffort(session.handle.lastReasoningEffort);
+    session.hookState.pendingStart = session.handle.firstUserMessage === undefined ? 'startup' : 'resume';
     return session;
   }
 
@@ -251,6 +260,29 @@ export class Session implements ConversationEngine {
   /** Compacts on request, even when the window is already overflowing. */
   compact(focus?: string, signal?: AbortSignal): AsyncGenerator<SessionEvent, CompactionReport> {
     return redactEvents(runSessionCompaction(this.parts, focus, signal), this.matchers);
+  }
+
+  /**
+   * SessionEnd hooks, when the conversation closes after a SessionStart ran; returns what the person
+   * should be told (their warnings). Never throws.
+   */
+  async endHooks(reason: string): Promise<string[]> {
+    const hooks = this.options.hooks;
+    if (!hooks?.has('SessionEnd') || !this.hookState.started) return [];
+    this.hookState.started = false;
+    const { hookInput } = await import('../hooks/index.js');
+    const input = hookInput(
+      'SessionEnd',
+      {
+        session_id: this.id,
+        transcript_path: this.handle.filePath,
+        cwd: this.options.cwd,
+        permission_mode: this.options.tools?.permissions?.().approvalPolicy ?? 'none',
+      },
+      { reason },
+    );
+    const run = await hooks.run('SessionEnd', input, { value: reason }).catch(() => undefined);
+    return (run?.outcome.messages ?? []).map((message) => redactText(`Hook: ${message}`, this.matchers));
   }
 
   /** The prompt commands (`$CODY_HOME/prompts`, `.cody/prompts`, `/init`) available here. */

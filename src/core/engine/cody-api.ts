@@ -14,6 +14,7 @@ import type { ApprovalPolicy, ToolRuntime } from '../tools/index.js';
 import type { DiffStat, UndoResult } from '../undo/index.js';
 import type { ClientOptions, ModelClient } from '../../protocol/index.js';
 import type { LiveRun, LiveWatch } from '../live-channel/index.js';
+import type { HookListing } from '../hooks/index.js';
 
 export interface CreateCodyOptions {
   /** Cody's home (conversations, config); default `$CODY_HOME`, else `~/.cody`. */
@@ -141,6 +142,13 @@ export interface Cody {
   signIns(options?: { offline?: boolean }): Promise<ProviderAuthStatus[]>;
   /** Starts each configured MCP server, lists its state and tools, and shuts them down (`cody mcp list`). */
   mcpStatus(): Promise<McpServerStatus[]>;
+  /** The hooks configured for this engine's workspace (config.json's, `.cody/hooks.json`'s and whether it is trusted). */
+  hooks(): Promise<HookListing>;
+  /**
+   * Trusts the workspace's `.cody/hooks.json` as it is now, when its content is still `sha256` (what the
+   * person was shown in `hooks()`): its commands run from the next turn on. Recorded in $CODY_HOME.
+   */
+  trustProjectHooks(sha256: string): Promise<HookListing>;
   /** Interrupts the turn running on that conversation in this process, if any. */
   abort(id: string): boolean;
   /**

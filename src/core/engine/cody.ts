@@ -48,6 +48,7 @@ export function createCody(options: CreateCodyOptions = {}): Cody {
     // Every turn is offered to other processes on the live channel (not an ephemeral conversation's).
     liveChannel: lazyLive(liveOptions(options, homePaths.home, env, load)),
     closing: new Set(),
+    home: homePaths.home,
   };
   const cody: Cody = {
     ...storeMethods(engine),

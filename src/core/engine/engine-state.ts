@@ -7,6 +7,7 @@ import type { CodyConfig, CodyPaths } from '../config/index.js';
 import type { SelectionChoice } from '../conversation/index.js';
 import type { ConversationManager } from '../store/index.js';
 import type { LazyLive } from '../live-channel/index.js';
+import type { HookSet } from '../hooks/index.js';
 import type { CreateCodyOptions } from './cody-api.js';
 import type { EngineRuntime } from './engine-runtime.js';
 import type { LiveConversations } from './live-conversations.js';
@@ -36,4 +37,8 @@ export interface Engine {
   liveChannel: LazyLive;
   /** Tool runtimes of closed conversations still shutting down. */
   closing: Set<Promise<unknown>>;
+  /** The real home (an ephemeral engine's too): where trusted project hooks are recorded. */
+  home: string;
+  /** The engine's hooks, made at the first conversation opened (or the first `hooks()`). */
+  hookSet?: Promise<HookSet>;
 }

@@ -7,6 +7,7 @@ import type { SelectionChoice, SessionOptions } from '../conversation/index.js';
 import { newConversationId } from '../store/index.js';
 import type { Cody } from './cody-api.js';
 import type { Engine } from './engine-state.js';
+import { hookSetOf } from './engine-hooks.js';
 
 /** The live conversation of an id (or unique prefix), with `selection` set when given. */
 export async function openLive(
@@ -57,6 +58,7 @@ function openSession(
     const { manager, config, runtime } = await engine.load();
     const { Session } = await import('../conversation/session.js');
     const tools = await runtime.createTools();
+    const hookSet = await hookSetOf(engine);
     // Loaded beside the session, never awaited: a run that begins first has its events held for it.
     liveChannel.preload();
     const { canAsk, onLockWait } = options;
@@ -74,14 +76,19 @@ function openSession(
       ...(tools ? { tools } : {}),
       ...(options.clientFactory ? { clientFactory: options.clientFactory } : {}),
       ...(draft ? { draft } : {}),
+      hooks: hookSet,
     });
     return new Conversation(session, {
       ...hooks,
       onRun: (kind) => liveChannel.tap(resolved, kind),
       onClose: () => {
         hooks.onClose();
-        // close() waits for the tools (MCP servers) to shut down.
-        const closed = (async () => tools?.close?.())().catch(() => undefined);
+        // close() waits for the tools (MCP servers) to shut down, and the SessionEnd hooks to run.
+        const closed = (async () => {
+          const said = await session.endHooks('other');
+          for (const message of said) options.onNotice?.({ level: 'warning', message });
+          await tools?.close?.();
+        })().catch(() => undefined);
         closing.add(closed);
         void closed.then(() => closing.delete(closed));
       },

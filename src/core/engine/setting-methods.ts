@@ -1,12 +1,17 @@
 /**
  * What `Cody` tells of its setting rather than of a conversation: the config it read and its paths, the
- * approval policy new conversations start with, each provider's sign-in, the MCP servers' state.
+ * approval policy new conversations start with, each provider's sign-in, the MCP servers' state, the
+ * workspace's hooks (and trusting its `.cody/hooks.json`).
  */
 import { authStatus } from '../auth/index.js';
 import type { Cody } from './cody-api.js';
 import type { Engine } from './engine-state.js';
+import { hookSetOf } from './engine-hooks.js';
 
-type SettingMethods = Pick<Cody, 'settings' | 'startingApproval' | 'signIns' | 'mcpStatus'>;
+type SettingMethods = Pick<
+  Cody,
+  'settings' | 'startingApproval' | 'signIns' | 'mcpStatus' | 'hooks' | 'trustProjectHooks'
+>;
 
 export function settingMethods(engine: Engine): SettingMethods {
   const { load } = engine;
@@ -41,5 +46,7 @@ export function settingMethods(engine: Engine): SettingMethods {
         await manager.close();
       }
     },
+    hooks: async () => (await hookSetOf(engine)).listing(),
+    trustProjectHooks: async (sha256) => (await hookSetOf(engine)).trustProject(sha256),
   };
 }

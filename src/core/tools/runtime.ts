@@ -83,6 +83,7 @@ export interface CodyToolRuntime extends ToolRuntime {
   has(name: string): boolean;
   decide(call: FunctionCallItem): Promise<ToolDecision>;
   rememberApproval(call: FunctionCallItem): void;
+  allowUnasked(call: FunctionCallItem): void;
   isReadOnly(call: FunctionCallItem): boolean;
   run(call: FunctionCallItem, context: ToolRunContext): Promise<ToolResult>;
   close(): Promise<void>;
@@ -172,14 +173,13 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
         : {};
     const decision = decidePolicy(access, { policy, remembered: remembered.covers(scoped), ...confined });
     if (decision.kind !== 'ask') return decision;
-    const offer =
-      scoped !== undefined && decidePolicy(access, { policy, remembered: true, ...confined }).kind === 'allow'
-        ? scoped
-        : null;
+    const mereAsk = decidePolicy(access, { policy, remembered: true, ...confined }).kind === 'allow';
+    const offer = scoped !== undefined && mereAsk ? scoped : null;
     offered.set(callId, offer);
     // A declined call's offer is never taken back: keep only the latest few.
     if (offered.size > 32) offered.delete(offered.keys().next().value ?? callId);
-    return offer === null ? decision : { ...decision, alwaysScope: offer.scope };
+    const asked = mereAsk ? { ...decision, hookMayAllow: true } : decision;
+    return offer === null ? asked : { ...asked, alwaysScope: offer.scope };
   };
 
   const scopeOf = (call: FunctionCallItem): ScopedApproval | undefined => {
@@ -268,6 +268,9 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
         return decideScoped(access, scoped, call.call_id);
       }
       return { kind: 'deny', reason: `No tool named '${call.name}' is available.` };
+    },
+    allowUnasked: (call) => {
+      if (builtinNames.has(call.name)) unasked.add(call.call_id);
     },
     rememberApproval: (call) => {
       // What the question offered; a call never asked about (a caller of the runtime itself) gets its scope.

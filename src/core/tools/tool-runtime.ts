@@ -14,7 +14,18 @@ import type { TurnChangesPayload } from '../undo/index.js';
  */
 export type ToolDecision =
   | { kind: 'allow' }
-  | { kind: 'ask'; reason: string; preview?: string; alwaysScope?: AlwaysScope }
+  | {
+      kind: 'ask';
+      reason: string;
+      preview?: string;
+      alwaysScope?: AlwaysScope;
+      /**
+       * The policy merely asks about an action inside the workspace (a remembered "always" would let it
+       * run): a hook's `allow` may answer it. Absent for what asks whatever was said before — the
+       * workspace boundary, a dangerous command, `.git`/`.cody`, a deletion, a command Cody cannot check.
+       */
+      hookMayAllow?: boolean;
+    }
   | {
       kind: 'deny';
       reason: string;
@@ -68,6 +79,11 @@ export interface ToolRuntime {
   has(name: string): boolean;
   /** Pure policy: whether this call may run, needs asking, or is refused. Never prompts. */
   decide(call: FunctionCallItem): Promise<ToolDecision>;
+  /**
+   * A hook allowed a call the policy asked about (`hookMayAllow`): it runs as one the policy allowed
+   * (a shell command inside the sandbox, where there is one).
+   */
+  allowUnasked?(call: FunctionCallItem): void;
   /** The person approved this call's `alwaysScope` for the rest of the session ('approve-session'). */
   rememberApproval(call: FunctionCallItem): void;
   /** Read-only calls may run concurrently. */

@@ -13,6 +13,7 @@ import type { CompactionTrigger, SessionEvent } from '../conversation/index.js';
 import { failureFromProvider, TurnFailedError } from '../turn/index.js';
 import { requestWithRetry, type ModelResponse } from './model-request.js';
 import type { TurnContext } from './turn-context.js';
+import { runHooks } from './hook-step.js';
 import { acceptsImages } from '../selection/index.js';
 import { itemsForModel } from '../images/index.js';
 
@@ -42,6 +43,13 @@ export async function* runCompaction(
   const { trigger } = request;
   const entered = states.to('Compacting');
   if (entered) yield entered;
+  const hookTrigger = trigger === 'manual' ? 'manual' : 'auto';
+  yield* runHooks(
+    turn,
+    'PreCompact',
+    { trigger: hookTrigger, custom_instructions: request.focus ?? '' },
+    { value: hookTrigger },
+  );
   const tokensBefore = budget.contextTokens();
   yield { type: 'compaction-started', trigger, tokensBefore };
   // The new message is the history's last item until a reply comes (an earlier compaction of this turn
@@ -94,6 +102,8 @@ export async function* runCompaction(
   // Instructions are not summarised away: the ones in effect come right after the summary.
   const replacementHistory = withInstructions(outcome.replacementHistory, turn.instructions);
   handle.replaceHistory(replacementHistory);
+  // SessionStart hooks run again (source "compact") before the next prompt: what they add was summarised.
+  if (turn.hookState) turn.hookState.pendingStart = 'compact';
   const report: CompactionReport = {
     status: 'compacted',
     tokensBefore,

@@ -8,7 +8,7 @@ export type { CompactionReport } from './compaction-step.js';
 export { ContextBudget } from './context-budget.js';
 export type { ModelResponse } from './model-request.js';
 export { levelFromCodexEffort, parseReasoningLevel, unusableReasoningWarning } from './reasoning-setting.js';
-export type { TurnContext } from './turn-context.js';
+export type { HookSessionState, TurnContext } from './turn-context.js';
 export { MAX_AUTO_COMPACTIONS_PER_TURN, MAX_TOOL_ROUNDS_PER_TURN, runTurn } from './turn-loop.js';
 export { TurnStateMachine } from './turn-state.js';
 export { DEFAULT_APPROVAL_TIMEOUT_MS, NO_ANSWER } from './approvals.js';

@@ -13,6 +13,16 @@ import type { ToolResult, ToolRuntime } from '../tools/index.js';
 import { NO_ANSWER } from '../turn/index.js';
 import { AsyncQueue } from '../turn/index.js';
 import type { TurnContext } from './turn-context.js';
+import type { ToolDecision } from '../tools/index.js';
+import { notify } from './hook-step.js';
+import { permissionHooks, postToolHooks, preToolHooks, type PreToolResult } from './tool-hooks.js';
+
+/** Runs a generator to its end, keeping its events to yield later. */
+async function drain(events: AsyncGenerator<SessionEvent, unknown>): Promise<SessionEvent[]> {
+  const kept: SessionEvent[] = [];
+  for await (const event of events) kept.push(event);
+  return kept;
+}
 
 /** Whether a call runs; when not, what the model is told, and whether the person stopped the turn. */
 interface Verdict {
@@ -21,13 +31,17 @@ interface Verdict {
   abort?: boolean;
   /** Why a call that does not run was declined (for the `tool-call` event). */
   declined?: { by: ToolDeclinedBy; reason: string };
+  /** The call as it runs, when a PreToolUse hook rewrote its arguments. */
+  call?: FunctionCallItem;
+  /** What hooks add to the output the model reads. */
+  notes?: string[];
 }
 
 /** The `tool-call` event: approved, or declined with who declined it and why. */
 function toolCallEvent(call: FunctionCallItem, verdict: Verdict): SessionEvent {
   return {
     type: 'tool-call',
-    call,
+    call: verdict.call ?? call,
     approved: verdict.run,
     ...(verdict.declined ? { declinedBy: verdict.declined.by, reason: verdict.declined.reason } : {}),
   };
@@ -83,11 +97,19 @@ export async function* runToolCall(
   if (executing) yield executing;
   let result: ToolResult | undefined;
   if (verdict.run && tools) {
-    if (!tools.isReadOnly(call)) yield* snapshotOnce(turn, tools);
-    yield { type: 'tool-started', call };
+    const running = verdict.call ?? call;
+    if (!tools.isReadOnly(running)) yield* snapshotOnce(turn, tools);
+    yield { type: 'tool-started', call: running };
     const started = Date.now();
-    result = yield* runStreaming(turn, tools, call);
-    yield* finishCall(turn, call, verdict, result, started);
+    result = yield* runStreaming(turn, tools, running);
+    const notes = yield* postToolHooks(turn, running, result);
+    yield* finishCall(
+      turn,
+      call,
+      { ...verdict, notes: [...(verdict.notes ?? []), ...notes] },
+      result,
+      started,
+    );
   } else {
     yield* finishCall(turn, call, verdict, undefined, Date.now());
   }
@@ -112,12 +134,12 @@ async function* runTogether(
   if (executing) yield executing;
   const started = Date.now();
   for (const [index, call] of calls.entries())
-    if (verdicts[index]?.run === true) yield { type: 'tool-started', call };
+    if (verdicts[index]?.run === true) yield { type: 'tool-started', call: verdicts[index]?.call ?? call };
   const results = await Promise.all(
     calls.map((call, index) =>
       verdicts[index]?.run === true
         ? tools
-            .run(call, { ...(turn.signal ? { signal: turn.signal } : {}) })
+            .run(verdicts[index]?.call ?? call, { ...(turn.signal ? { signal: turn.signal } : {}) })
             .catch((error: unknown): ToolResult => ({
               output: `Error: ${error instanceof Error ? error.message : String(error)}`,
               status: 'error',
@@ -125,8 +147,18 @@ async function* runTogether(
         : Promise.resolve(undefined),
     ),
   );
-  for (const [index, call] of calls.entries())
-    yield* finishCall(turn, call, verdicts[index] ?? { run: false }, results[index], started);
+  for (const [index, call] of calls.entries()) {
+    const verdict = verdicts[index] ?? { run: false };
+    const result = results[index];
+    const notes = result ? yield* postToolHooks(turn, verdict.call ?? call, result) : [];
+    yield* finishCall(
+      turn,
+      call,
+      { ...verdict, notes: [...(verdict.notes ?? []), ...notes] },
+      result,
+      started,
+    );
+  }
   return verdicts.some((verdict) => verdict.abort === true);
 }
 
@@ -144,11 +176,15 @@ async function* finishCall(
   // Secrets go before anything is cut (a cut through a key would leave half of it) or recorded: the
   // history the model is sent and the rollout hold the same redacted output. Content (an image from
   // view_image) keeps its image; its text parts are redacted.
+  const notes = verdict.notes?.length ? `\n\n[hooks]\n${verdict.notes.join('\n')}` : '';
   const recorded = result?.content
-    ? result.content.map((part) =>
-        part.type === 'input_image' ? part : { ...part, text: turn.redact(part.text) },
-      )
-    : truncateToolOutput(turn.redact(output), maxTokens, turn.handle.accountant.estimator);
+    ? [
+        ...result.content.map((part) =>
+          part.type === 'input_image' ? part : { ...part, text: turn.redact(part.text) },
+        ),
+        ...(notes ? [{ type: 'input_text' as const, text: notes.trimStart() }] : []),
+      ]
+    : truncateToolOutput(turn.redact(output), maxTokens, turn.handle.accountant.estimator) + notes;
   yield* turn.handle.record({ type: 'function_call_output', call_id: call.call_id, output: recorded });
   if (call.name === UPDATE_PLAN_TOOL && result?.status === 'ok') {
     const plan = parsePlanArguments(call.arguments);
@@ -193,7 +229,37 @@ async function* approve(
   tools: ToolRuntime,
   call: FunctionCallItem,
 ): AsyncGenerator<SessionEvent, Verdict> {
-  const decision = await tools.decide(call);
+  let pre = yield* preToolHooks(turn, tools, call, await tools.decide(call));
+  const hooked = (verdict: Verdict): Verdict => ({
+    ...verdict,
+    ...(pre.call !== call ? { call: pre.call } : {}),
+    ...(pre.notes.length > 0 ? { notes: pre.notes } : {}),
+  });
+  const refused = refusal(turn, pre);
+  if (refused) return hooked(refused);
+  pre = yield* permissionHooks(turn, tools, pre);
+  const answered = refusal(turn, pre);
+  if (answered || pre.decision.kind !== 'ask') return hooked(answered ?? { run: true });
+  return hooked(yield* ask(turn, tools, pre.call, pre.decision));
+}
+
+/** A call a hook refused or stopped, or the policy denied; the run of an allowed one; undefined: ask. */
+function refusal(turn: TurnContext, pre: PreToolResult): Verdict | undefined {
+  if (pre.stop !== undefined) {
+    turn.hookStop ??= pre.stop;
+    return {
+      run: false,
+      output: `Not run: a hook stopped the turn (${pre.stop}).`,
+      declined: { by: 'hook', reason: pre.stop },
+    };
+  }
+  if (pre.denied !== undefined)
+    return {
+      run: false,
+      output: `Blocked by a hook: ${pre.denied}`,
+      declined: { by: 'hook', reason: pre.denied },
+    };
+  const { decision } = pre;
   if (decision.kind === 'allow') return { run: true };
   if (decision.kind === 'deny' && decision.cannotApply === true) {
     // Nobody is asked about a call that cannot apply; the model gets the reason as the call's error.
@@ -210,6 +276,16 @@ async function* approve(
       declined: { by: 'policy', reason: decision.reason },
     };
   }
+  return undefined;
+}
+
+/** Asks whoever answers approvals about the call (the Notification hook is told while it waits). */
+async function* ask(
+  turn: TurnContext,
+  tools: ToolRuntime,
+  call: FunctionCallItem,
+  decision: Extract<ToolDecision, { kind: 'ask' }>,
+): AsyncGenerator<SessionEvent, Verdict> {
   if (!(typeof turn.canAsk === 'function' ? await turn.canAsk() : turn.canAsk)) {
     return {
       run: false,
@@ -230,7 +306,10 @@ async function* approve(
     turn.approvalTimeoutMs,
   );
   yield request;
+  // Told while the question waits; what the hooks did is said once it is answered.
+  const notified = drain(notify(turn, 'permission_prompt', `Cody needs your permission to use ${call.name}`));
   const { decision: answered, reason: said, timedOut } = await answer;
+  yield* await notified;
   yield {
     type: 'approval-resolved',
     id: request.id,

@@ -7,6 +7,15 @@ import type { ApprovalDesk } from '../turn/index.js';
 import type { ContextBudget } from './context-budget.js';
 import type { ConversationHandle } from '../conversation/index.js';
 import type { TurnStateMachine } from './turn-state.js';
+import type { HookCommonInput, HookRecord, HookSet } from '../hooks/index.js';
+
+/** What a conversation remembers about its hooks between turns. */
+export interface HookSessionState {
+  /** The SessionStart to run before the next turn's prompt: a new conversation, one opened again, after a compaction. */
+  pendingStart?: 'startup' | 'resume' | 'compact';
+  /** Whether a SessionStart ran (SessionEnd runs when the conversation closes only then). */
+  started: boolean;
+}
 
 export interface TurnContext {
   /** Set once this turn recorded its ghost snapshot (one per turn, before the first change). */
@@ -43,6 +52,15 @@ export interface TurnContext {
   redact: (text: string) => string;
   /** The project instructions in effect for this turn (read at its start), if any file is. */
   instructions?: string;
+  /** The engine's hooks (undefined: none can run). */
+  hooks?: HookSet;
+  hookState?: HookSessionState;
+  /** The fields every hook's input carries. */
+  hookCommon?: HookCommonInput;
+  /** A hook ended the turn (`continue: false`) with this reason: the turn stops after the current calls. */
+  hookStop?: string;
+  /** Hook runs before the turn's user message is on disk: recorded right after it. */
+  pendingHookRecords?: HookRecord[];
   /** The conversation's reasoning level for this turn (recorded in turn_context); absent: the API's default. */
   reasoning?: ReasoningLevel;
 }

@@ -22,6 +22,7 @@ import { failureFromProvider, TurnFailedError } from '../turn/index.js';
 import { runCompaction } from './compaction-step.js';
 import { requestWithRetry, type ModelResponse } from './model-request.js';
 import { recordTurnChanges, runToolCalls } from './tool-step.js';
+import { flushHookRecords, notify, promptHooks, stopHooks } from './hook-step.js';
 import type { TurnContext } from './turn-context.js';
 import { codexPermissions } from '../rollout/index.js';
 import { codexReasoningFields } from './reasoning-setting.js';
@@ -48,13 +49,17 @@ export async function* runTurn(
   const entered = states.to('ProcessingUserMessage');
   if (entered) yield entered;
   const message: MessageItem = { type: 'message', role: 'user', content };
+  const hookContext = yield* promptHooks(turn, content);
   await recordUserMessage(turn, turnId, message);
   handle.lastModel = selection.model;
   yield* handle.noteRecorded(message);
+  yield* flushHookRecords(turn);
+  for (const item of hookContext) yield* handle.record(item);
 
   /** Compactions so far, and whether a reply came (after which the new message is no longer last). */
   const progress = { compactions: 0, replied: false };
   let toolRounds = 0;
+  let stopContinuations = 0;
   let finishReason: FinishReason = 'stop';
   let lastUsage: TokenUsage | undefined;
   for (;;) {
@@ -83,9 +88,22 @@ export async function* runTurn(
       };
     }
     const calls = response.items.filter((item): item is FunctionCallItem => item.type === 'function_call');
-    if (calls.length === 0) break;
+    if (calls.length === 0) {
+      // A Stop hook may send the model back to work (`stop_hook_active` tells it that it did already).
+      const again = yield* stopHooks(turn, stopContinuations);
+      if (!again) break;
+      stopContinuations += 1;
+      yield* handle.record(again);
+      continue;
+    }
     const stopped = yield* runToolCalls(turn, calls);
     if (stopped || turn.signal?.aborted) throw yield* stop(turn, 'interrupted', interrupted());
+    if (turn.hookStop !== undefined)
+      throw yield* stop(
+        turn,
+        'hook-stopped',
+        new TurnFailedError(`A hook stopped the turn: ${turn.hookStop}`, 'failure'),
+      );
     toolRounds += 1;
     if (toolRounds >= MAX_TOOL_ROUNDS_PER_TURN) {
       throw yield* stop(
@@ -98,6 +116,7 @@ export async function* runTurn(
       );
     }
   }
+  yield* notify(turn, 'idle_prompt', 'Cody finished the turn and is waiting for your input');
   yield* recordTurnChanges(turn);
   yield* handle.endTurn({
     type: 'turn_complete',

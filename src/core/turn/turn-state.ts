@@ -31,6 +31,9 @@ export const TURN_TRANSITIONS: Readonly<Record<TurnState, readonly TurnState[]>>
   ProcessingLLMResponse: [
     'AwaitingToolApproval',
     'ExecutingTools',
+    // A Stop hook sent the model back to work (an automatic compaction may come first).
+    'AwaitingLLMResponse',
+    'Compacting',
     'Idle',
     'PermanentFailure',
     'Interrupted',

@@ -47,6 +47,15 @@ const BODY: SessionEvent[] = [
     discardedPartial: true,
   },
   { type: 'warning', message: 'the disk is slow' },
+  {
+    type: 'hook',
+    event: 'PreToolUse',
+    command: './check.sh',
+    source: 'user',
+    decision: 'deny',
+    status: 'ok',
+    durationMs: 12,
+  },
   { type: 'compaction-started', trigger: 'auto', tokensBefore: 3200 },
   {
     type: 'compaction-finished',
@@ -106,6 +115,7 @@ const EVERY_TYPE: Record<SessionEventType, true> = {
   'item-recorded': true,
   usage: true,
   warning: true,
+  hook: true,
   retry: true,
   'compaction-started': true,
   'compaction-finished': true,
@@ -127,6 +137,7 @@ const SHARED = [
   'Retrying (1/5) in 2.0 s: HTTP 503 · overloaded — ',
   'partial reply',
   'warning: the disk is slow',
+  '↳ hook PreToolUse: ./check.sh → deny · 12 ms',
   'Compacting conversation (auto)… 3.2k → 1.0k tokens',
   // The approval question (one component: lines in the plain view, keys in the live one).
   '? Allow $ ls',

@@ -37,6 +37,8 @@ StreamingLLMResponse → Compacting
 StreamingLLMResponse → Interrupted
 ProcessingLLMResponse → AwaitingToolApproval
 ProcessingLLMResponse → ExecutingTools
+ProcessingLLMResponse → AwaitingLLMResponse   a Stop hook sent the model back to work
+ProcessingLLMResponse → Compacting    the same, with the window nearly full
 ProcessingLLMResponse → Idle
 ProcessingLLMResponse → PermanentFailure
 ProcessingLLMResponse → Interrupted
