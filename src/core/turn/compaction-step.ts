@@ -13,7 +13,7 @@ import type { CompactionTrigger, SessionEvent } from '../conversation/index.js';
 import { failureFromProvider, TurnFailedError } from '../turn/index.js';
 import { requestWithRetry, type ModelResponse } from './model-request.js';
 import type { TurnContext } from './turn-context.js';
-import { runHooks } from './hook-step.js';
+import { preCompactHooks } from './hook-step.js';
 import { acceptsImages } from '../selection/index.js';
 import { itemsForModel } from '../images/index.js';
 
@@ -43,13 +43,7 @@ export async function* runCompaction(
   const { trigger } = request;
   const entered = states.to('Compacting');
   if (entered) yield entered;
-  const hookTrigger = trigger === 'manual' ? 'manual' : 'auto';
-  yield* runHooks(
-    turn,
-    'PreCompact',
-    { trigger: hookTrigger, custom_instructions: request.focus ?? '' },
-    { value: hookTrigger },
-  );
+  yield* preCompactHooks(turn, trigger, request.focus);
   const tokensBefore = budget.contextTokens();
   yield { type: 'compaction-started', trigger, tokensBefore };
   // The new message is the history's last item until a reply comes (an earlier compaction of this turn

@@ -148,3 +148,13 @@ export async function* stopHooks(
     `Do not stop yet. ${outcome.reason ?? 'A Stop hook asks you to continue.'}`,
   ]);
 }
+
+/** PreCompact hooks (`trigger` manual or auto, `custom_instructions` the focus): told, they decide nothing. */
+export async function* preCompactHooks(
+  turn: TurnContext,
+  trigger: 'auto' | 'overflow' | 'manual',
+  focus: string | undefined,
+): AsyncGenerator<SessionEvent> {
+  const value = trigger === 'manual' ? 'manual' : 'auto';
+  yield* runHooks(turn, 'PreCompact', { trigger: value, custom_instructions: focus ?? '' }, { value });
+}

@@ -116,6 +116,17 @@ export async function* runTurn(
       );
     }
   }
+  yield* completeTurn(turn, turnId, finishReason, lastUsage);
+}
+
+/** The end of a turn that reached it: the Notification hooks, its change set, `turn_complete`, the event. */
+async function* completeTurn(
+  turn: TurnContext,
+  turnId: string,
+  finishReason: FinishReason,
+  lastUsage: TokenUsage | undefined,
+): AsyncGenerator<SessionEvent> {
+  const { handle, selection, states } = turn;
   yield* notify(turn, 'idle_prompt', 'Cody finished the turn and is waiting for your input');
   yield* recordTurnChanges(turn);
   yield* handle.endTurn({

@@ -258,6 +258,8 @@ describe('tool runtime', () => {
       reason: 'edit src/a.ts',
       preview: '--- src/a.ts\n-needle\n+pin',
       alwaysScope: { kind: 'file', label: 'edits to src/a.ts' },
+      // A question about an action inside the workspace: a hook's allow may answer it.
+      hookMayAllow: true,
     });
     expect((await runtime('auto-edit').decide(edit)).kind).toBe('allow');
     expect((await runtime('auto-edit').decide(call('shell', { command: 'npm test' }))).kind).toBe('ask');
@@ -268,6 +270,9 @@ describe('tool runtime', () => {
       input: `*** Begin Patch\n*** Add File: ${join(outside, 'x.txt')}\n+x\n*** End Patch`,
     });
     expect((await runtime('full-auto').decide(patchOutside)).kind).toBe('ask');
+    // Outside the workspace, no hook may answer the question.
+    expect(await runtime('full-auto').decide(patchOutside)).not.toHaveProperty('hookMayAllow');
+    expect(await runtime('ask').decide(call('shell', { command: 'sudo rm -rf /' }))).not.toHaveProperty('hookMayAllow');
   });
 
   it('apply_patch reports success Codex-style and failures precisely', async () => {
