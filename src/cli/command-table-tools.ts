@@ -101,6 +101,27 @@ export function workspaceCommands(program: Command, run: Run): void {
     .action((options: { json?: boolean }) =>
       run(async (commandIo) => (await import('./commands/mcp.js')).runMcpList(options, commandIo))(),
     );
+
+  const hooks = program
+    .command('hooks')
+    .description("hooks (config.json's and the workspace's .cody/hooks.json)");
+  hooks
+    .command('list')
+    .description('show the hooks that apply here, and whether the project hooks are trusted')
+    .option('--json', 'machine-readable output')
+    .action((options: { json?: boolean }) =>
+      run(async (commandIo) =>
+        (await import('./commands/hooks.js')).runHooksCommand('list', options, commandIo),
+      )(),
+    );
+  hooks
+    .command('trust')
+    .description("show the workspace's .cody/hooks.json commands and trust them as they are now")
+    .action(() =>
+      run(async (commandIo) =>
+        (await import('./commands/hooks.js')).runHooksCommand('trust', {}, commandIo),
+      )(),
+    );
 }
 
 /** `serve`, `web`: the engine over HTTP. */

@@ -26,6 +26,7 @@ export const SLASH_COMMANDS: ReadonlyArray<[string, string]> = [
   ['/export', '/export [md|json|html] [FILE]: write this conversation out'],
   ['/expand', "show the last turn's thinking and tool output in full"],
   ['/plan', "the model's current plan (update_plan), as a checklist"],
+  ['/hooks', 'the hooks that run here; trust the workspace’s .cody/hooks.json'],
   ['/clear', 'clear the screen and start a new conversation'],
   ['/id', 'print this conversation’s id'],
   ['/exit', 'leave (also Ctrl-D)'],

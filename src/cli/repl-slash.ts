@@ -104,6 +104,11 @@ export async function runSlashCommand(
     case '/plan':
       say(planText(state, ui));
       return undefined;
+    case '/hooks': {
+      const { reviewHooks } = await import('./repl-hooks.js');
+      await reviewHooks(state.context.cody, ui, say);
+      return undefined;
+    }
     default:
       say(`${name} is not available.\n`);
       return undefined;

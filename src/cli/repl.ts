@@ -148,6 +148,12 @@ async function interactive(
   let draft = '';
   let exitCode: number = ExitCode.ok;
   terminal.start();
+  // Project hooks nobody trusted yet: their commands are shown, and the person is asked once.
+  await import('./repl-hooks.js')
+    .then(({ reviewHooks }) =>
+      reviewHooks(initialContext.cody, session, (text) => terminal.write(text.replace(/\n/g, '\r\n')), true),
+    )
+    .catch(() => undefined);
   try {
     for (;;) {
       let text: string;
