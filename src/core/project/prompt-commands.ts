@@ -48,6 +48,7 @@ export const RESERVED_COMMAND_NAMES: readonly string[] = [
   'exit',
   'quit',
   'plan',
+  'hooks',
   'init',
 ];
 
