@@ -272,7 +272,9 @@ describe('tool runtime', () => {
     expect((await runtime('full-auto').decide(patchOutside)).kind).toBe('ask');
     // Outside the workspace, no hook may answer the question.
     expect(await runtime('full-auto').decide(patchOutside)).not.toHaveProperty('hookMayAllow');
-    expect(await runtime('ask').decide(call('shell', { command: 'sudo rm -rf /' }))).not.toHaveProperty('hookMayAllow');
+    expect(await runtime('ask').decide(call('shell', { command: 'sudo rm -rf /' }))).not.toHaveProperty(
+      'hookMayAllow',
+    );
   });
 
   it('apply_patch reports success Codex-style and failures precisely', async () => {
