@@ -1,20 +1,12 @@
 /**
- * The workspace's `.cody/hooks.json`, read the way Cody reads its own files: a regular file inside the
- * workspace (not a FIFO, a device or a symlink out of it), at most MAX_PROJECT_HOOKS_BYTES, opened
+ * The workspace's `.cody/hooks.json`, read the way Cody reads its own files (readOwnFile): a regular file
+ * inside the workspace (not a FIFO, a device or a link out of it), at most MAX_PROJECT_HOOKS_BYTES, opened
  * without blocking. Its SHA-256 is what trust is recorded against.
  */
 import { createHash } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  lstatSync,
-  openSync,
-  readSync,
-  realpathSync,
-  type Stats,
-} from 'node:fs';
-import { join, sep } from 'node:path';
+import { lstatSync, type Stats } from 'node:fs';
+import { join } from 'node:path';
+import { readOwnFileSync, RefusedFileError } from '../fs/index.js';
 import { forbiddenKeyPath } from '../config/index.js';
 import { hookEntries, parseProjectHooks, type HookEntry } from './hook-config.js';
 
@@ -44,41 +36,16 @@ export function stampOf(path: string): string | undefined {
 
 export function readProjectHooks(root: string): ProjectHooksFile {
   const path = join(root, PROJECT_HOOKS_PATH);
-  let fd: number;
   try {
-    // The directory may be a symlink: wherever it points must still be inside the workspace.
-    const directory = realpathSync(join(root, '.cody'));
-    if (directory !== root && !directory.startsWith(root.endsWith(sep) ? root : root + sep))
-      return { kind: 'invalid', path, why: '.cody points outside the workspace' };
-    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
+    // A regular file inside the workspace (links resolved), at most MAX_PROJECT_HOOKS_BYTES, never blocking.
+    const file = readOwnFileSync(path, { maxBytes: MAX_PROJECT_HOOKS_BYTES, root });
+    if (!file) return { kind: 'none' };
+    const sha256 = createHash('sha256').update(file.bytes).digest('hex');
+    return { kind: 'read', path, sha256, entries: parseEntries(file.bytes.toString('utf8')) };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return { kind: 'none' };
-    if (code === 'ELOOP') return { kind: 'invalid', path, why: 'it is a symbolic link' };
-    return { kind: 'invalid', path, why: (error as Error).message };
-  }
-  try {
-    const stats = fstatSync(fd);
-    if (!stats.isFile()) return { kind: 'invalid', path, why: 'it is not a regular file' };
-    if (stats.size > MAX_PROJECT_HOOKS_BYTES)
-      return { kind: 'invalid', path, why: `it is over ${MAX_PROJECT_HOOKS_BYTES} bytes` };
-    const buffer = Buffer.alloc(MAX_PROJECT_HOOKS_BYTES + 1);
-    let length = 0;
-    for (let read = 1; read > 0 && length <= MAX_PROJECT_HOOKS_BYTES; length += read)
-      read = readSync(fd, buffer, length, buffer.length - length, null);
-    if (length > MAX_PROJECT_HOOKS_BYTES)
-      return { kind: 'invalid', path, why: `it is over ${MAX_PROJECT_HOOKS_BYTES} bytes` };
-    const bytes = buffer.subarray(0, length);
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    return { kind: 'read', path, sha256, entries: parseEntries(bytes.toString('utf8')) };
-  } catch (error) {
-    return {
-      kind: 'invalid',
-      path,
-      why: error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error),
-    };
-  } finally {
-    closeSync(fd);
+    if (error instanceof RefusedFileError) return { kind: 'invalid', path, why: error.problem };
+    const message = error instanceof Error ? error.message : String(error);
+    return { kind: 'invalid', path, why: message.split('\n')[0] ?? message };
   }
 }
 
