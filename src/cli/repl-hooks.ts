@@ -49,3 +49,9 @@ export async function reviewHooks(
     say(ui.color.green('✓ Trusted: they run from the next turn on (until the file changes).\n'));
   }
 }
+
+/** At the REPL's start: project hooks nobody trusted yet are shown with their commands, and asked about once. */
+export async function reviewHooksAtStart(cody: Cody, ui: HooksUi): Promise<void> {
+  const say = (text: string): void => ui.terminal.write(text.replace(/\n/g, '\r\n'));
+  await reviewHooks(cody, ui, say, true).catch(() => undefined);
+}

@@ -148,12 +148,7 @@ async function interactive(
   let draft = '';
   let exitCode: number = ExitCode.ok;
   terminal.start();
-  // Project hooks nobody trusted yet: their commands are shown, and the person is asked once.
-  await import('./repl-hooks.js')
-    .then(({ reviewHooks }) =>
-      reviewHooks(initialContext.cody, session, (text) => terminal.write(text.replace(/\n/g, '\r\n')), true),
-    )
-    .catch(() => undefined);
+  await (await import('./repl-hooks.js')).reviewHooksAtStart(initialContext.cody, session);
   try {
     for (;;) {
       let text: string;
