@@ -54,6 +54,8 @@ describe('web_fetch approval', () => {
       kind: 'ask',
       reason: 'fetch https://example.com/a (network access)',
       alwaysScope: { kind: 'call', label: 'fetches from example.com' },
+      // A question about the network alone, not the workspace boundary: a PreToolUse hook may answer it.
+      hookMayAllow: true,
     });
     tools.rememberApproval(first);
     expect((await tools.decide(fetchCall('f2', 'https://example.com/b'))).kind).toBe('allow');
