@@ -4,6 +4,8 @@
  * written out with every style opened and closed within the run, so each line ends with nothing left on.
  */
 import type * as EastAsianWidth from 'get-east-asian-width';
+import { breakOpportunities } from './layout/breaks.js';
+import { graphemes, graphemeWidth } from './layout/width.js';
 
 export interface Style {
   readonly open: string;
@@ -90,35 +92,87 @@ interface Atom {
   width: number;
 }
 
-/** Words (possibly spanning several styles, as `**bold**,`), the spaces between them, and hard breaks. */
-function atomsOf(runs: readonly Run[]): Atom[] {
+/**
+ * Words (possibly spanning several styles, as `**bold**,`), the spaces between them, and hard breaks.
+ * Where a line may break is the layout's decision (`layout/breaks.ts`, the Unicode rules): a break
+ * between two ideographs is an empty space, and a space the rules do not break at (before `!`) is glue.
+ */
+function atomsOf(runs: readonly Run[], width: number): Atom[] {
   const atoms: Atom[] = [];
+  let group: Run[] = [];
+  const flush = (): void => {
+    atoms.push(...groupAtoms(group, width));
+    group = [];
+  };
   for (const piece of runs) {
-    if (piece.text === '\n') {
+    if (piece.text !== '\n') group.push(piece);
+    else {
+      flush();
       atoms.push({ kind: 'break', runs: [], width: 0 });
-      continue;
     }
-    for (const part of piece.text.split(/(\s+)/)) {
+  }
+  flush();
+  return atoms;
+}
+
+/** The atoms of runs with no hard break; the rules are asked only when the text does not fit a line. */
+function groupAtoms(runs: readonly Run[], width: number): Atom[] {
+  const text = runs.map((piece) => piece.text.replace(/[\t\n]/g, ' ')).join('');
+  const cuts = runsWidth(runs) <= width ? undefined : new Set(breakOpportunities(text));
+  const atoms: Atom[] = [];
+  let offset = 0;
+  const addWord = (part: string, styles: readonly Style[]): void => {
+    const last = atoms.at(-1);
+    const breaks = cuts === undefined ? last?.kind === 'space' : cuts.has(offset);
+    if (last?.kind === 'space' && !breaks) last.kind = 'word';
+    if (last?.kind === 'word' && breaks) atoms.push({ kind: 'space', runs: [], width: 0 });
+    const before = atoms.at(-1);
+    const before2 = atoms.at(-2);
+    if (before?.kind === 'word' && before2?.kind === 'word') {
+      atoms.pop();
+      before2.runs.push(...before.runs);
+      before2.width += before.width;
+    }
+    const target = atoms.at(-1);
+    if (target?.kind === 'word') {
+      target.runs.push({ text: part, styles });
+      target.width += displayWidth(part);
+    } else atoms.push({ kind: 'word', runs: [{ text: part, styles }], width: displayWidth(part) });
+  };
+  for (const piece of runs) {
+    for (const part of piece.text.replace(/[\t\n]/g, ' ').split(/(\s+)/)) {
       if (part === '') continue;
-      const kind = /^\s/.test(part) ? 'space' : 'word';
-      const text = kind === 'space' ? part.replace(/[\t\n]/g, ' ') : part;
-      const last = atoms.at(-1);
-      if (kind === 'word' && last?.kind === 'word') {
-        last.runs.push({ text, styles: piece.styles });
-        last.width += displayWidth(text);
-      } else atoms.push({ kind, runs: [{ text, styles: piece.styles }], width: displayWidth(text) });
+      if (/^\s/.test(part))
+        atoms.push({
+          kind: 'space',
+          runs: [{ text: part, styles: piece.styles }],
+          width: displayWidth(part),
+        });
+      else {
+        // A word cut where the rules allow inside it (between ideographs, after a hyphen).
+        const start = offset;
+        const inner = [...(cuts ?? [])].filter((at) => at > start && at < start + part.length);
+        let from = start;
+        for (const cut of [...inner.sort((x, y) => x - y), start + part.length]) {
+          offset = from;
+          addWord(part.slice(from - start, cut - start), piece.styles);
+          from = cut;
+        }
+        offset = start;
+      }
+      offset += part.length;
     }
   }
   return atoms;
 }
 
-/** Cuts a word wider than a whole line into pieces of at most `width` columns. */
+/** Cuts a word wider than a whole line into pieces of at most `width` columns, between graphemes. */
 function splitWord(word: Atom, width: number): Atom[] {
   const pieces: Atom[] = [];
   let current: Atom = { kind: 'word', runs: [], width: 0 };
   for (const piece of word.runs) {
-    for (const character of piece.text) {
-      const characterWidth = displayWidth(character);
+    for (const character of graphemes(piece.text)) {
+      const characterWidth = graphemeWidth(character);
       if (current.width + characterWidth > width && current.width > 0) {
         pieces.push(current);
         current = { kind: 'word', runs: [], width: 0 };
@@ -170,7 +224,7 @@ export function wrapRuns(runs: readonly Run[], options: WrapOptions): Run[][] {
     space = undefined;
   };
   const room = Math.max(1, limit - Math.max(used, runsWidth(options.rest)));
-  for (const atom of atomsOf(runs)) {
+  for (const atom of atomsOf(runs, room)) {
     if (atom.kind === 'break') newLine();
     else if (atom.kind === 'space') space = empty ? undefined : atom;
     else if (atom.width <= room) place(atom);
