@@ -11,6 +11,8 @@
 import { createInterface } from 'node:readline';
 import type { ChalkInstance } from 'chalk';
 import type { AlwaysScope, ApprovalDecision, SessionEvent } from '../core/index.js';
+import { layoutBlock, layoutItems, layoutLines } from './layout/layout.js';
+import { textWidth } from './layout/width.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { diffPreview, summarizeToolCall } from './tool-summary.js';
 import { paintDiffLine } from './tool-view.js';
@@ -37,6 +39,8 @@ export interface QuestionOptions {
   note?: string;
   /** The clock (tests). */
   now?: () => number;
+  /** The terminal's width: the question is laid out on words at it (unbounded when not given). */
+  columns?: () => number;
 }
 
 /** "always for: git status" / "always for edits to app.js": the scope as the question names it. */
@@ -49,6 +53,7 @@ export function alwaysLabel(scope: AlwaysScope): string {
 export function questionText(
   event: ApprovalRequest,
   color: ChalkInstance,
+  width = Number.POSITIVE_INFINITY,
 ): { lines: string[]; hidden: string[]; choices: string } {
   const summary = summarizeToolCall(event.call);
   const why = event.reason !== undefined ? titleReason(sanitizeForTerminal(event.reason), summary) : '';
@@ -59,11 +64,15 @@ export function questionText(
       ? sanitizeForTerminal(event.preview).split('\n')
       : diffPreview(event.call, Number.POSITIVE_INFINITY);
   const cut = preview.length > PREVIEW_WHOLE ? PREVIEW_HEAD : preview.length;
-  const paint = (line: string): string => `  ${paintDiff(line, color)}`;
-  const lines = [header, ...preview.slice(0, cut).map(paint)];
+  const paint = (line: string): string => layoutBlock(`  ${paintDiff(line, color)}`, width);
+  const lines = [
+    layoutLines(header, { width, hangingIndent: '  ' }).join('\n'),
+    ...preview.slice(0, cut).map(paint),
+  ];
   const hidden = preview.slice(cut).map(paint);
-  if (hidden.length > 0) lines.push(color.yellow(`  … ${hidden.length} more lines (v to view all)`));
-  return { lines, hidden, choices: choicesLine(event, color, hidden.length > 0) };
+  if (hidden.length > 0)
+    lines.push(layoutBlock(color.yellow(`  … ${hidden.length} more lines (v to view all)`), width));
+  return { lines, hidden, choices: choicesLine(event, color, hidden.length > 0, width) };
 }
 
 /**
@@ -79,13 +88,21 @@ export function titleReason(reason: string, summary: string): string {
   return summary.includes(tail) || restated.test(tail) ? reason.slice(0, colon) : reason;
 }
 
-function choicesLine(event: ApprovalRequest, color: ChalkInstance, cut: boolean): string {
+/** The choices, each kept whole on a row when it fits one, indented under the question. */
+function choicesLine(event: ApprovalRequest, color: ChalkInstance, cut: boolean, width: number): string {
   const choices = ['[y] yes, once'];
   if (event.alwaysScope !== undefined) choices.push(`[a] ${alwaysLabel(event.alwaysScope)}`);
   choices.push('[n] no, and tell the model why', '[Esc] stop the turn');
   if (cut) choices.push('[v] view all');
-  return color.dim(`  ${choices.join('   ')}`);
+  return layoutItems(
+    choices.map((choice) => color.dim(choice)),
+    { width, indent: '  ', gap: '   ' },
+  ).join('\n');
 }
+
+/** A dim note under the question (`  Enter alone does not answer…`), laid out at the width. */
+const noteLine = (text: string, color: ChalkInstance, width: number): string =>
+  layoutBlock(color.dim(`  ${text}`), width);
 
 function paintDiff(line: string, color: ChalkInstance): string {
   return paintDiffLine(line, color);
@@ -120,6 +137,39 @@ function createGuard(now: () => number): { ready(): boolean } {
 export interface KeySource {
   listen(listener: ((key: Key) => void) | undefined): void;
   columns(): number;
+  /** Calls `listener` when the terminal is resized (undefined: no more). */
+  onResize?(listener: (() => void) | undefined): void;
+}
+
+/**
+ * Lines written under one another that can be laid out again: on a resize the rows they take now (a
+ * terminal that reflows wraps each old row at the new width) are erased and every part is redrawn.
+ */
+function createBlock(
+  write: (text: string) => void,
+  columns: () => number,
+): { show(part: () => string[]): void; redraw(): void } {
+  const parts: Array<() => string[]> = [];
+  let rows: string[] = [];
+  const draw = (part: () => string[]): void => {
+    const text = part().join('\n');
+    if (text === '') return;
+    rows.push(...text.split('\n'));
+    write(`${text}\n`);
+  };
+  return {
+    show(part) {
+      parts.push(part);
+      draw(part);
+    },
+    redraw() {
+      const width = Math.max(1, columns());
+      const height = rows.reduce((sum, row) => sum + Math.max(1, Math.ceil(textWidth(row) / width)), 0);
+      rows = [];
+      write(`${height > 0 ? `\u001b[${height}A` : ''}\r\u001b[J`);
+      for (const part of parts) draw(part);
+    },
+  };
 }
 
 /**
@@ -135,25 +185,32 @@ export function askWithKeys(
 ): Promise<ApprovalAnswer> {
   const { color } = options;
   const now = options.now ?? Date.now;
-  const question = questionText(event, color);
-  for (const line of question.lines) write(`${line}\n`);
-  if (options.note !== undefined) write(`${color.dim(`  ${options.note}`)}\n`);
-  write(`${question.choices}\n`);
+  const columns = (): number => options.columns?.() ?? keys.columns();
+  // What the question has written, by the width it is laid out at: redrawn whole when the terminal is resized.
+  const block = createBlock(write, columns);
+  const question = (): ReturnType<typeof questionText> => questionText(event, color, columns());
+  block.show(() => question().lines);
+  if (options.note !== undefined) block.show(() => [noteLine(options.note ?? '', color, columns())]);
+  block.show(() => [question().choices]);
+  keys.onResize?.(block.redraw);
   const guard = createGuard(now);
   const said = new Set<string>();
   const sayOnce = (text: string): void => {
     if (said.has(text)) return;
     said.add(text);
-    write(`${color.dim(`  ${text}`)}\n`);
+    block.show(() => [noteLine(text, color, columns())]);
   };
-  let viewed = question.hidden.length === 0;
+  let viewed = question().hidden.length === 0;
   return new Promise((resolve) => {
     const done = (decision: ApprovalDecision, reason = ''): void => {
       keys.listen(undefined);
-      write(`${color.dim(`  → ${answered(decision, event, reason)}`)}\n`);
+      keys.onResize?.(undefined);
+      write(`${noteLine(`→ ${answered(decision, event, reason)}`, color, columns())}\n`);
       resolve(reason === '' ? { decision } : { decision, reason });
     };
     const askWhy = (): void => {
+      // From here the line editor redraws itself; the question above stays as it is.
+      keys.onResize?.(undefined);
       // The label is the editor's prompt, so redrawing the line as the reason is typed keeps it.
       const editor = new LineEditor(
         { write: (text) => write(text), columns: () => keys.columns() },
@@ -183,8 +240,8 @@ export function askWithKeys(
       if (letter === 'n') return askWhy();
       if (letter === 'v' && !viewed) {
         viewed = true;
-        for (const line of question.hidden) write(`${line}\n`);
-        return write(`${question.choices}\n`);
+        block.show(() => question().hidden);
+        return block.show(() => [question().choices]);
       }
       if (key.name === 'enter') return sayOnce(ENTER_ALONE);
       return undefined;
@@ -236,13 +293,14 @@ export async function askWithLines(
   options: QuestionOptions,
 ): Promise<ApprovalAnswer> {
   const { color } = options;
-  const question = questionText(event, color);
+  const width = options.columns?.() ?? Number.POSITIVE_INFINITY;
+  const question = questionText(event, color, width);
   for (const line of question.lines) write(`${line}\n`);
-  if (options.note !== undefined) write(`${color.dim(`  ${options.note}`)}\n`);
+  if (options.note !== undefined) write(`${noteLine(options.note, color, width)}\n`);
   const guard = createGuard(options.now ?? Date.now);
   let viewed = question.hidden.length === 0;
   const finish = (decision: ApprovalDecision, reason = ''): ApprovalAnswer => {
-    write(`${color.dim(`  → ${answered(decision, event, reason)}`)}\n`);
+    write(`${noteLine(`→ ${answered(decision, event, reason)}`, color, width)}\n`);
     return reason === '' ? { decision } : { decision, reason };
   };
   for (;;) {
@@ -251,7 +309,7 @@ export async function askWithLines(
     if (line === undefined) return finish('abort');
     const answer = line.trim().toLowerCase();
     if (!guard.ready()) {
-      write(`${color.dim(`  ${IGNORED}`)}\n`);
+      write(`${noteLine(IGNORED, color, width)}\n`);
       continue;
     }
     if (answer === 'y') return finish('approve');
@@ -269,6 +327,6 @@ export async function askWithLines(
       continue;
     }
     const hint = answer === '' ? ENTER_ALONE : answer === 'a' ? NO_ALWAYS : 'answer with y, a, n or Esc';
-    write(`${color.dim(`  ${hint}`)}\n`);
+    write(`${noteLine(hint, color, width)}\n`);
   }
 }

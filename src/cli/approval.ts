@@ -24,7 +24,11 @@ export async function askApproval(
   if (!isReadable(io.stdin)) return { decision: 'abort' };
   const lines = linesOf(io.stdin);
   try {
-    return await askWithLines(lines, (text) => io.stderr.write(text), event, { color: stderrChalk(io) });
+    const columns = io.stderr.columns;
+    return await askWithLines(lines, (text) => io.stderr.write(text), event, {
+      color: stderrChalk(io),
+      ...(columns !== undefined ? { columns: () => columns } : {}),
+    });
   } finally {
     lines.close();
   }

@@ -3,6 +3,7 @@ import type { ChalkInstance } from 'chalk';
 import type { Cody } from '../core/index.js';
 import { relativeTime } from './commands/list.js';
 import { isInWorkspace, workspaceFirst, workspaceOf } from '../core/index.js';
+import { textWidth, truncateToWidth } from './layout/width.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { LineEditor } from './tty/line-editor.js';
 import type { RawTerminal } from './tty/terminal.js';
@@ -49,9 +50,11 @@ export async function pickConversation(
     const columns = ui.terminal.columns();
     const shown = visible();
     let out = `${drawn > 0 ? `\u001b[${drawn}A` : ''}\r\u001b[J`;
-    out += `${ui.color.bold('Resume:')} ${query.buffer}${ui.color.dim('  (type to search, ↑/↓, Enter, Esc)')}`;
+    const hint = `  (type to search, ↑/↓, Enter, Esc)`;
+    const fits = textWidth(`Resume: ${query.buffer}${hint}`) < columns;
+    out += `${ui.color.bold('Resume:')} ${query.buffer}${fits ? ui.color.dim(hint) : ''}`;
     shown.forEach((row, index) => {
-      const text = row.label.length > columns - 3 ? `${row.label.slice(0, columns - 4)}…` : row.label;
+      const text = truncateToWidth(row.label, columns - 3);
       out += `\r\n${index === selected ? ui.color.inverse(`› ${text}`) : `  ${text}`}`;
     });
     if (shown.length === 0) out += `\r\n${ui.color.dim('  no match')}`;
@@ -59,9 +62,12 @@ export async function pickConversation(
     ui.terminal.write(out);
   };
   draw();
+  // Laid out again at the new width (its rows are cut to it) when the terminal is resized.
+  ui.terminal.onResizeEvent(draw);
   return new Promise((resolve) => {
     const finish = (id: string | undefined): void => {
       ui.terminal.listen(undefined);
+      ui.terminal.onResizeEvent(undefined);
       ui.terminal.write(`${drawn > 0 ? `\u001b[${drawn}A` : ''}\r\u001b[J`);
       resolve(id);
     };

@@ -5,6 +5,7 @@
 import type { ChalkInstance } from 'chalk';
 import type { Cody, RecapMessage } from '../core/index.js';
 import type { Io } from './io.js';
+import { layoutLines } from './layout/layout.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 const EXCHANGES = 2;
@@ -36,11 +37,14 @@ export async function printRecap(
       .slice(0, LINES_PER_MESSAGE)
       .map((line) => (line.length > 160 ? `${line.slice(0, 159)}…` : line));
     if (lines.length > LINES_PER_MESSAGE) shown.push('…');
-    const text = shown.join('\n  ');
     const mark = message.undone === true && message.role === 'user' ? color.dim('   ↶ undone') : '';
-    io.stderr.write(
-      message.role === 'user' ? `${color.bold('› ')}${text}${mark}\n` : `${color.dim(`  ${text}`)}\n`,
-    );
+    const user = message.role === 'user';
+    const rows = layoutLines(user ? `${shown.join('\n')}${mark}` : color.dim(shown.join('\n')), {
+      width: io.stderr.columns ?? 80,
+      indent: user ? color.bold('› ') : '  ',
+      hangingIndent: '  ',
+    });
+    io.stderr.write(`${rows.join('\n')}\n`);
   }
   io.stderr.write(color.dim('──\n'));
 }

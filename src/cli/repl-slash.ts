@@ -14,6 +14,7 @@ import { formatTokens } from './turn-view/wording.js';
 import { helpText } from './repl-input.js';
 import type { UserCommands } from './repl-prompts.js';
 import { instructionsLines } from './instructions-view.js';
+import { layoutColumns } from './layout/layout.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import type { RawTerminal } from './tty/terminal.js';
 import { runTurn } from './repl-turn.js';
@@ -54,7 +55,12 @@ export async function runSlashCommand(
   switch (name) {
     case '/help':
       await ui.userCommands?.refresh();
-      say(helpText(ui.userCommands?.entries('yours'), ui.userCommands?.entries('built-in')));
+      say(
+        layoutColumns(
+          helpText(ui.userCommands?.entries('yours'), ui.userCommands?.entries('built-in')),
+          ui.terminal.columns(),
+        ),
+      );
       return undefined;
     case '/id':
       say(`${state.session.id}\n`);
@@ -181,7 +187,7 @@ async function resumeCommand(argument: string, state: ReplState, ui: Ui, say: Sa
   say(ui.color.green(`✓ Resumed ${id}\n`));
   const { printRecap } = await import('./repl-recap.js');
   await printRecap(
-    { ...ui.io, stderr: { write: (text: string) => say(text) } },
+    { ...ui.io, stderr: { write: (text: string) => say(text), columns: ui.terminal.columns() } },
     state.context.cody,
     id,
     ui.color,

@@ -10,6 +10,7 @@ import type { CommandContext } from './context.js';
 import { conversationChoice, hasChoice } from './conversation-choice.js';
 import type { Io } from './io.js';
 import { stderrChalk } from './color.js';
+import { layoutBlock } from './layout/layout.js';
 
 /**
  * The conversation the REPL starts on: `chosen`, else a new one (a draft: written at its first message,
@@ -89,10 +90,8 @@ function printBanner(
     policy === undefined
       ? 'no tools'
       : `approval ${policy}${flagged && policy === 'full-auto' ? ' (--approval: this run only)' : ''}`;
-  io.stderr.write(
-    color.dim(
-      `Cody · ${selection.provider}/${selection.model} · conversation ${id} · ${approval} · /help for commands\n`,
-    ),
-  );
-  if (unconfined !== undefined) io.stderr.write(color.yellow(`⚠ ${unconfined}\n`));
+  const width = io.stderr.columns ?? 80;
+  const banner = `Cody · ${selection.provider}/${selection.model} · conversation ${id} · ${approval} · /help for commands`;
+  io.stderr.write(`${layoutBlock(color.dim(banner), width, '  ')}\n`);
+  if (unconfined !== undefined) io.stderr.write(`${layoutBlock(color.yellow(`⚠ ${unconfined}`), width)}\n`);
 }

@@ -178,7 +178,12 @@ async function askOnKeys(
     : ui.oneShot === true
       ? 'what you typed before this question is not an answer (and is not sent: cody chat sends one message)'
       : 'what you typed before this question is not an answer: it is kept for your next prompt';
-  const answer = await askWithKeys({ listen, columns: () => ui.terminal.columns() }, write, event, {
+  const keys = {
+    listen,
+    columns: () => ui.terminal.columns(),
+    onResize: (listener: (() => void) | undefined) => ui.terminal.onResizeEvent(listener),
+  };
+  const answer = await askWithKeys(keys, write, event, {
     color: ui.color,
     ...(note !== undefined ? { note } : {}),
   });

@@ -16,6 +16,7 @@ import { createContext, ephemeralContext, type CommandContext, type EngineOption
 import { appendHistory, readHistory } from './history.js';
 import { type Io, readAll } from './io.js';
 import { stderrChalk } from './color.js';
+import { layoutBlock } from './layout/layout.js';
 import { printRecap } from './repl-recap.js';
 import { firstConversation, showBanner } from './repl-start.js';
 import type { ReplState } from './repl-slash.js';
@@ -253,7 +254,13 @@ async function runCommandLine(text: string, state: ReplState, ui: ReplUi): Promi
     } catch (error) {
       reportError(
         error,
-        { ...io, stderr: { write: (chunk: string) => terminal.write(chunk.replace(/\n/g, '\r\n')) } },
+        {
+          ...io,
+          stderr: {
+            write: (chunk: string) => terminal.write(chunk.replace(/\n/g, '\r\n')),
+            columns: terminal.columns(),
+          },
+        },
         false,
       );
       return { kind: 'done' };
@@ -276,8 +283,9 @@ async function sendMessage(
 ): Promise<{ queued: string[]; draft: string }> {
   const { io, terminal, color } = ui;
   const { message, notes, warnings, images } = withAttachments(text, io.cwd);
-  for (const note of notes) io.stderr.write(color.dim(`${note}\r\n`));
-  for (const warning of warnings) io.stderr.write(color.yellow(`⚠ ${sanitizeForTerminal(warning)}\r\n`));
+  const own = (text: string): string => `${layoutBlock(text, terminal.columns()).replace(/\n/g, '\r\n')}\r\n`;
+  for (const note of notes) io.stderr.write(own(color.dim(note)));
+  for (const warning of warnings) io.stderr.write(own(color.yellow(`⚠ ${sanitizeForTerminal(warning)}`)));
   const current = state.session;
   const { runTurn } = await import('./repl-turn.js');
   const changes = createChangeReporter((line) => terminal.write(`${line}\r\n`), io.cwd);

@@ -2,6 +2,7 @@ import { MissingApiKeyError, ProviderError } from '../protocol/errors.js';
 import { CodyError } from '../core/index.js';
 import { ExitCode, exitCodeFor, type ExitCodeValue, hintText } from './exit-codes.js';
 import type { Io } from './io.js';
+import { layoutBlock } from './layout/layout.js';
 import { sanitizeForTerminal } from './sanitize.js';
 
 /**
@@ -11,7 +12,10 @@ import { sanitizeForTerminal } from './sanitize.js';
 export function reportError(error: unknown, io: Io, debug: boolean): ExitCodeValue {
   const { message, exitCode, expected } = describeError(error);
   // Error texts carry provider bodies, file names and rollout contents: shown, never obeyed.
-  io.stderr.write(`cody: ${sanitizeForTerminal(message)}\n`);
+  const line = `cody: ${sanitizeForTerminal(message)}`;
+  // On a terminal, laid out on words (continuation rows indented); a pipe or a file gets one line.
+  const columns = io.stderr.isTTY === true || io.stderr.columns !== undefined ? io.stderr.columns : undefined;
+  io.stderr.write(`${columns !== undefined ? layoutBlock(line, columns, '  ') : line}\n`);
   if (debug && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`);
   else if (!expected) io.stderr.write('Run again with --debug for details.\n');
   return exitCode;

@@ -8,6 +8,8 @@
 import type { ChalkInstance } from 'chalk';
 import type { FunctionCallItem } from '../protocol/index.js';
 import type { SessionEvent } from '../core/index.js';
+import { layoutBlock } from './layout/layout.js';
+import { truncateToWidth } from './layout/width.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import { outcomeText, paint } from './turn-view/wording.js';
 import { commandOutput, diffPreview, foldOutput, summarizeToolCall } from './tool-summary.js';
@@ -111,7 +113,8 @@ export function createToolView(
         clearInterval(timer);
         timer = undefined;
       }
-      if (known && (wasRunning || event.status !== 'denied')) printBlock(write, color, known, event);
+      if (known && (wasRunning || event.status !== 'denied'))
+        printBlock((text) => write(layoutBlock(text, columns())), color, known, event);
       calls.delete(event.callId);
       draw();
     },
@@ -134,11 +137,8 @@ function liveRows(
   screen: { color: ChalkInstance; now: number; columns: number },
 ): string[] {
   const { color } = screen;
-  const fit = (line: string): string => {
-    const room = Math.max(10, screen.columns - 1);
-    const chars = [...line];
-    return chars.length > room ? `${chars.slice(0, room - 1).join('')}…` : line;
-  };
+  // One row each (the block is erased by its row count), cut between graphemes at the width.
+  const fit = (line: string): string => truncateToWidth(line, Math.max(10, screen.columns - 1));
   const rows: string[] = [];
   for (const entry of running) {
     const seconds = ((screen.now - entry.started) / 1000).toFixed(0);

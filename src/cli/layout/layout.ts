@@ -202,3 +202,18 @@ export function layoutItems(
   if (row !== '') rows.push(`${indent}${row}`);
   return rows;
 }
+
+/**
+ * Text laid out as a two-column list (`/help`: `  /model NAME  what it does`): each line's continuation
+ * rows start under its second column (after the first run of two or more spaces past its label), or
+ * under its text when it has no label.
+ */
+export function layoutColumns(text: string, width: number): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      const column = /^\s*\S+(?: \S+)*? {2,}|^[^\s:]+: |^\s+/.exec(line.replace(ESCAPE, ''))?.[0].length ?? 0;
+      return layoutLines(line, { width, hangingIndent: ' '.repeat(column) }).join('\n');
+    })
+    .join('\n');
+}

@@ -7,6 +7,7 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { createMarkdownStream, type MarkdownStream } from '../markdown.js';
+import { layoutBlock } from '../layout/layout.js';
 import { PlanView } from '../plan-view.js';
 import { createReplyOutput, type ReplyOutput } from '../reply-output.js';
 import { sanitizeForTerminal } from '../sanitize.js';
@@ -150,8 +151,9 @@ export class TerminalView implements TurnView {
     this.endReply();
   }
 
+  /** One of Cody's own lines, laid out on words at the terminal's width (continuation rows indented). */
   private line(said: Said): void {
-    this.say(`${paint(said, this.color)}\n`);
+    this.say(`${layoutBlock(paint(said, this.color), this.options.terminal.columns(), '  ')}\n`);
   }
 
   event(event: SessionEvent): void {
@@ -260,7 +262,7 @@ export class TerminalView implements TurnView {
     const warning = this.options.statusWarning?.();
     if (said.text === summary.model && warning === undefined) return;
     const note = warning !== undefined ? this.color.yellow(` · ⚠ ${warning}`) : '';
-    this.say(`${paint(said, this.color)}${note}\n`);
+    this.say(`${layoutBlock(`${paint(said, this.color)}${note}`, this.options.terminal.columns(), '  ')}\n`);
   }
 }
 
