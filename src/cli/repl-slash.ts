@@ -14,7 +14,7 @@ import { formatTokens } from './turn-view/wording.js';
 import { helpText } from './repl-input.js';
 import type { UserCommands } from './repl-prompts.js';
 import { instructionsLines } from './instructions-view.js';
-import { layoutColumns } from './layout/layout.js';
+import { layoutBlock, layoutColumns } from './layout/layout.js';
 import { sanitizeForTerminal } from './sanitize.js';
 import type { RawTerminal } from './tty/terminal.js';
 import { runTurn } from './repl-turn.js';
@@ -51,7 +51,9 @@ export async function runSlashCommand(
   state: ReplState,
   ui: Ui,
 ): Promise<string | undefined> {
-  const say = (text: string): void => ui.terminal.write(text.replace(/\n/g, '\r\n'));
+  // Every line a command prints is laid out on words at the terminal's width, indented as it starts.
+  const say = (text: string): void =>
+    ui.terminal.write(layoutBlock(text, ui.terminal.columns()).replace(/\n/g, '\r\n'));
   switch (name) {
     case '/help':
       await ui.userCommands?.refresh();

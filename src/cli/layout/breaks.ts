@@ -10,8 +10,8 @@ import type LineBreakerType from 'linebreak';
 
 let LineBreaker: typeof LineBreakerType | undefined;
 
-/** A token that is one thing to a reader: a URL, a path, a dotted or underscored name. */
-const UNBREAKABLE = /^[<('"`[]*(?:[a-z][\w+.-]*:\/\/|www\.)|[/\\]|\w[._:@=]\w/i;
+/** A token that is one thing to a reader: a URL, a path, a dotted or underscored name, an id (`01a2-f9a6`). */
+const UNBREAKABLE = /^[<('"`[]*(?:[a-z][\w+.-]*:\/\/|www\.)|[/\\]|\w[._:@=]\w|\d-\w|\w-\d/i;
 
 /** Offsets (into `text`, plain, no line ends) after which a line may end, in order; the end is not one. */
 export function breakOpportunities(text: string): number[] {
