@@ -27,7 +27,14 @@ describe('the layout at 40 columns (tmux)', () => {
   it('lays out the banner, a warning and the approval choices on words, and again on a resize', async () => {
     const env: Record<string, string> = { ...harness.env, TERM: 'xterm-256color' };
     delete env.NO_COLOR;
-    const term = await startTmux({ args: [], env, cwd: harness.home, columns: 40, rows: 40 });
+    // A model that does not reason: /reasoning high then warns at the next turn.
+    const term = await startTmux({
+      args: ['--model', 'gpt-4.1-mini'],
+      env,
+      cwd: harness.home,
+      columns: 40,
+      rows: 40,
+    });
     tmux = term;
     await term.waitFor('›');
     await term.send('/reasoning high', { literal: true });
@@ -47,7 +54,7 @@ describe('the layout at 40 columns (tmux)', () => {
       screen,
     ).toBe(true);
     const key = shown.find((row) => /models\.\S+\.reasoning/.test(row));
-    expect(key, screen).toMatch(/^ {2}/);
+    expect(key ?? screen, screen).toMatch(/^ {2}/);
     // Each choice whole on its row, under the question's indent.
     expect(shown).toContain('  [n] no, and tell the model why');
     expect(shown.filter((row) => row.includes('[y] yes, once'))).toEqual(['  [y] yes, once']);
