@@ -45,7 +45,7 @@ describe('the layout at 40 columns (tmux)', () => {
     });
     await term.send('go', { literal: true });
     await term.send('Enter');
-    let screen = await term.waitFor('[Esc] stop the turn');
+    let screen = await term.waitFor('[Esc] stop the turn', 15_000);
     const shown = rows(screen);
     for (const row of shown) expect(width(row), screen).toBeLessThanOrEqual(40);
     // The banner's last words and the warning's config key are whole, on rows indented under their start.
@@ -60,7 +60,7 @@ describe('the layout at 40 columns (tmux)', () => {
     expect(shown.filter((row) => row.includes('[y] yes, once'))).toEqual(['  [y] yes, once']);
 
     await term.resize(70, 40);
-    screen = await term.waitFor(/\[y\] yes, once {3}\[a\] always for/);
+    screen = await term.waitFor(/\[y\] yes, once {3}\[a\] always for/, 15_000);
     const after = rows(screen);
     for (const row of after) expect(width(row), screen).toBeLessThanOrEqual(70);
     // Laid out again in place: the question once, at the new width.

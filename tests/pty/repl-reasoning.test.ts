@@ -73,7 +73,8 @@ describe('thinking in the REPL (tmux)', () => {
     await term.waitFor('✓ Reasoning low for this conversation');
     await term.send('/status', { literal: true });
     await term.send('Enter');
-    await term.waitFor(/reasoning low \(\d+ reasoning tokens\)/);
+    // Laid out on words at 80 columns: the line may continue on the next row.
+    await term.waitFor(/reasoning\s+low\s+\(\d+\s+reasoning\s+tokens\)/);
   });
 
   it('hides thinking with "showReasoning": false (still recorded)', async () => {

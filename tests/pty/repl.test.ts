@@ -248,7 +248,7 @@ describe('the REPL in a terminal (tmux)', () => {
     const term = await start(['--conversation', id]);
     const status = await term.waitForExit();
     expect(status).not.toBe(0);
-    expect(await term.screen()).toMatch(/cody: Corrupt rollout .*not valid JSON/);
+    expect(await term.screen()).toMatch(/cody: Corrupt rollout [\s\S]*not valid\s+JSON/);
   });
 
   it('keeps history across sessions in history.jsonl (0600), found again with Ctrl-R; recaps on reopen', async () => {
@@ -392,7 +392,7 @@ describe('the REPL in a terminal (tmux)', () => {
     await term.send('Enter');
     // /status names the policy in force too (issue 19 §2): a flag's full-auto is for this run only.
     const screen = await term.waitFor(
-      /compactions · conversation [^\n]* · approval full-auto \(this run only; the conversation keeps ask\)\n[\s\S]*⚠ full-auto without a sandbox/,
+      /compactions · conversation\s[\s\S]*?·\s+approval\s+full-auto\s+\(this\s+run\s+only;\s+the\s+conversation\s+keeps\s+ask\)\n[\s\S]*⚠ full-auto without a sandbox/,
     );
     expect(screen.split('⚠ full-auto without a sandbox')).toHaveLength(3);
     // Not once: every turn's status line says it again while it holds.

@@ -149,7 +149,8 @@ export function layoutLines(text: string, options: LayoutOptions): string[] {
 
 /**
  * The hanging indent of a line of Cody's own output, read from how it starts: its leading spaces, then
- * a one-character marker and its space (`⚠ `, `✓ `, `? `, `› `) as spaces, or an output bar (`  │ `) kept.
+ * a one-character marker and its space (`⚠ `, `✓ `, `? `, `› `) as spaces, or an output bar (`  │ `) kept;
+ * two spaces for a line that starts with neither.
  */
 export function hangingIndentOf(line: string): string {
   const plain = line.replace(ESCAPE, '');
@@ -158,7 +159,9 @@ export function hangingIndentOf(line: string): string {
   const marked = /^(\s*)(?:([^\s\w]) )?/u.exec(plain);
   const lead = marked?.[1] ?? '';
   const marker = marked?.[2];
-  return lead + (marker !== undefined ? ' '.repeat(plainWidth(marker) + 1) : '');
+  if (marker !== undefined) return lead + ' '.repeat(plainWidth(marker) + 1);
+  // A line of its own (a status line, an error) continues two columns in.
+  return lead === '' ? '  ' : lead;
 }
 
 /**
