@@ -80,11 +80,17 @@ export interface BlockContext {
   rest: readonly Run[];
   /** Styles of the surrounding block (a quote is italic). */
   styles: readonly Style[];
-  /** The block is still streaming: nothing is added under its last row yet (a heading's rule). */
-  open?: boolean;
+  /**
+   * The block is still streaming: its text as far as its layout is settled (markdown-settled.ts), and
+   * nothing added under its last row yet (a heading's rule).
+   */
+  settle?: (runs: readonly Run[]) => Run[];
 }
 
-const wrap = (runs: Run[], context: BlockContext): Run[][] => wrapRuns(runs, context);
+function wrap(runs: Run[], context: BlockContext): Run[][] {
+  const shown = context.settle ? context.settle(runs) : runs;
+  return shown.length === 0 && runs.length > 0 ? [] : wrapRuns(shown, context);
+}
 
 function renderList(list: Tokens.List, context: BlockContext): Run[][] {
   const lines: Run[][] = [];
@@ -122,7 +128,7 @@ function renderChildren(tokens: readonly Token[], context: BlockContext): Run[][
 function renderHeading(token: Tokens.Heading, context: BlockContext): Run[][] {
   const styles = token.depth <= 2 ? [STYLES.bold, STYLES.cyan] : [STYLES.bold];
   const rows = wrap(inlineRuns(token.tokens, [...context.styles, ...styles]), context);
-  if (token.depth !== 1 || context.open === true) return rows;
+  if (token.depth !== 1 || context.settle !== undefined) return rows;
   const text = Math.max(...rows.map((row) => runsWidth(row))) - runsWidth(context.first);
   return [
     ...rows,

@@ -9,7 +9,7 @@
 import type { Lexer } from 'marked';
 import { renderBlock } from './markdown-blocks.js';
 import { isParagraph, paragraphLines } from './markdown-paragraph.js';
-import { settle, settledWords, type Settled } from './markdown-settled.js';
+import { settle, settledRuns, settledWords, type Following, type Settled } from './markdown-settled.js';
 import { plainText, run, serialize, wrapRuns, type Run, type Style } from './markdown-text.js';
 
 /** Where rows go: a new row (the previous one is ended first), or more text at the end of the last. */
@@ -123,13 +123,18 @@ export class StreamingBlock {
   private refresh(final: boolean): void {
     const sources = this.sources(final);
     const source = sources.join('\n');
-    const key = `${String(final)}\n${source}`;
+    const available = this.lines.map((line) => unindent(line.text)).join('\n');
+    // The first character after the settled words decides whether a row may end before it.
+    const key = `${String(final)}\n${source}\n${/^\s*\S?/.exec(available.slice(source.length))?.[0] ?? ''}`;
     if (key === this.rendered || (!final && !this.worthRendering(source.length))) return;
     this.rendered = key;
     this.renderedLength = source.length;
     const settled: Settled = final ? { length: source.length, spans: [] } : settle(source, this.lex());
     const text = source.slice(0, settled.length).trimEnd();
-    this.show(this.kind === 'paragraph' ? this.paragraphRows(text, final) : this.blockRows(text, final));
+    const following = final ? undefined : this.following(available, text.length);
+    this.show(
+      this.kind === 'paragraph' ? this.paragraphRows(text, following) : this.blockRows(text, following),
+    );
     if (!final) this.commit(sources, settled);
     else if (this.kind === 'block') this.close();
   }
@@ -143,13 +148,28 @@ export class StreamingBlock {
     return (length - this.renderedLength) * 16 >= length - LONG_BLOCK;
   }
 
-  private paragraphRows(text: string, final: boolean): Row[] {
+  /** What follows the first `at` characters of the block's source on their line. */
+  private following(available: string, at: number): Following {
+    const rest = available.slice(at);
+    const end = rest.indexOf('\n');
+    if (end >= 0) return { text: rest.slice(0, end), lineEnds: true };
+    return { text: rest, lineEnds: this.lines.at(-1)?.complete === true };
+  }
+
+  /** Rows of a paragraph; while it streams (`following` given), its last line as far as it is settled. */
+  private paragraphRows(text: string, following: Following | undefined): Row[] {
     if (text === '') return [];
     const tokens = this.lex().lex(text);
-    if (!isParagraph(tokens)) return this.blockRows(text, final);
+    if (!isParagraph(tokens)) return this.blockRows(text, following);
     const lines = paragraphLines(tokens, this.styles);
+    const count = lines.length;
     // A line not begun yet (the text was cut before it) has no rows.
-    while (!final && lines.length > 1 && lines.at(-1)?.length === 0) lines.pop();
+    while (following && lines.length > 1 && lines.at(-1)?.length === 0) lines.pop();
+    const last = lines.at(-1);
+    if (following && last && lines.length === count) {
+      lines[lines.length - 1] = settledRuns(last, following);
+      if (lines.at(-1)?.length === 0 && last.length > 0) lines.pop();
+    }
     return lines.flatMap((runs, index) => {
       const line = this.lines[index] ?? this.lines.at(-1);
       if (!line) return [];
@@ -161,11 +181,18 @@ export class StreamingBlock {
     });
   }
 
-  private blockRows(text: string, final: boolean): Row[] {
+  private blockRows(text: string, following: Following | undefined): Row[] {
     const line = this.lines[0];
     if (!line || text === '') return [];
     const prefix = prefixOf(line.text, line.width);
-    const context = { width: line.width, first: prefix, rest: prefix, styles: this.styles, open: !final };
+    const settleRuns = following && ((runs: readonly Run[]): Run[] => settledRuns(runs, following));
+    const context = {
+      width: line.width,
+      first: prefix,
+      rest: prefix,
+      styles: this.styles,
+      settle: settleRuns,
+    };
     return this.lex()
       .lex(text)
       .flatMap((token) => renderBlock(token, context))

@@ -7,6 +7,8 @@
  * back (DECISIONS.md).
  */
 import type { Lexer, Token } from 'marked';
+import { breakOpportunities } from './layout/breaks.js';
+import type { Run } from './markdown-text.js';
 
 /** A line still arriving, up to the end of its last whole word (empty when it has none yet). */
 export function settledWords(line: string): string {
@@ -153,4 +155,76 @@ export function settle(source: string, lex: typeof Lexer): Settled {
     offset += token.raw.length;
   }
   return { length: source.length, spans };
+}
+
+/** What follows the text shown of a streaming line, in its source. */
+export interface Following {
+  /** The source after the shown text, up to the end of its line (whitespace included). */
+  text: string;
+  /** The line is known to end after `text` (it is complete, or a later line has begun). */
+  lineEnds: boolean;
+}
+
+/** Runs cut after their first `count` characters. */
+function takeText(runs: readonly Run[], count: number): Run[] {
+  const out: Run[] = [];
+  let left = count;
+  for (const piece of runs) {
+    if (left <= 0) break;
+    out.push(piece.text.length <= left ? piece : { text: piece.text.slice(0, left), styles: piece.styles });
+    left -= piece.text.length;
+  }
+  return out;
+}
+
+/** Whether a line may break between text and a word starting with `first`, after `gap` (whitespace). */
+function breaksBefore(plain: string, gap: string, first: string): boolean {
+  if (gap === ' ' && /[A-Za-z0-9]$/.test(plain) && /^[A-Za-z0-9]$/.test(first)) return true;
+  const spaced = `${plain}${gap.replace(/\t/g, ' ')}`;
+  return breakOpportunities(`${spaced}${first}`).includes(spaced.length);
+}
+
+/** What Markdown may turn into something else at the start of a word (`\*`, `&amp;`, a span). */
+const SPECIAL = /^[*_~`[<!\\&]/;
+const OPENERS = /^[*_~`[<!]+/;
+const LETTER = /^[\p{L}\p{N}]/u;
+
+/**
+ * The characters the next word may start with on screen, from its source: most show as themselves;
+ * delimiters before a letter or digit (`**bold`, `[link`, `` `code ``) show as themselves, or vanish if
+ * they open a span. Undefined when unknown (nothing yet, an escape, an entity).
+ */
+function nextStarts(next: string): string[] | undefined {
+  const code = next.codePointAt(0);
+  if (code === undefined) return undefined;
+  const first = String.fromCodePoint(code);
+  if (!SPECIAL.test(first)) return [first];
+  const opened = LETTER.exec(next.replace(OPENERS, ''))?.[0];
+  return OPENERS.test(first) && opened !== undefined ? [first, opened] : undefined;
+}
+
+/**
+ * The runs of a streaming line (rendered from its settled words) that can be laid out for good. Whether a
+ * row may end after the last word depends on the word that follows (the Unicode rules break at no space
+ * before `)`, `!` or `,`, nor after `(`): unless the line ends there, or the next word is already known to
+ * start with characters the rules break before, the line's last unbreakable unit is held back. So
+ * the rows laid out now are the first rows of the whole line's layout, and nothing shown has to move.
+ */
+export function settledRuns(runs: readonly Run[], following: Following): Run[] {
+  const next = following.text.trimStart();
+  if (next === '' && following.lineEnds) return [...runs];
+  const gap = following.text.slice(0, following.text.length - next.length);
+  const plain = runs.map((piece) => piece.text.replace(/[\t\n]/g, ' ')).join('');
+  const starts = nextStarts(next);
+  if (starts && plain.trim() !== '' && starts.every((first) => breaksBefore(plain, gap, first)))
+    return [...runs];
+  // A <br> is a break whatever follows it.
+  let cut = 0;
+  let offset = 0;
+  for (const piece of runs) {
+    offset += piece.text.length;
+    if (piece.text === '\n') cut = offset;
+  }
+  const opportunities = breakOpportunities(plain);
+  return takeText(runs, Math.max(cut, opportunities.at(-1) ?? 0));
 }

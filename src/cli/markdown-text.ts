@@ -124,7 +124,8 @@ function groupAtoms(runs: readonly Run[], width: number): Atom[] {
   const addWord = (part: string, styles: readonly Style[]): void => {
     const last = atoms.at(-1);
     const breaks = cuts === undefined ? last?.kind === 'space' : cuts.has(offset);
-    if (last?.kind === 'space' && !breaks) last.kind = 'word';
+    // A space the rules do not break at joins the words on either side; at the start it is left out.
+    if (last?.kind === 'space' && !breaks && atoms.at(-2)?.kind === 'word') last.kind = 'word';
     if (last?.kind === 'word' && breaks) atoms.push({ kind: 'space', runs: [], width: 0 });
     const before = atoms.at(-1);
     const before2 = atoms.at(-2);
@@ -142,7 +143,12 @@ function groupAtoms(runs: readonly Run[], width: number): Atom[] {
   for (const piece of runs) {
     for (const part of piece.text.replace(/[\t\n]/g, ' ').split(/(\s+)/)) {
       if (part === '') continue;
-      if (/^\s/.test(part))
+      const last = atoms.at(-1);
+      // Spaces of several runs (a code span of one space) are one gap, written whole or not at all.
+      if (/^\s/.test(part) && last?.kind === 'space') {
+        last.runs.push({ text: part, styles: piece.styles });
+        last.width += displayWidth(part);
+      } else if (/^\s/.test(part))
         atoms.push({
           kind: 'space',
           runs: [{ text: part, styles: piece.styles }],

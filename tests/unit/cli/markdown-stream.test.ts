@@ -135,6 +135,29 @@ describe('the block still streaming', () => {
     );
   });
 
+  it('holds back a word the next one may stick to (`( word`, `word )`), so no row has to move', () => {
+    // The Unicode rules break at no space after `(` nor before `)`: `cccc (` fits row 1 of 16 columns
+    // alone, but `( dddd` does not; `cccc dd` fills 17 columns, `dd )` does not.
+    for (const [source, width] of [
+      ['aaaa bbbb cccc ( dddd eeee\n', 16],
+      ['aaaa bbbb cccc dd ) eeee\n', 17],
+      ['- aaaa bbbb cccc ( dddd eeee\n', 18],
+    ] as const) {
+      let out = '';
+      const stream = createMarkdownStream((text) => (out += text), { columns: () => width });
+      for (const character of source) stream.push(character);
+      stream.end();
+      expect(plain(out), source).toBe(plain(whole(source, width)));
+    }
+    let out = '';
+    const stream = createMarkdownStream((text) => (out += text), { columns: () => 80 });
+    stream.push('one two )');
+    // `two )` may still be moved to the next row whole: `two` waits until a word follows `)`.
+    expect(plain(out)).toBe('one');
+    stream.push(' th');
+    expect(plain(out)).toBe('one two )');
+  });
+
   it('wraps the open line on words at 80 columns instead of letting the terminal cut a word', () => {
     let out = '';
     const stream = createMarkdownStream((text) => (out += text), { columns: () => 80 });

@@ -24,4 +24,29 @@ describe('wrapRuns', () => {
     expect(rows.map(plainText)).toEqual(['漢字漢', '字漢字']);
     expect(wrap('👨‍👩‍👧👨‍👩‍👧👨‍👩‍👧', 4)).toEqual(['👨‍👩‍👧👨‍👩‍👧', '👨‍👩‍👧']);
   });
+
+  it('writes the same spaces whether a row fits or not: spaces of several runs are one gap', () => {
+    // A code span of one space between two spaces, and `)` that no row may start with.
+    const runs = [run('xxxxxxxxxx word '), run(' ', STYLES.cyan), run(' ) yy')];
+    expect(wrapRuns(runs, { width: 80, first: [], rest: [] }).map(plainText)).toEqual([
+      'xxxxxxxxxx word   ) yy',
+    ]);
+    expect(wrapRuns(runs, { width: 12, first: [], rest: [] }).map(plainText)).toEqual([
+      'xxxxxxxxxx',
+      'word   ) yy',
+    ]);
+  });
+
+  it('starts a row after a <br> without the space before a closing bracket', () => {
+    const runs = [run('aaaa'), run('\n'), run(' ] bb cc dd ee')];
+    expect(wrapRuns(runs, { width: 80, first: [], rest: [] }).map(plainText)).toEqual([
+      'aaaa',
+      '] bb cc dd ee',
+    ]);
+    expect(wrapRuns(runs, { width: 8, first: [], rest: [] }).map(plainText)).toEqual([
+      'aaaa',
+      '] bb cc',
+      'dd ee',
+    ]);
+  });
 });
