@@ -4,6 +4,8 @@
  * `/expand` shows it whole). Model text: control characters are made visible, never sent.
  */
 import type { ChalkInstance } from 'chalk';
+import { layoutLines } from './layout/layout.js';
+import { textWidth } from './layout/width.js';
 import { createMarkdownStream, type MarkdownStream } from './markdown.js';
 import { STYLES } from './markdown-text.js';
 
@@ -26,24 +28,29 @@ const PREFIX = '✻ ';
 /** The thinking's Markdown rows, written while they fit the fold; the characters of the rest counted. */
 interface Fold {
   stream: MarkdownStream;
-  /** Rows written, and the characters left out. */
+  /** Rows written, the columns of the last one, and the characters left out. */
   rows: () => number;
+  rowWidth: () => number;
   hidden: () => number;
 }
 
 function createFold(write: (text: string) => void, color: ChalkInstance, columns: () => number): Fold {
   let rows = 0;
+  let rowWidth = 0;
   let atRowStart = true;
   let hidden = 0;
   const take = (piece: string): void => {
     if (piece === '') return;
-    if (!atRowStart) write(piece);
-    else if (rows >= THINKING_LINES) hidden += piece.replace(SGR, '').length;
+    if (!atRowStart) {
+      write(piece);
+      rowWidth += textWidth(piece);
+    } else if (rows >= THINKING_LINES) hidden += piece.replace(SGR, '').length;
     else {
       write(
         `${rows > 0 ? '\n' : ''}${color.dim.italic(rows === 0 ? PREFIX : ' '.repeat(PREFIX.length))}${piece}`,
       );
       rows += 1;
+      rowWidth = PREFIX.length + textWidth(piece);
       atRowStart = false;
     }
   };
@@ -61,7 +68,17 @@ function createFold(write: (text: string) => void, color: ChalkInstance, columns
       styles: [STYLES.dim, STYLES.italic],
     },
   );
-  return { stream, rows: () => rows, hidden: () => hidden };
+  return { stream, rows: () => rows, rowWidth: () => rowWidth, hidden: () => hidden };
+}
+
+/**
+ * The note on what the fold left out: after the last row when it fits there, else on rows of its own,
+ * laid out within the width under the thinking's indent.
+ */
+function foldNote(note: string, fold: Fold, color: ChalkInstance, width: number): string {
+  if (fold.rowWidth() + 1 + textWidth(note) <= width) return color.dim(` ${note}`);
+  const indent = ' '.repeat(PREFIX.length);
+  return `\n${layoutLines(color.dim(note), { width, indent }).join('\n')}`;
 }
 
 /**
@@ -89,12 +106,12 @@ export function createThinkingView(
       if (text !== '' && !text.endsWith('\n\n')) text += '\n\n';
       if (!fold) return;
       fold.stream.end();
-      const hidden = fold.hidden();
-      const rows = fold.rows();
+      const done = fold;
       fold = undefined;
-      if (rows === 0) return;
+      if (done.rows() === 0) return;
       const expand = expandable ? '; /expand shows the thinking whole' : '';
-      if (hidden > 0) write(color.dim(` … (${hidden} more characters${expand})`));
+      const note = `… (${done.hidden()} more characters${expand})`;
+      if (done.hidden() > 0) write(foldNote(note, done, color, Math.max(20, columns())));
       write('\n');
     },
     get text() {

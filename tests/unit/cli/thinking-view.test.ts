@@ -33,7 +33,10 @@ describe('the thinking, folded', () => {
     const out = think(chunks, 1);
     expect(plain(out).split('\n')).toEqual([
       '✻ Planning the answer',
-      '  The user wants a diff of the two … (33 more characters; /expand shows the thinking whole)',
+      '  The user wants a diff of the two',
+      // The note does not fit after the last row: it is laid out on rows of its own, within the width.
+      '  … (33 more characters; /expand shows',
+      '  the thinking whole)',
       '',
     ]);
     expect(out).toContain(`${E}2m${E}3m${E}1mPlanning the answer${E}22m${E}23m${E}22m`);

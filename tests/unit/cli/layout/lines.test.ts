@@ -55,7 +55,7 @@ describe.each([
     for (const row of choices) expect(row).toMatch(/^ {2}\[/);
   });
 
-  it('thinking, streamed in pieces, wraps on words with a hanging indent and folds to two rows', () => {
+  it('thinking, streamed in pieces, is Markdown on words with a hanging indent, two rows, then the note', () => {
     let out = '';
     const view = createThinkingView(
       (text) => (out += text),
@@ -67,11 +67,20 @@ describe.each([
     for (const piece of thought.match(/.{1,7}/g) ?? []) view.push(piece);
     view.end();
     const rows = rowsWithin(out, 40);
-    expect(rows[0]).toMatch(/^✻ \*\*Planning the answer\*\*/);
+    // Rendered, not raw: no `**` on screen, the words bold when there is colour.
+    expect(out).not.toContain('*');
+    if (color.level > 0) expect(out).toContain('\u001b[1mPlanning the answer');
+    expect(rows[0]).toMatch(/^✻ Planning the answer first/);
     expect(rows[1]).toMatch(/^ {2}\S/);
-    const words = rows.join(' ').split(/\s+/);
-    for (const word of ['**Planning', 'answer**', 'files', 'compare']) expect(words).toContain(word);
-    expect(rows.join(' ').replace(/\s+/g, ' ')).toMatch(/more characters; \/expand shows the thinking whole/);
+    const words = rows.slice(0, 2).join(' ').split(/\s+/);
+    for (const word of ['Planning', 'answer', 'files', 'compare']) expect(words).toContain(word);
+    // The note comes after the two rows, on rows of its own under the indent, within the width.
+    expect(rows.slice(0, 2).join(' ')).not.toContain('more characters');
+    expect(rows[2]).toMatch(/^ {2}… \(\d+ more characters;/);
+    for (const row of rows.slice(3)) expect(row).toMatch(/^ {2}\S/);
+    expect(rows.slice(2).join(' ').replace(/\s+/g, ' ')).toMatch(
+      /more characters; \/expand shows the thinking whole/,
+    );
   });
 
   it('a tool row and its output keep their bar on every wrapped row', () => {
