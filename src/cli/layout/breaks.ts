@@ -4,7 +4,7 @@
  * space), except inside a URL, a path or a dotted name (`https://x.dev/a/b`, `src/cli/x.ts`,
  * `models.gpt-4.1-mini.reasoning`), which is one token: it breaks only where it must, when it is wider than
  * a whole line. The package (~40 ms to load on a busy machine, DECISIONS.md) is loaded on the first text
- * that does not fit on its line.
+ * that does not fit on its line, or on a streaming line whose next word may stick to its last one.
  */
 import type LineBreakerType from 'linebreak';
 
