@@ -201,6 +201,40 @@ export default tseslint.config(
     },
   },
   {
+    // `cody mcp-server`: the one door into core, and a front end beside the others, never on them.
+    files: ['src/mcp-server/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: terminalLibraries.map((name) => ({
+            name,
+            message: 'the MCP server speaks JSON-RPC, not to a terminal.',
+          })),
+          patterns: [
+            coreDoor,
+            {
+              group: [
+                '../cli/**',
+                '../server/**',
+                '../acp/**',
+                '../providers/**',
+                '../protocol/**',
+                '../web/**',
+              ],
+              message:
+                'the MCP server is a front end beside the others; it reaches the engine through core/index.ts.',
+            },
+            {
+              group: ['openai', 'openai/*', '@anthropic-ai/*', '@google/genai', '@google/genai/*'],
+              message: 'the MCP server drives the engine (src/core), never a model SDK.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

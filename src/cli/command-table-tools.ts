@@ -124,6 +124,16 @@ export function workspaceCommands(program: Command, run: Run): void {
     );
 }
 
+/** `mcp-server`: Cody as an MCP server on stdio, for other agents and MCP clients. */
+export function mcpServerCommand(program: Command, run: Run): void {
+  program
+    .command('mcp-server')
+    .description('serve Cody as an MCP server on stdin/stdout (tools: cody, cody-reply)')
+    .action(() =>
+      run(async (commandIo) => (await import('./commands/mcp-server.js')).runMcpServer(commandIo))(),
+    );
+}
+
 /** `serve`, `web`: the engine over HTTP. */
 export function serverCommands(program: Command, run: Run): void {
   program

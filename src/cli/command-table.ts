@@ -8,7 +8,12 @@ import { UsageError } from '../core/index.js';
 import type { ExitCodeValue } from './exit-codes.js';
 import type { Io } from './io.js';
 import { apisHelp, providersHelp } from './provider-help.js';
-import { providerCommands, serverCommands, workspaceCommands } from './command-table-tools.js';
+import {
+  mcpServerCommand,
+  providerCommands,
+  serverCommands,
+  workspaceCommands,
+} from './command-table-tools.js';
 import {
   addChoiceOptions,
   type ChatFlags,
@@ -35,6 +40,7 @@ export function addCommands(program: Command, run: Run): void {
   storeCommands(program, run);
   workspaceCommands(program, run);
   serverCommands(program, run);
+  mcpServerCommand(program, run);
   replCommand(program, run);
 }
 

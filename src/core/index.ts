@@ -22,6 +22,7 @@ export type { UsageTotals } from './selection/index.js';
 export { failureOf, thrownBy } from './conversation/index.js';
 export type { Conversation, SubmitOptions } from './conversation/index.js';
 export type { AlwaysScope, ApprovalDecision, PendingApproval, SessionEvent } from './conversation/index.js';
+export { REASONING_LEVELS, type ReasoningLevel } from '../protocol/index.js';
 export type { LiveRun, LiveRunKind, LiveWatch } from './live-channel/index.js';
 export type { ImageInput } from './images/index.js';
 export { loadImage } from './images/index.js';
