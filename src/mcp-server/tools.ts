@@ -72,7 +72,7 @@ export function registerTools(server: McpServer, engines: Engines, contextOf: Co
     },
     async (args, extra) => {
       const cwd = await workingDirectory(args.cwd, engines.defaultCwd);
-      const conversation = await engines.at(cwd).create();
+      const conversation = await (await engines.at(cwd)).create();
       if (args.model !== undefined) setModel(conversation, args.model);
       if (args['approval-policy'] !== undefined) conversation.setApprovalPolicy(args['approval-policy']);
       return turnResult(conversation, args.prompt, contextOf(extra), args.reasoning);
