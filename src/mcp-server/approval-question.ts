@@ -37,8 +37,26 @@ const PREVIEW_LIMIT = 4_000;
 /** A reason longer than this is cut before the model reads it. */
 const REASON_LIMIT = 1_000;
 
+/** C0 controls but tab and newline, DEL, the C1 range, and the bidirectional overrides and isolates. */
+// eslint-disable-next-line no-control-regex
+const UNSHOWABLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
+
+/**
+ * The model's text as a person should see it: many MCP clients are terminal programs, and a command or
+ * preview holding escape sequences or bidi overrides could redraw the question it appears in. Each such
+ * character is shown (`^[`, `\u202e`) instead of obeyed.
+ */
+function shown(text: string): string {
+  return text.replace(UNSHOWABLE, (character) => {
+    const code = character.charCodeAt(0);
+    if (code < 0x20) return `^${String.fromCharCode(code + 0x40)}`;
+    if (code === 0x7f) return '^?';
+    return `\\u${code.toString(16).padStart(4, '0')}`;
+  });
+}
+
 function alwaysChoice(request: ApprovalRequest): string | undefined {
-  return request.alwaysScope ? `allow always: ${request.alwaysScope.label}` : undefined;
+  return request.alwaysScope ? `allow always: ${shown(request.alwaysScope.label)}` : undefined;
 }
 
 function cut(text: string, limit: number): string {
@@ -49,9 +67,9 @@ function cut(text: string, limit: number): string {
 export function approvalForm(request: ApprovalRequest): ApprovalForm {
   const always = alwaysChoice(request);
   const lines = [
-    `Cody asks to run the tool "${request.call.name}": ${request.reason}`,
-    `Arguments: ${cut(request.call.arguments, ARGUMENTS_LIMIT)}`,
-    ...(request.preview !== undefined ? [`Preview:\n${cut(request.preview, PREVIEW_LIMIT)}`] : []),
+    `Cody asks to run the tool "${shown(request.call.name)}": ${shown(request.reason)}`,
+    `Arguments: ${shown(cut(request.call.arguments, ARGUMENTS_LIMIT))}`,
+    ...(request.preview !== undefined ? [`Preview:\n${shown(cut(request.preview, PREVIEW_LIMIT))}`] : []),
   ];
   return {
     message: lines.join('\n'),

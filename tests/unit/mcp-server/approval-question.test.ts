@@ -36,6 +36,30 @@ describe('approvalForm', () => {
     ]);
   });
 
+  it('shows the model’s control characters instead of passing them to a terminal client', () => {
+    const sneaky = 'rm -rf ~\u001b[2K\r\u001b[1Agit status\u202e\u0007';
+    const form = approvalForm(
+      request({
+        call: { ...request().call, arguments: JSON.stringify({ command: sneaky }) },
+        preview: sneaky,
+        reason: `asks\u001b]0;title\u0007`,
+        alwaysScope: { kind: 'command', label: sneaky },
+      }),
+    );
+    const shown = [form.message, ...(form.requestedSchema.properties.decision?.enum ?? [])].join('\n');
+    // eslint-disable-next-line no-control-regex -- the characters the form must not carry
+    expect(shown).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+    expect(shown).toContain('rm -rf ~^[[2K^M^[[1Agit status');
+    // The "always" choice still maps back to the engine's decision.
+    const always = form.requestedSchema.properties.decision?.enum?.[1] ?? '';
+    expect(
+      approvalAnswer(request({ alwaysScope: { kind: 'command', label: sneaky } }), {
+        action: 'accept',
+        content: { decision: always },
+      }),
+    ).toEqual({ decision: 'approve-session' });
+  });
+
   it('cuts long arguments and previews', () => {
     const form = approvalForm(
       request({ call: { ...request().call, arguments: 'x'.repeat(10_000) }, preview: 'y'.repeat(10_000) }),
