@@ -9,7 +9,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
-import type * as Core from '../core/index.js';
+import type * as Engine from './create-engine.js';
 import { Engines } from './engines.js';
 import type { AskClient } from './run-turn.js';
 import { registerTools, type CallContext } from './tools.js';
@@ -41,8 +41,8 @@ export async function runMcpServer(options: McpServerOptions): Promise<void> {
   const server = new McpServer({ name: 'cody', title: 'Cody', version: options.version });
   const canAsk = (): boolean => server.server.getClientCapabilities()?.elicitation?.form !== undefined;
   // The engine loads after the handshake (`initialized`), so `initialize` is answered without it.
-  let core: Promise<typeof Core> | undefined;
-  const loadCore = (): Promise<typeof Core> => (core ??= import('../core/index.js'));
+  let core: Promise<typeof Engine> | undefined;
+  const loadCore = (): Promise<typeof Engine> => (core ??= import('./create-engine.js'));
   server.server.oninitialized = () => void loadCore();
   const engines = new Engines(options.cwd, async (cwd) =>
     (await loadCore()).createCody({
