@@ -12,6 +12,12 @@ export interface SessionOptions {
   /** A resolved conversation id. */
   conversationId: string;
   config: CodyConfig;
+  /**
+   * config.json as it is now, read at the start of each turn and compaction: `cody set-provider` in
+   * another terminal applies to an open conversation's next turn (a server's, a REPL's) as it would to a
+   * new `cody chat`. Without it the session keeps `config`.
+   */
+  readConfig?: () => Promise<CodyConfig>;
   env: Readonly<Record<string, string | undefined>>;
   cwd: string;
   clientFactory?: (options: ClientOptions) => Promise<ModelClient>;

@@ -41,7 +41,8 @@ import type { SessionEvent } from './session-events.js';
 /** The session's parts a turn works with; read at the moment they are needed. */
 export interface SessionParts {
   readonly options: SessionOptions;
-  readonly config: CodyConfig;
+  /** The configuration in force: read again (`options.readConfig`) as each turn or compaction begins. */
+  config: CodyConfig;
   readonly handle: ConversationHandle;
   readonly budget: ContextBudget;
   readonly states: TurnStateMachine;
@@ -72,6 +73,7 @@ export async function* runSessionTurn(
   await options.tools?.prepare?.();
   const release = await handle.lock();
   try {
+    await rereadConfig(parts);
     // Secrets learnt since the conversation opened (a sign-in refreshed, a key stored) count from here.
     const known = await knownSecrets(options.env, options.manager.paths.home);
     replaceSecrets(parts.matchers, [...known, ...(options.secrets ?? [])]);
@@ -120,6 +122,7 @@ export async function* runSessionCompaction(
   const { handle, states } = parts;
   const release = await handle.lock();
   try {
+    await rereadConfig(parts);
     const turn = await buildTurnContext(parts, signal, await parts.projectInstructions());
     for (const message of turn.hooks?.refresh() ?? []) yield { type: 'warning', message };
     const report = yield* runCompaction(turn, {
@@ -205,7 +208,7 @@ async function buildTurnContext(
     ...(selection.baseUrl ? { baseUrl: selection.baseUrl } : {}),
     ...(await clientCredentials(selection, options.env, options.manager.paths.home)),
     // Only reasoning models are asked for encrypted reasoning (others answer 400).
-    reasoning: isReasoningModel(selection.model, options.config),
+    reasoning: isReasoningModel(selection.model, config),
     ...(effort !== undefined ? { reasoningEffort: effort } : {}),
   });
   const redact = (text: string): string => redactText(text, parts.matchers);
@@ -247,6 +250,11 @@ async function buildTurnContext(
     // A tool can write a key into AGENTS.md: the instructions reach the model redacted like its output.
     ...(instructions.text !== undefined ? { instructions: redact(instructions.text) } : {}),
   };
+}
+
+/** config.json as it is now (an edit since the last turn applies to this one). */
+async function rereadConfig(parts: SessionParts): Promise<void> {
+  if (parts.options.readConfig) parts.config = await parts.options.readConfig();
 }
 
 function isInterrupted(error: unknown): boolean {

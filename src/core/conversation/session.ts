@@ -56,7 +56,6 @@ export class Session implements ConversationEngine {
   private readonly approvals = new ApprovalDesk();
   /** What is redacted from this conversation's events and rollout. */
   private readonly matchers: Matchers;
-  private readonly config: CodyConfig;
   /** A caller's choice for this conversation (`setSelection`): it wins over what the rollout recorded. */
   private choice: SelectionChoice | undefined;
   /** The conversation's reasoning level, once chosen or recorded; else config's applies. */
@@ -77,7 +76,6 @@ export class Session implements ConversationEngine {
   private constructor(options: SessionOptions, matchers: Matchers) {
     this.options = options;
     this.id = options.conversationId;
-    this.config = options.config;
     this.matchers = matchers;
     this.keptPolicy = { policy: options.config.approval ?? DEFAULT_APPROVAL_POLICY, recorded: false };
     this.handle = new ConversationHandle({
@@ -91,7 +89,7 @@ export class Session implements ConversationEngine {
     this.budget = new ContextBudget(this.handle, () => this.config, options.tools);
     this.parts = {
       options,
-      config: this.config,
+      config: options.config,
       handle: this.handle,
       budget: this.budget,
       states: this.states,
@@ -106,6 +104,11 @@ export class Session implements ConversationEngine {
       keptPolicy: () => this.keptPolicy.policy,
       projectInstructions: () => this.projectInstructions(),
     };
+  }
+
+  /** The configuration in force (config.json as the last turn began, with `readConfig`). */
+  private get config(): CodyConfig {
+    return this.parts.config;
   }
 
   /** Loads the conversation's live history from its rollout. */

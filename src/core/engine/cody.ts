@@ -128,7 +128,8 @@ async function openStore(
     start: async (start = {}) => {
       await ensureCodyHome(paths);
       const { startConversation } = await import('../conversation/start-conversation.js');
-      return startConversation(manager, start.config ?? config, {
+      // config.json as it is now: a provider set since the engine started is the new conversation's.
+      return startConversation(manager, start.config ?? (await loadConfig(homePaths.configFile)), {
         cwd,
         tools: await runtime.toolNames(),
         ...(start.choice ? { choice: start.choice } : {}),

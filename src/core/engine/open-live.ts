@@ -2,6 +2,7 @@
  * Live conversations: the session of an id opened once (Session, its tools, the live channel's tap),
  * and a draft's opened from memory before its rollout exists.
  */
+import { loadConfig } from '../config/index.js';
 import { Conversation } from '../conversation/index.js';
 import type { SelectionChoice, SessionOptions } from '../conversation/index.js';
 import { newConversationId } from '../store/index.js';
@@ -66,6 +67,8 @@ function openSession(
       manager,
       conversationId: resolved,
       config,
+      // Read again at each turn: `cody set-provider` applies to this conversation's next turn.
+      readConfig: () => loadConfig(manager.paths.configFile),
       env,
       cwd,
       canAsk: typeof canAsk === 'function' ? () => canAsk(resolved) : canAsk !== false,
