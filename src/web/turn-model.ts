@@ -73,6 +73,16 @@ export function applyTurnEvent(turn: LiveTurn | undefined, event: ServerEvent): 
   }
 }
 
+/**
+ * What stays of the watched turn once the transcript is read again after it failed: its error's own
+ * words, under the recorded failure (everything else is in the transcript now).
+ */
+export function failedTurnKept(turn: LiveTurn | undefined): LiveTurn | undefined {
+  if (turn?.ended !== 'failed') return undefined;
+  const errors = turn.blocks.filter((block) => block.kind === 'notice' && block.level === 'error');
+  return { ...turn, userText: undefined, blocks: errors };
+}
+
 function append(turn: LiveTurn, kind: 'text' | 'reasoning', text: string): LiveTurn {
   const last = turn.blocks[turn.blocks.length - 1];
   if (last?.kind === kind) {

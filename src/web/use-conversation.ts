@@ -8,9 +8,11 @@ import { useCallback, useEffect, useRef, useState, type Dispatch, type StateUpda
 import type { RefObject } from 'preact';
 import { api, ApiError, conversationEvents } from './api.js';
 import { extension, type Extras } from './extension.js';
+import { sendFailure } from './failure.js';
+import { forgetUnsent, keepUnsent, readUnsent, type Unsent } from './unsent.js';
 import { forgetTurn, rememberTurn, resumePoint } from './resume.js';
 import { beforeLastUserMessage, readTranscript } from './transcript-read.js';
-import { applyTurnEvent, startTurn, type LiveTurn } from './turn-model.js';
+import { applyTurnEvent, failedTurnKept, startTurn, type LiveTurn } from './turn-model.js';
 import type { ConversationSummary, ServerEvent, TranscriptEntry } from './types.js';
 
 export interface OpenConversation {
@@ -22,7 +24,10 @@ export interface OpenConversation {
   /** The running turn is another process's (`cody chat` in a terminal): watched here, stopped there. */
   elsewhere: boolean;
   problem: string | undefined;
-  send(text: string): Promise<void>;
+  /** The last message the server did not take, and why (kept in this tab across a reload). */
+  unsent: Unsent | undefined;
+  /** Sends a message; false when the server did not take it (then `unsent` says why). */
+  send(text: string): Promise<boolean>;
   stop(): Promise<void>;
   respond(approvalId: string, decision: string, reason?: string): Promise<void>;
   reload(): Promise<void>;
@@ -32,8 +37,16 @@ function message(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-/** `firstMessage`: sent once the event stream is open (a conversation just made from the page). */
-export function useConversation(id: string, onDeleted: () => void, firstMessage?: string): OpenConversation {
+/**
+ * `firstMessage`: sent once the event stream is open (a conversation just made from the page); when the
+ * server does not take it, `onFirstFailed` is told (the page then deletes the empty conversation).
+ */
+export function useConversation(
+  id: string,
+  onDeleted: () => void,
+  firstMessage?: string,
+  onFirstFailed?: (unsent: Unsent) => void,
+): OpenConversation {
   const [summary, setSummary] = useState<ConversationSummary | undefined>(undefined);
   const [entries, setEntries] = useState<TranscriptEntry[]>([]);
   const [turn, setTurn] = useState<LiveTurn | undefined>(undefined);
@@ -41,8 +54,11 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
   const [running, setRunning] = useState(false);
   const [elsewhere, setElsewhere] = useState(false);
   const [problem, setProblem] = useState<string | undefined>(undefined);
+  const [unsent, setUnsent] = useState<Unsent | undefined>(() => readUnsent(id));
   const deleted = useRef(onDeleted);
   deleted.current = onDeleted;
+  const firstFailed = useRef(onFirstFailed);
+  firstFailed.current = onFirstFailed;
   const first = useRef(firstMessage);
   const view: ViewSetters = {
     setSummary,
@@ -52,6 +68,7 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
     setRunning,
     setElsewhere,
     setProblem,
+    setUnsent,
   };
 
   /** Reads the summary and transcript again; the watched turn goes once it is recorded. */
@@ -60,9 +77,7 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
       const [next, recorded] = await Promise.all([api.conversation(id), readTranscript(id)]);
       setSummary(next);
       setEntries(recorded);
-      setTurn((current) =>
-        keepFailed && current?.ended === 'failed' ? { ...current, userText: undefined } : undefined,
-      );
+      setTurn((current) => (keepFailed ? failedTurnKept(current) : undefined));
     },
     [id],
   );
@@ -76,7 +91,10 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
       onEvent: (event, eventId) => {
         if (!closed) onEvent(event, eventId);
       },
-      send: (text) => void sendRef.current(text),
+      send: (text) =>
+        void sendRef
+          .current(text)
+          .then((sent) => sent || firstFailed.current?.(readUnsent(id) ?? unknownFailure(text))),
       deleted: () => deleted.current(),
       opened: (stop) => {
         close = stop;
@@ -88,21 +106,7 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
     };
   }, [id, refresh]);
 
-  const send = useCallback(
-    async (text: string) => {
-      setProblem(undefined);
-      setTurn(startTurn(text));
-      setRunning(true);
-      try {
-        await api.send(id, text);
-      } catch (error) {
-        setTurn(undefined);
-        setRunning(false);
-        setProblem(message(error));
-      }
-    },
-    [id],
-  );
+  const send = useCallback((text: string) => sendMessage(id, text, view), [id]);
   const sendRef = useRef(send);
   sendRef.current = send;
   const stop = useCallback(async () => {
@@ -113,7 +117,8 @@ export function useConversation(id: string, onDeleted: () => void, firstMessage?
   }, []);
   const reload = useCallback(() => refresh(false), [refresh]);
 
-  return { summary, entries, turn, extras, running, elsewhere, problem, send, stop, respond, reload };
+  const shown = { summary, entries, turn, extras, running, elsewhere, problem, unsent };
+  return { ...shown, send, stop, respond, reload };
 }
 
 /** The state setters of `useConversation`, for the helpers below. */
@@ -125,6 +130,32 @@ interface ViewSetters {
   setRunning: Dispatch<StateUpdater<boolean>>;
   setElsewhere: Dispatch<StateUpdater<boolean>>;
   setProblem: Dispatch<StateUpdater<string | undefined>>;
+  setUnsent: Dispatch<StateUpdater<Unsent | undefined>>;
+}
+
+/** Sends a message; false when the server did not take it (kept, with why, for the box and a reload). */
+async function sendMessage(id: string, text: string, view: ViewSetters): Promise<boolean> {
+  view.setProblem(undefined);
+  view.setUnsent(undefined);
+  forgetUnsent(id);
+  view.setTurn(startTurn(text));
+  view.setRunning(true);
+  try {
+    await api.send(id, text);
+    return true;
+  } catch (error) {
+    // Not taken (no key, a turn already running…): the message goes back to the box, with why.
+    const failed: Unsent = { text, failure: sendFailure(error) };
+    keepUnsent(id, failed);
+    view.setUnsent(failed);
+    view.setTurn(undefined);
+    view.setRunning(false);
+    return false;
+  }
+}
+
+function unknownFailure(text: string): Unsent {
+  return { text, failure: sendFailure(new Error('The message was not sent.')) };
 }
 
 /** What an event of the conversation's stream changes: the watched turn, the extension, running, the transcript. */

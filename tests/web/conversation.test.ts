@@ -69,7 +69,7 @@ describe('a conversation in the browser', () => {
     await page.locator('.message.assistant').getByText('s2', { exact: false }).waitFor();
     await page.locator('.composer .stop').click();
     await page.locator('.conversation[data-state="idle"]').waitFor({ timeout: 10_000 });
-    await page.locator('.marker').getByText('Turn interrupted').first().waitFor();
+    await page.locator('.failure').getByText('Stopped', { exact: true }).first().waitFor();
     expect(await page.locator('.transcript').innerText()).not.toContain('s300');
   });
 
@@ -171,7 +171,7 @@ describe('a conversation in the browser', () => {
     await page.locator('.message.assistant').getByText('e2', { exact: false }).waitFor();
     await box.press('Escape');
     await page.locator('.conversation[data-state="idle"]').waitFor({ timeout: 10_000 });
-    await page.locator('.marker').getByText('Turn interrupted').last().waitFor();
+    await page.locator('.failure').getByText('Stopped', { exact: true }).last().waitFor();
     expect(await page.locator('.transcript').innerText()).not.toContain('e300');
   });
 

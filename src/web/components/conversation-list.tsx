@@ -5,6 +5,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import type { ConversationSummary } from '../types.js';
+import { DRAWER_ID } from './drawer.js';
 
 export interface ConversationListProps {
   conversations: ConversationSummary[] | undefined;
@@ -12,6 +13,8 @@ export interface ConversationListProps {
   selectedId: string | undefined;
   onSelect(id: string): void;
   onNew(): void;
+  /** Closes the list where it is a drawer (a narrow screen). */
+  onClose(): void;
   /** Shown above the list's own controls (the page's Sign out). */
   children?: ComponentChildren;
 }
@@ -63,14 +66,20 @@ export function ConversationList({
   selectedId,
   onSelect,
   onNew,
+  onClose,
   children,
 }: ConversationListProps) {
   const [query, setQuery] = useState('');
   const shown = orderConversations(conversations ?? [], workspace).filter((c) => matches(c, query.trim()));
   return (
-    <nav class="conversation-list" aria-label="Conversations">
+    <nav class="conversation-list" id={DRAWER_ID} aria-label="Conversations">
       <div class="list-top">
-        {children}
+        <div class="list-head">
+          <button type="button" class="drawer-close" onClick={onClose}>
+            Close
+          </button>
+          {children}
+        </div>
         <button type="button" class="new-conversation" onClick={onNew}>
           New conversation
         </button>

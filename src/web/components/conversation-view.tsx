@@ -7,23 +7,33 @@ import { extension, type Extras } from '../extension.js';
 import { extrasApi } from '../extras-api.js';
 import { userText } from '../transcript-read.js';
 import { useConversation } from '../use-conversation.js';
+import type { Unsent } from '../unsent.js';
 import { Composer } from './composer.js';
+import { FailureNotice } from './failure-notice.js';
 import { LiveTurnView } from './live-turn.js';
-import type { ConversationSummary, ForkPoint } from '../types.js';
+import type { ConversationSummary, ForkPoint, TranscriptEntry } from '../types.js';
 import { Transcript } from './transcript.js';
 
 export interface ConversationViewProps {
   id: string;
   /** Sent once the conversation's event stream is open (a conversation just made here). */
   firstMessage?: string;
+  /** The server did not take the first message (no key…): the page deletes the empty conversation. */
+  onFirstMessageFailed?(unsent: Unsent): void;
   onOpen(id: string | undefined): void;
   /** The list should be read again (a turn ended, a title changed). */
   onActivity(): void;
 }
 
-export function ConversationView({ id, firstMessage, onOpen, onActivity }: ConversationViewProps) {
-  const open = useConversation(id, () => onOpen(undefined), firstMessage);
-  const { summary, entries, turn, extras, running, elsewhere, problem } = open;
+export function ConversationView({
+  id,
+  firstMessage,
+  onFirstMessageFailed,
+  onOpen,
+  onActivity,
+}: ConversationViewProps) {
+  const open = useConversation(id, () => onOpen(undefined), firstMessage, onFirstMessageFailed);
+  const { summary, entries, turn, extras, running, elsewhere, problem, unsent } = open;
   // A turn another process runs (the terminal) is stopped there: no Stop here, Esc does nothing.
   const stoppable = running && !elsewhere;
   const scroller = useRef<HTMLDivElement>(null);
@@ -38,13 +48,6 @@ export function ConversationView({ id, firstMessage, onOpen, onActivity }: Conve
     if (!running) onActivity();
   }, [running]);
   useStopOnEscape(stoppable, open.stop);
-
-  const lastMessage =
-    turn?.userText ??
-    [...entries]
-      .reverse()
-      .map(userText)
-      .find((text) => text !== undefined);
 
   return (
     <section class="conversation" aria-label="Conversation" data-state={running ? 'running' : 'idle'}>
@@ -76,6 +79,7 @@ export function ConversationView({ id, firstMessage, onOpen, onActivity }: Conve
           {...(running
             ? {}
             : {
+                onRetry: (text: string) => void open.send(text),
                 onFork: (at: ForkPoint) => {
                   extrasApi.fork(id, at).then(
                     (fork) => {
@@ -91,17 +95,27 @@ export function ConversationView({ id, firstMessage, onOpen, onActivity }: Conve
         {turn ? <LiveTurnView turn={turn} extras={extras} running={running} /> : null}
         <ErrorNotice text={forkProblem} />
         <ErrorNotice text={problem} />
+        {unsent && <FailureNotice view={unsent.failure} alert />}
       </div>
       <extension.Panel extras={extras} conversationId={id} respond={open.respond} />
       <Composer
         running={running}
         elsewhere={elsewhere}
-        lastMessage={lastMessage}
-        onSend={(text) => void open.send(text)}
+        lastMessage={turn?.userText ?? lastUserText(entries)}
+        initialText={unsent?.text}
+        onSend={(text) => open.send(text)}
         onStop={() => void open.stop()}
       />
     </section>
   );
+}
+
+/** The last message the person wrote (↑ in an empty box brings it back). */
+function lastUserText(entries: readonly TranscriptEntry[]): string | undefined {
+  return [...entries]
+    .reverse()
+    .map(userText)
+    .find((text) => text !== undefined);
 }
 
 /** Esc stops the turn while `stoppable`. */

@@ -1,7 +1,9 @@
 /** The turn being watched: the person's message, then the reply streaming in, tool calls in their place. */
 import { extension, type Extras } from '../extension.js';
+import { recordedFailure } from '../failure.js';
 import type { LiveTurn } from '../turn-model.js';
 import { CompactionMarker } from './compaction-marker.js';
+import { FailureNotice } from './failure-notice.js';
 import { Message, Reasoning } from './message.js';
 
 export function LiveTurnView({
@@ -61,7 +63,7 @@ export function LiveTurnView({
         }
       })}
       {running && (last === undefined || last.kind !== 'text') ? <div class="working">Working…</div> : null}
-      {turn.ended === 'interrupted' ? <div class="marker">Turn interrupted</div> : null}
+      {turn.ended === 'interrupted' ? <FailureNotice view={recordedFailure('interrupted')} /> : null}
     </div>
   );
 }

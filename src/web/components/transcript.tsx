@@ -5,10 +5,12 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { extension, type Extras } from '../extension.js';
+import { recordedFailure } from '../failure.js';
 import { showsAsToolRow } from '../tool-calls.js';
 import { userText } from '../transcript-read.js';
 import type { ForkPoint, FunctionCall, ResponseItem, TranscriptEntry } from '../types.js';
 import { CompactionMarker } from './compaction-marker.js';
+import { FailureNotice } from './failure-notice.js';
 import { ForkButton } from './fork-button.js';
 import { Message, Reasoning } from './message.js';
 
@@ -60,9 +62,25 @@ export interface TranscriptProps {
   extras: Extras;
   /** Fork from a user message (a button on each one), when the page offers it. */
   onFork?: (at: ForkPoint) => void;
+  /** Send a message again (Retry on the last turn, when it failed in a way retrying may fix). */
+  onRetry?: (text: string) => void;
 }
 
-export function Transcript({ entries, extras, onFork }: TranscriptProps) {
+/** The conversation's last turn failed in a way retrying may fix: where that is recorded, and its message. */
+export function retryPoint(entries: readonly TranscriptEntry[]): { index: number; text: string } | undefined {
+  let last = entries.length - 1;
+  while (last >= 0 && entries[last]?.kind === 'turn-context') last -= 1;
+  const ended = entries[last];
+  if (ended?.kind !== 'aborted' || !recordedFailure(ended.reason).retry) return undefined;
+  for (let index = last - 1; index >= 0; index -= 1) {
+    const entry = entries[index];
+    const text = entry ? userText(entry) : undefined;
+    if (text !== undefined) return { index: last, text };
+  }
+  return undefined;
+}
+
+export function Transcript({ entries, extras, onFork, onRetry }: TranscriptProps) {
   const outputs = new Map<string, string>();
   for (const entry of entries) {
     if (entry.kind === 'item' && entry.item.type === 'function_call_output' && entry.item.call_id) {
@@ -70,6 +88,7 @@ export function Transcript({ entries, extras, onFork }: TranscriptProps) {
     }
   }
   const forks = onFork ? forkPoints(entries) : new Map<number, ForkPoint>();
+  const retry = onRetry ? retryPoint(entries) : undefined;
   const [shown, setShown] = useState(FIRST_WINDOW);
   const start = Math.max(0, entries.length - shown);
   return (
@@ -83,7 +102,13 @@ export function Transcript({ entries, extras, onFork }: TranscriptProps) {
         const index = start + offset;
         const at = forks.get(index);
         return (
-          <TranscriptEntryView key={index} entry={entry} extras={extras} outputs={outputs}>
+          <TranscriptEntryView
+            key={index}
+            entry={entry}
+            extras={extras}
+            outputs={outputs}
+            {...(retry?.index === index && onRetry ? { onRetry: () => onRetry(retry.text) } : {})}
+          >
             {at !== undefined && onFork ? <ForkButton at={at} onFork={onFork} /> : null}
           </TranscriptEntryView>
         );
@@ -96,11 +121,13 @@ function TranscriptEntryView({
   entry,
   extras,
   outputs,
+  onRetry,
   children,
 }: {
   entry: TranscriptEntry;
   extras: Extras;
   outputs: Map<string, string>;
+  onRetry?: () => void;
   /** Shown after the entry (a user message's fork button). */
   children?: ComponentChildren;
 }) {
@@ -123,7 +150,7 @@ function TranscriptEntryView({
     case 'turn-context':
       return null;
     case 'aborted':
-      return <div class="marker">Turn interrupted</div>;
+      return <FailureNotice view={recordedFailure(entry.reason)} {...(onRetry ? { onRetry } : {})} />;
     case 'undo':
       return <div class="marker">Undo of turn {entry.turns.join(', ')}</div>;
   }
