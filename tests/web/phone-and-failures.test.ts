@@ -181,5 +181,12 @@ describe('a phone, a tablet, and failures that keep the message', () => {
     await page.setViewportSize(DESKTOP);
     await page.screenshot({ path: join(SCREENSHOTS, 'web-conversation-dark.png') });
     await page.emulateMedia({ colorScheme: 'light' });
+    // The drawer with conversations in it, over the conversation.
+    await page.setViewportSize(PHONE);
+    await page.getByRole('button', { name: 'Conversations' }).click();
+    await page.locator('.conversation-item').first().waitFor();
+    await expect.poll(() => overflowing(page)).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, 'web-phone-drawer.png') });
+    await page.keyboard.press('Escape');
   }, 40_000);
 });
