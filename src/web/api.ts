@@ -5,6 +5,7 @@
  * the cookie alone authorises nothing, as every service on this host is sent it. Every request that
  * changes something also carries `X-Cody-Request: 1`.
  */
+import { ApiError } from './api-error.js';
 import { openEventStream } from './event-stream.js';
 import { forgetSessionSecret, keepSessionSecret, sessionSecret } from './session-secret.js';
 import type {
@@ -17,16 +18,7 @@ import type {
   TranscriptPage,
 } from './types.js';
 
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-
-  constructor(status: number, code: string, message: string) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
+export { ApiError };
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

@@ -4,7 +4,9 @@
  * server would not take (the POST's answer: no key, a turn already running, the server stopping).
  * `retry`: sending the same message again may work (after the fix the words name).
  */
-import { ApiError } from './api.js';
+import { ApiError } from './api-error.js';
+import { userText } from './transcript-text.js';
+import type { TranscriptEntry } from './types.js';
 
 export interface FailureView {
   title: string;
@@ -108,4 +110,18 @@ export function sendFailure(error: unknown): FailureView {
 /** One line, for a live notice and for what is kept across a reload. */
 export function failureText(view: FailureView): string {
   return `${view.title}. ${view.detail}`;
+}
+
+/** The conversation's last turn failed in a way retrying may fix: where that is recorded, and its message. */
+export function retryPoint(entries: readonly TranscriptEntry[]): { index: number; text: string } | undefined {
+  let last = entries.length - 1;
+  while (last >= 0 && entries[last]?.kind === 'turn-context') last -= 1;
+  const ended = entries[last];
+  if (ended?.kind !== 'aborted' || !recordedFailure(ended.reason).retry) return undefined;
+  for (let index = last - 1; index >= 0; index -= 1) {
+    const entry = entries[index];
+    const text = entry ? userText(entry) : undefined;
+    if (text !== undefined) return { index: last, text };
+  }
+  return undefined;
 }

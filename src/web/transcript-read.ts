@@ -1,7 +1,9 @@
 /** Reading a conversation's transcript in full (page after page) and cutting it where a replayed turn starts. */
 import { api } from './api.js';
-import { isContextualUserText } from './turn-model.js';
+import { userText } from './transcript-text.js';
 import type { TranscriptEntry } from './types.js';
+
+export { userText };
 
 export async function readTranscript(id: string): Promise<TranscriptEntry[]> {
   const entries: TranscriptEntry[] = [];
@@ -12,12 +14,6 @@ export async function readTranscript(id: string): Promise<TranscriptEntry[]> {
     if (!page.next) return entries;
     after = page.next;
   }
-}
-
-export function userText(entry: TranscriptEntry): string | undefined {
-  if (entry.kind !== 'item' || entry.item.type !== 'message' || entry.item.role !== 'user') return undefined;
-  const text = (entry.item.content ?? []).map((part) => part.text ?? '').join('');
-  return isContextualUserText(text) ? undefined : text;
 }
 
 /** The entries before the last message the person wrote (a replayed turn shows it and what followed). */

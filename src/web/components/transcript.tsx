@@ -5,7 +5,7 @@
 import type { ComponentChildren } from 'preact';
 import { useState } from 'preact/hooks';
 import { extension, type Extras } from '../extension.js';
-import { recordedFailure } from '../failure.js';
+import { recordedFailure, retryPoint } from '../failure.js';
 import { showsAsToolRow } from '../tool-calls.js';
 import { userText } from '../transcript-read.js';
 import type { ForkPoint, FunctionCall, ResponseItem, TranscriptEntry } from '../types.js';
@@ -64,20 +64,6 @@ export interface TranscriptProps {
   onFork?: (at: ForkPoint) => void;
   /** Send a message again (Retry on the last turn, when it failed in a way retrying may fix). */
   onRetry?: (text: string) => void;
-}
-
-/** The conversation's last turn failed in a way retrying may fix: where that is recorded, and its message. */
-export function retryPoint(entries: readonly TranscriptEntry[]): { index: number; text: string } | undefined {
-  let last = entries.length - 1;
-  while (last >= 0 && entries[last]?.kind === 'turn-context') last -= 1;
-  const ended = entries[last];
-  if (ended?.kind !== 'aborted' || !recordedFailure(ended.reason).retry) return undefined;
-  for (let index = last - 1; index >= 0; index -= 1) {
-    const entry = entries[index];
-    const text = entry ? userText(entry) : undefined;
-    if (text !== undefined) return { index: last, text };
-  }
-  return undefined;
 }
 
 export function Transcript({ entries, extras, onFork, onRetry }: TranscriptProps) {

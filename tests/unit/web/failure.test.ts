@@ -4,9 +4,8 @@
  * is offered on the last turn only when it failed in a way retrying may fix.
  */
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../../src/web/api.js';
-import { retryPoint } from '../../../src/web/components/transcript.js';
-import { recordedFailure, sendFailure } from '../../../src/web/failure.js';
+import { ApiError } from '../../../src/web/api-error.js';
+import { recordedFailure, retryPoint, sendFailure } from '../../../src/web/failure.js';
 import { failedTurnKept } from '../../../src/web/turn-model.js';
 import type { TranscriptEntry } from '../../../src/web/types.js';
 
