@@ -104,7 +104,7 @@ describe('a phone, a tablet, and failures that keep the message', () => {
     expect(after.conversations).toHaveLength(before);
     await expect.poll(() => page.locator('.conversation-item').count()).toBe(before);
     // Sent again as it was: the provider chosen stays chosen.
-    expect(await page.getByLabel('Provider').inputValue()).toBe('openrouter');
+    await expect.poll(() => page.getByLabel('Provider').inputValue()).toBe('openrouter');
     await fitsAt(page, [TABLET, PHONE]);
     await page.screenshot({ path: join(SCREENSHOTS, 'web-phone-no-key.png') });
 
