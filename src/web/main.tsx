@@ -2,6 +2,7 @@
 import { render } from 'preact';
 import { App } from './app.js';
 import './styles.css';
+import './narrow.css';
 
 const root = document.getElementById('app');
 if (root) render(<App />, root);

@@ -93,13 +93,14 @@ describe('a phone, a tablet, and failures that keep the message', () => {
     await page.getByLabel('Provider').selectOption('openrouter');
     await composer(page).fill('hello without a key');
     await composer(page).press('Enter');
-    const failure = page.locator('.failure[role=alert]');
+    // Back on a new conversation (the one just made is gone), with the reason.
+    await expect.poll(() => new URL(page.url()).search, { timeout: 15_000 }).toBe('');
+    const failure = page.locator('section.new .failure[role=alert]');
     await failure.waitFor({ timeout: 15_000 });
     expect(await failure.locator('.failure-title').innerText()).toMatch(/No API key/);
     expect(await failure.innerText()).toContain('cody auth login');
     expect(await failure.innerText()).toContain('OPENROUTER_API_KEY');
     await expect.poll(() => composer(page).inputValue()).toBe('hello without a key');
-    expect(new URL(page.url()).search).toBe('');
     const after = (await apiCall(serve, 'GET', '/conversations')) as { conversations: unknown[] };
     expect(after.conversations).toHaveLength(before);
     await expect.poll(() => page.locator('.conversation-item').count()).toBe(before);
