@@ -32,7 +32,12 @@ export interface TurnUi {
   statusWarning?: () => string | undefined;
   /** Whether the model reasons (core's status): the spinner says Thinking… or Working…. */
   modelReasons?: boolean;
+  /** Tells the person (bell or desktop notification) an approval waits or a long turn ended. */
+  notify?: (message: string) => void;
 }
+
+/** A turn that ran longer than this (approval waits not counted) notifies when it ends. */
+export const LONG_TURN_MS = 10_000;
 
 export interface TurnOutcome {
   status: 'completed' | 'interrupted' | 'failed';
@@ -86,6 +91,7 @@ export async function runTurn(
   );
   const typed: TypeAhead = { editor, echo, queued, announced };
   let approval: ((key: Key) => void) | undefined;
+  const clock = turnClock();
   const view = createTerminalView({
     terminal,
     stdout: ui.stdout,
@@ -95,7 +101,10 @@ export async function runTurn(
     expandable: ui.oneShot !== true,
     echo,
     ask: async (event) => {
-      const answer = await askOnKeys(ui, typed, event, (listener) => (approval = listener), view.say);
+      ui.notify?.('Cody is waiting for your approval');
+      const answer = await clock.waiting(
+        askOnKeys(ui, typed, event, (listener) => (approval = listener), view.say),
+      );
       if (answer.decision === 'abort') interrupt();
       return answer;
     },
@@ -119,16 +128,8 @@ export async function runTurn(
       await ui.beforeStatus?.();
     },
   });
-  for (const text of typed.queued.filter((entry) => !typed.announced.has(entry))) {
-    const first = sanitizeForTerminal(text.split('\n')[0] ?? '');
-    view.say(
-      color.dim(
-        ui.oneShot === true
-          ? `not sent (cody chat sends one message; continue with cody chat -c): ${first}\n`
-          : `⏎ queued: ${first}\n`,
-      ),
-    );
-  }
+  notifyLongTurn(ui, outcome.status, clock.ran());
+  announceQueued(ui, typed, view.say);
   return {
     status: outcome.status,
     ...(outcome.status === 'failed' ? { error: outcome.error } : {}),
@@ -137,6 +138,45 @@ export async function runTurn(
     ...(outcome.lastToolOutput !== undefined ? { lastToolOutput: outcome.lastToolOutput } : {}),
     ...(view.reasoningText !== '' ? { lastReasoning: view.reasoningText } : {}),
   };
+}
+
+/** Messages queued during the turn that the output has not shown yet, said now. */
+function announceQueued(ui: TurnUi, typed: TypeAhead, say: (text: string) => void): void {
+  for (const text of typed.queued.filter((entry) => !typed.announced.has(entry))) {
+    const first = sanitizeForTerminal(text.split('\n')[0] ?? '');
+    say(
+      ui.color.dim(
+        ui.oneShot === true
+          ? `not sent (cody chat sends one message; continue with cody chat -c): ${first}\n`
+          : `⏎ queued: ${first}\n`,
+      ),
+    );
+  }
+}
+
+/** How long the turn ran, the time its approval questions waited for the person not counted. */
+function turnClock(): { waiting: <T>(asked: Promise<T>) => Promise<T>; ran: () => number } {
+  const started = Date.now();
+  let waited = 0;
+  return {
+    waiting: async (asked) => {
+      const from = Date.now();
+      try {
+        return await asked;
+      } finally {
+        waited += Date.now() - from;
+      }
+    },
+    ran: () => Date.now() - started - waited,
+  };
+}
+
+/** A long turn (the person may have looked away) says it ended; one they interrupted does not. */
+function notifyLongTurn(ui: TurnUi, status: TurnOutcome['status'], ran: number): void {
+  if (status === 'interrupted' || ran <= LONG_TURN_MS) return;
+  ui.notify?.(
+    `Cody ${status === 'completed' ? 'finished' : 'stopped on an error'} (${Math.round(ran / 1000)} s)`,
+  );
 }
 
 /** A key typed while the turn runs: edits the next message; Enter queues it (and says so at a line start). */

@@ -18,6 +18,7 @@ import { type Io, readAll } from './io.js';
 import { stderrChalk } from './color.js';
 import { layoutBlock } from './layout/layout.js';
 import { printRecap } from './repl-recap.js';
+import { ReplStatus } from './repl-status.js';
 import { firstConversation, showBanner } from './repl-start.js';
 import type { ReplState } from './repl-slash.js';
 import type { TurnUi } from './repl-turn.js';
@@ -132,7 +133,8 @@ async function interactive(
   const redact = createRedactor(initialContext.config.redact ?? []);
   const history = options.ephemeral ? [] : readHistory(initialContext.paths.home);
   const terminal = new RawTerminal(process.stdin, process.stderr);
-  const session: ReplUi = { io, terminal, color, userCommands };
+  const status = new ReplStatus(initialContext, io.cwd, terminal, () => states.current()?.session);
+  const session: ReplUi = { io, terminal, color, userCommands, status };
   const bannerPolicy = await showBanner(initialContext, options, io, chosen, id, startOpening);
   /** The policy in force: the open conversation's, else the one shown in the banner. */
   const policyInForce = (): string | undefined => {
@@ -171,7 +173,8 @@ async function interactive(
           draft,
           openFailed,
           policyInForce(),
-          () => setImmediate(() => void startOpening().catch(() => undefined)),
+          openWhenDrawn(startOpening, status),
+          status,
         );
         draft = '';
         if (result.kind === 'cancelled') throw await openFailed;
@@ -222,6 +225,7 @@ interface ReplUi {
   terminal: RawTerminal;
   color: ReturnType<typeof stderrChalk>;
   userCommands: UserCommands;
+  status: ReplStatus;
 }
 
 /** `next`: a message to send now; `shown`: how it is shown, when not in full (its output is on screen). */
@@ -290,16 +294,31 @@ async function sendMessage(
   const { runTurn } = await import('./repl-turn.js');
   const changes = createChangeReporter((line) => terminal.write(`${line}\r\n`), io.cwd);
   const outcome = await runTurn(
-    turnUi(terminal, io.stdout, color, state, () => changes.report()),
+    { ...turnUi(terminal, io.stdout, color, state, () => changes.report()), notify: ui.status.notify },
     current,
     (signal) =>
-      changes.watch(throwing(current.submit(message, { signal, ...(images.length > 0 ? { images } : {}) }))),
+      ui.status.count(
+        changes.watch(
+          throwing(current.submit(message, { signal, ...(images.length > 0 ? { images } : {}) })),
+        ),
+      ),
     current.status().model,
   );
   if (outcome.lastToolOutput !== undefined) state.lastToolOutput = outcome.lastToolOutput;
   // A failed turn was said by the turn's view, in the words every view uses.
   state.lastReasoning = outcome.lastReasoning;
   return { queued: outcome.queued, draft: outcome.draft };
+}
+
+/** Once the first prompt is drawn, the first conversation opens; its status line is drawn once it has. */
+function openWhenDrawn(open: () => Promise<Conversation>, status: ReplStatus): () => void {
+  return () =>
+    setImmediate(
+      () =>
+        void open()
+          .then(() => status.refresh())
+          .catch(() => undefined),
+    );
 }
 
 type PromptResult = { kind: 'line'; text: string } | { kind: 'exit'; code: number } | { kind: 'cancelled' };
@@ -314,9 +333,11 @@ function prompt(
   cancel: Promise<unknown>,
   policy: string | undefined,
   drawn: () => void,
+  status: ReplStatus,
 ): Promise<PromptResult> {
   // The approval policy in force is shown beside the prompt when it is not the default, ask.
   const label = policy === undefined || policy === 'ask' ? '' : `${policy} `;
+  status.refresh();
   return new Promise((resolve) => {
     let settled = false;
     const editor = new LineEditor(
@@ -326,17 +347,27 @@ function prompt(
         promptWidth: label.length + 2,
         history,
         complete,
+        ...(status.footer() !== undefined ? { footer: status.footer() } : {}),
       },
       initial,
     );
     let armedUntil = 0;
     const done = (value: PromptResult): void => {
       settled = true;
+      status.attach(undefined);
       terminal.listen(undefined);
       terminal.onResizeEvent(undefined);
       resolve(value);
     };
     editor.render();
+    status.attach({
+      setFooter: (footer) => editor.setFooter(footer),
+      printAbove: (text) => {
+        editor.clear();
+        terminal.write(`${color.yellow(sanitizeForTerminal(text))}\r\n`);
+        editor.render();
+      },
+    });
     drawn();
     terminal.onResizeEvent(() => editor.render());
     // Keys typed before it was drawn (between turns, during start-up) are its first keys.

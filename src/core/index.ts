@@ -109,3 +109,4 @@ export type { ProjectDocFile, ProjectInstructions } from './project/index.js';
 export type { PromptCommand, SlashMessage } from './project/index.js';
 export { APPROVAL_POLICIES, UPDATE_PLAN_TOOL, isApprovalPolicy, noSandboxWarning } from './tools/index.js';
 export type { ApprovalPolicy, Plan } from './tools/index.js';
+export { toolEnvironment } from './tools/index.js';

@@ -6,6 +6,7 @@
 import type { Key } from './keys.js';
 import { completionRows } from './completion-list.js';
 import { PasteStore } from './pastes.js';
+import { fitToWidth } from '../status-line/status-text.js';
 
 export interface EditorIo {
   write(text: string): void;
@@ -28,6 +29,8 @@ export interface EditorOptions {
   complete?: (buffer: string, cursor: number) => Completion | undefined;
   /** Shown dim on a line under the input (e.g. "Press Ctrl-C again to exit"). */
   hint?: string;
+  /** The status line, last under the input while the prompt waits (SGR colours kept; plain text dim). */
+  footer?: string;
 }
 
 export type EditorResult = { kind: 'submit'; text: string } | { kind: 'ctrl-c-empty' } | { kind: 'eof' };
@@ -41,6 +44,7 @@ export class LineEditor {
   private draft = '';
   private search: { query: string; match: number } | undefined;
   private hint: string | undefined;
+  private footer: string | undefined;
   private drawnCursorRow = 0;
   /** The matches a Tab listed, shown under the input until the next key. */
   private listing: readonly string[] | undefined;
@@ -51,6 +55,7 @@ export class LineEditor {
     this.options = options;
     this.historyIndex = options.history.length;
     this.hint = options.hint;
+    this.footer = options.footer;
     this.buffer = initial;
     this.cursor = initial.length;
   }
@@ -62,6 +67,12 @@ export class LineEditor {
 
   setHint(hint: string | undefined): void {
     this.hint = hint;
+    this.render();
+  }
+
+  /** Replaces the status line under the input (undefined: none) and redraws. */
+  setFooter(footer: string | undefined): void {
+    this.footer = footer;
     this.render();
   }
 
@@ -331,6 +342,11 @@ export class LineEditor {
       out += `\r\n\u001b[2m${shown}\u001b[22m`;
       totalRows += 1;
     }
+    if (this.footer !== undefined) {
+      const shown = fitToWidth(this.footer, columns);
+      out += `\r\n${shown.includes('\u001b') ? shown : `\u001b[2m${shown}\u001b[22m`}`;
+      totalRows += 1;
+    }
     // Now at the last row; go to the cursor's row and column.
     const cursorWidth = prefixWidth + cursorColumn;
     let cursorRow = widths.slice(0, cursorLine).reduce((sum, width) => sum + rowsOf(width), 0);
@@ -344,6 +360,7 @@ export class LineEditor {
   /** Leaves the drawing as it is and moves below it (after submit). */
   finish(): void {
     this.hint = undefined;
+    this.footer = undefined;
     this.listing = undefined;
     this.render();
     const columns = Math.max(10, this.io.columns());

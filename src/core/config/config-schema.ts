@@ -178,5 +178,22 @@ export const configSchema = z
     projectDocs: z.array(z.string().regex(/^[^/\\]+$/, { message: 'a file name, not a path' })).optional(),
     /** At most this many bytes of instruction files are sent per turn (default 32 KiB). */
     projectDocMaxBytes: z.number().int().positive().optional(),
+    /**
+     * The REPL's status line drawn by the person's own command (Claude Code's shape), given the session's
+     * state as JSON on stdin; its first line of output is shown under the prompt. User config only.
+     */
+    statusLine: z
+      .object({
+        type: z.literal('command'),
+        command: z.string().regex(/\S/, { message: 'an empty command' }),
+        /** How long the command may run before it is killed (default 1000 ms). */
+        timeoutMs: z.number().int().positive().max(10_000).optional(),
+        /** Claude Code's; accepted and ignored, so a copied setting loads. */
+        padding: z.number().int().min(0).optional(),
+      })
+      .strict()
+      .optional(),
+    /** How the REPL says an approval waits or a long turn ended: terminal notification, bell, or nothing. */
+    notifications: z.enum(['auto', 'bell', 'off']).optional(),
   })
   .passthrough();
