@@ -34,6 +34,8 @@ export interface TurnUi {
   modelReasons?: boolean;
   /** Tells the person (bell or desktop notification) an approval waits or a long turn ended. */
   notify?: (message: string) => void;
+  /** A turn longer than this notifies when it ends (default `LONG_TURN_MS`). */
+  longTurnMs?: number;
 }
 
 /** A turn that ran longer than this (approval waits not counted) notifies when it ends. */
@@ -173,7 +175,7 @@ function turnClock(): { waiting: <T>(asked: Promise<T>) => Promise<T>; ran: () =
 
 /** A long turn (the person may have looked away) says it ended; one they interrupted does not. */
 function notifyLongTurn(ui: TurnUi, status: TurnOutcome['status'], ran: number): void {
-  if (status === 'interrupted' || ran <= LONG_TURN_MS) return;
+  if (status === 'interrupted' || ran <= (ui.longTurnMs ?? LONG_TURN_MS)) return;
   ui.notify?.(
     `Cody ${status === 'completed' ? 'finished' : 'stopped on an error'} (${Math.round(ran / 1000)} s)`,
   );
