@@ -70,9 +70,8 @@ export class ReplStatus {
     this.line?.onChange(surface === undefined ? undefined : (line) => surface.setFooter(line));
   }
 
-  /** Runs the command again if the state it is given changed; never waited for. */
-  refresh(): void {
-    const session = this.session();
+  /** Runs the command again if the state of `session` (the open one) changed; never waited for. */
+  refresh(session = this.session()): void {
     if (session !== undefined) void this.line?.refresh(this.input(session));
   }
 

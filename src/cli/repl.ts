@@ -316,7 +316,7 @@ function openWhenDrawn(open: () => Promise<Conversation>, status: ReplStatus): (
     setImmediate(
       () =>
         void open()
-          .then(() => status.refresh())
+          .then((conversation) => status.refresh(conversation))
           .catch(() => undefined),
     );
 }
