@@ -128,7 +128,6 @@ async function interactive(
   const color = stderrChalk(io);
   const states = replStates(initialContext, options, chosen);
   const { id, open: startOpening, failed: openFailed } = states.first;
-  const ready = states.ready;
   const userCommands = new UserCommands(initialContext.paths.home, io.cwd);
   const redact = createRedactor(initialContext.config.redact ?? []);
   const history = options.ephemeral ? [] : readHistory(initialContext.paths.home);
@@ -185,7 +184,7 @@ async function interactive(
         text = result.text;
       }
       if (text.trim() === '') continue;
-      const state = await ready();
+      const state = await states.ready();
       if (!options.ephemeral) rememberLine(text, state, history, redact);
       const line = await runCommandLine(text, state, session);
       if (line.kind === 'exit') break;

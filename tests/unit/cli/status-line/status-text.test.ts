@@ -10,6 +10,7 @@ describe("a status command's output on screen", () => {
   it('keeps SGR colours (closed by a reset) and makes every other control visible', () => {
     expect(statusText('\u001b[32mok\u001b[0m')).toBe('\u001b[32mok\u001b[0m\u001b[0m');
     const hostile = statusText('a\u001b]52;c;ZXZpbA==\u0007b\u001b[2Jc\u009b31md\re');
+    // eslint-disable-next-line no-control-regex
     expect(hostile).not.toMatch(/\u001b\]|\u0007|\u001b\[2J|\u009b|\r/);
     expect(hostile).toContain('^[]52;c;ZXZpbA==^Gb');
     expect(hostile).toContain('^[[2Jc');
