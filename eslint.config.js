@@ -235,6 +235,36 @@ export default tseslint.config(
     },
   },
   {
+    // `cody acp`: the one door into core, and a front end beside the others, never on them.
+    files: ['src/acp/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: terminalLibraries.map((name) => ({
+            name,
+            message: 'the ACP agent speaks JSON-RPC, not to a terminal.',
+          })),
+          patterns: [
+            coreDoor,
+            {
+              group: [
+                '../cli/**',
+                '../server/**',
+                '../mcp-server/**',
+                '../providers/**',
+                '../protocol/**',
+                '../web/**',
+              ],
+              message:
+                'src/acp is a front end beside the others; it reaches the engine through core/index.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

@@ -137,6 +137,11 @@ export function mcpServerCommand(program: Command, run: Run): void {
 /** `serve`, `web`: the engine over HTTP. */
 export function serverCommands(program: Command, run: Run): void {
   program
+    .command('acp')
+    .description('speak the Agent Client Protocol on stdin/stdout, for editors (Zed, JetBrains, Neovim)')
+    .action(() => run(async (commandIo) => (await import('./commands/acp.js')).runAcpCommand(commandIo))());
+
+  program
     .command('serve')
     .description('serve conversations over HTTP (REST + server-sent events) on loopback, with a bearer token')
     .option('--host <host>', 'address to listen on (non-loopback needs --allow-remote)', '127.0.0.1')

@@ -1,0 +1,144 @@
+/**
+ * The ACP sessions of one connection: each is a Cody conversation (the session id is its id), opened by
+ * an engine (`createCody`) for the session's working directory, its workspace. Ids are taken whole: a
+ * prefix that Cody's commands would accept never names a session here.
+ */
+import type { SessionInfo } from '@agentclientprotocol/sdk';
+import { RequestError } from '@agentclientprotocol/sdk';
+import { stat } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
+import { createCody, failureOf, type Cody, type CodyNotice, type Conversation } from '../core/index.js';
+import type { TurnUpdates } from './turn-updates.js';
+
+export interface AcpSession {
+  id: string;
+  cwd: string;
+  engine: Cody;
+  conversation: Conversation;
+  /** What the session's turns cost so far (USD), for `usage_update`. */
+  cost: { usd: number };
+  /** The prompt running now: its updates (to cancel its permission requests). */
+  running?: TurnUpdates;
+  /** Set by session/cancel while a prompt runs: its answer is `cancelled` whatever the turn ends with. */
+  cancelled?: boolean;
+}
+
+export interface SessionsOptions {
+  env: Readonly<Record<string, string | undefined>>;
+  version: string;
+  /** The directory Cody was started in: the workspace of a listing or deletion that names none. */
+  cwd: string;
+  onNotice: (notice: CodyNotice) => void;
+}
+
+export class AcpSessions {
+  private readonly engines = new Map<string, Cody>();
+  private readonly sessions = new Map<string, AcpSession>();
+  private readonly options: SessionsOptions;
+
+  constructor(options: SessionsOptions) {
+    this.options = options;
+  }
+
+  /** A new conversation in `cwd`. */
+  async create(cwd: string): Promise<AcpSession> {
+    const engine = await this.engineFor(cwd);
+    const conversation = await engine.create();
+    return this.track({ id: conversation.id, cwd, engine, conversation, cost: { usd: 0 } });
+  }
+
+  /** A recorded conversation, continued in `cwd` (session/load, session/resume). */
+  async open(id: string, cwd: string): Promise<AcpSession> {
+    const known = this.sessions.get(id);
+    if (known) return known;
+    const engine = await this.engineFor(cwd);
+    if (!(await exists(engine, id))) throw RequestError.sessionNotFound(id);
+    const conversation = await engine.open(id);
+    return this.track({ id, cwd, engine, conversation, cost: { usd: 0 } });
+  }
+
+  find(id: string): AcpSession | undefined {
+    return this.sessions.get(id);
+  }
+
+  get(id: string): AcpSession {
+    const session = this.sessions.get(id);
+    if (!session) throw RequestError.sessionNotFound(id);
+    return session;
+  }
+
+  /** Interrupts what runs and forgets the session (its conversation stays recorded). */
+  async close(id: string): Promise<void> {
+    const session = this.sessions.get(id);
+    if (!session) return;
+    this.sessions.delete(id);
+    session.running?.cancelPermissions();
+    await session.conversation.close();
+    await session.conversation.idle();
+  }
+
+  /** Deletes the conversation; an id no conversation has succeeds. */
+  async delete(id: string): Promise<void> {
+    const engine = this.sessions.get(id)?.engine ?? (await this.engineFor(this.options.cwd));
+    await this.close(id);
+    if (!(await exists(engine, id))) return;
+    await engine.delete(id, { abortRunning: true });
+  }
+
+  /** The recorded conversations (of `cwd` when given), newest activity first. */
+  async list(cwd: string | undefined): Promise<SessionInfo[]> {
+    const engine = await this.engineFor(cwd ?? this.options.cwd);
+    const summaries = await engine.list();
+    return summaries.flatMap((summary) =>
+      summary.cwd !== undefined && (cwd === undefined || summary.cwd === cwd)
+        ? [
+            {
+              sessionId: summary.id,
+              cwd: summary.cwd,
+              ...(summary.title !== undefined ? { title: summary.title } : {}),
+              updatedAt: summary.updatedAt,
+            },
+          ]
+        : [],
+    );
+  }
+
+  async closeAll(): Promise<void> {
+    for (const id of [...this.sessions.keys()]) await this.close(id);
+    await Promise.all([...this.engines.values()].map((engine) => engine.close()));
+  }
+
+  private track(session: AcpSession): AcpSession {
+    this.sessions.set(session.id, session);
+    return session;
+  }
+
+  /** The engine whose workspace is `cwd`: an absolute path to a directory. */
+  private async engineFor(cwd: string): Promise<Cody> {
+    if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path: ${cwd}`);
+    const known = this.engines.get(cwd);
+    if (known) return known;
+    const directory = await stat(cwd).catch(() => undefined);
+    if (!directory?.isDirectory())
+      throw RequestError.invalidParams(undefined, `cwd is not a directory: ${cwd}`);
+    const engine = createCody({
+      env: this.options.env,
+      cwd,
+      version: this.options.version,
+      onNotice: this.options.onNotice,
+    });
+    this.engines.set(cwd, engine);
+    return engine;
+  }
+}
+
+/** Whether a conversation has exactly this id (never a prefix of one). */
+async function exists(engine: Cody, id: string): Promise<boolean> {
+  try {
+    return (await engine.get(id)).id === id;
+  } catch (error) {
+    const { kind } = failureOf(error);
+    if (kind === 'not-found' || kind === 'usage' || kind === 'ambiguous') return false;
+    throw error;
+  }
+}
