@@ -11,8 +11,8 @@ import type { HistoryItem, MessagePart } from './core-types.js';
 import { argumentsOf } from './tool-calls.js';
 import { announceCall, outputText, textContent } from './turn-updates.js';
 
-/** Recorded outputs of calls that did not run (declined, refused, stopped). */
-const NOT_RUN = /^(Declined|Error: |Not run: )/;
+/** Recorded outputs of calls that did not run or were stopped (declined, refused, aborted): Cody's own words. */
+const NOT_RUN = /^(Declined|Error: |Not run: |The user declined|Aborted by the user)/;
 
 /** Updates for one transcript entry. */
 export function replayEntry(entry: TranscriptEntry, cwd: string): SessionUpdate[] {

@@ -7,8 +7,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { Readable, Writable } from 'node:stream';
-import Ajv2020 from 'ajv/dist/2020.js';
-import type { ValidateFunction } from 'ajv';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import {
   client,
   ndJsonStream,
@@ -59,7 +58,8 @@ export class AcpSchema {
     const names = Object.keys(this.defs).filter(
       (name) => this.defs[name]?.['x-method'] === method && name.endsWith(suffix),
     );
-    if (names.length !== 1 || names[0] === undefined) throw new Error(`no single ${suffix} def for ${method}`);
+    if (names.length !== 1 || names[0] === undefined)
+      throw new Error(`no single ${suffix} def for ${method}`);
     return names[0];
   }
 
@@ -71,7 +71,9 @@ export class AcpSchema {
       if (!validate) throw new Error(`no schema for ${name}`);
       this.compiled.set(name, validate);
     }
-    return validate(value) ? [] : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
+    return validate(value)
+      ? []
+      : (validate.errors ?? []).map((error) => `${error.instancePath} ${error.message}`);
   }
 }
 
@@ -90,12 +92,19 @@ export class MessageLog {
 
   record(direction: Direction, message: AnyMessage): void {
     this.messages.push({ direction, message, at: performance.now() });
-    const raw = message as { id?: string | number | null; method?: string; params?: unknown; result?: unknown; error?: unknown };
+    const raw = message as {
+      id?: string | number | null;
+      method?: string;
+      params?: unknown;
+      result?: unknown;
+      error?: unknown;
+    };
     const key = (id: unknown, side: Direction): string => `${side}:${String(id)}`;
     let name: string;
     let value: unknown;
     if (raw.method !== undefined) {
-      if (raw.method === '$/cancel_request') return this.report(direction, message, 'CancelRequestNotification', raw.params);
+      if (raw.method === '$/cancel_request')
+        return this.report(direction, message, 'CancelRequestNotification', raw.params);
       const isRequest = raw.id !== undefined;
       if (isRequest) this.pending.set(key(raw.id, direction), raw.method);
       name = this.schema.defName(raw.method, isRequest ? 'Request' : 'Notification');
@@ -103,7 +112,8 @@ export class MessageLog {
     } else {
       // A response travels the other way from its request.
       const method = this.pending.get(key(raw.id, direction === 'to-agent' ? 'to-client' : 'to-agent'));
-      if (method === undefined) return void this.problems.push(`response to an unknown request: ${JSON.stringify(message)}`);
+      if (method === undefined)
+        return void this.problems.push(`response to an unknown request: ${JSON.stringify(message)}`);
       name = raw.error !== undefined ? 'Error' : this.schema.defName(method, 'Response');
       value = raw.error ?? raw.result;
     }
@@ -112,14 +122,17 @@ export class MessageLog {
 
   private report(direction: Direction, message: AnyMessage, name: string, value: unknown): void {
     const errors = this.schema.check(name, value);
-    if (errors.length > 0) this.problems.push(`${direction} ${name}: ${errors.join('; ')}: ${JSON.stringify(message)}`);
+    if (errors.length > 0)
+      this.problems.push(`${direction} ${name}: ${errors.join('; ')}: ${JSON.stringify(message)}`);
   }
 
   /** The session/update notifications for a session, in order. */
   updates(sessionId: string): SessionNotification['update'][] {
     return this.messages.flatMap(({ message }) => {
       const raw = message as { method?: string; params?: SessionNotification };
-      return raw.method === 'session/update' && raw.params?.sessionId === sessionId ? [raw.params.update] : [];
+      return raw.method === 'session/update' && raw.params?.sessionId === sessionId
+        ? [raw.params.update]
+        : [];
     });
   }
 }
@@ -144,7 +157,11 @@ export function startAcpAgent(options: {
   capabilities?: { fs?: { readTextFile?: boolean; writeTextFile?: boolean } };
   app?: (app: ClientApp) => ClientApp;
 }): AcpAgent {
-  const child = spawn(process.execPath, [CODY_BIN, 'acp'], { cwd: options.cwd, env: options.env, stdio: 'pipe' });
+  const child = spawn(process.execPath, [CODY_BIN, 'acp'], {
+    cwd: options.cwd,
+    env: options.env,
+    stdio: 'pipe',
+  });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const log = new MessageLog(options.schema);

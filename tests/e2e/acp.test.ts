@@ -3,10 +3,11 @@
  * provider, every message in both directions checked against the SDK's shipped JSON schema. One agent
  * process serves the cases in order (each builds on the conversation the one before left).
  */
+import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionNotification, SessionUpdate } from '@agentclientprotocol/sdk';
+import type { RequestPermissionRequest, SessionNotification } from '@agentclientprotocol/sdk';
 import { AcpSchema, startAcpAgent, type AcpAgent } from './acp-client.js';
 import { createHarness, linesOfType, type Harness } from './harness.js';
 import { PNG_1X1_BASE64 } from './image-fixtures.js';
@@ -15,11 +16,19 @@ import { makeRepo } from './tool-fixtures.js';
 
 type Update = SessionNotification['update'];
 
-function ofType<T extends Update['sessionUpdate']>(updates: Update[], type: T): Array<Extract<Update, { sessionUpdate: T }>> {
-  return updates.filter((update): update is Extract<Update, { sessionUpdate: T }> => update.sessionUpdate === type);
+function ofType<T extends Update['sessionUpdate']>(
+  updates: Update[],
+  type: T,
+): Array<Extract<Update, { sessionUpdate: T }>> {
+  return updates.filter(
+    (update): update is Extract<Update, { sessionUpdate: T }> => update.sessionUpdate === type,
+  );
 }
 
-function text(updates: Update[], type: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk'): string {
+function text(
+  updates: Update[],
+  type: 'agent_message_chunk' | 'agent_thought_chunk' | 'user_message_chunk',
+): string {
   return ofType(updates, type)
     .map((update) => (update.content.type === 'text' ? update.content.text : ''))
     .join('');
@@ -62,7 +71,9 @@ describe('cody acp', () => {
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } },
       clientInfo: { name: 'test', version: '1' },
     });
-    process.stderr.write(`acp: spawn to initialize answered: ${Math.round(performance.now() - spawnedAt)} ms\n`);
+    process.stderr.write(
+      `acp: spawn to initialize answered: ${Math.round(performance.now() - spawnedAt)} ms\n`,
+    );
     expect(init.protocolVersion).toBe(1);
     expect(init.agentInfo).toMatchObject({ name: 'cody', title: 'Cody' });
     expect(init.agentCapabilities).toMatchObject({
@@ -77,11 +88,19 @@ describe('cody acp', () => {
         if (notification.update.sessionUpdate === 'available_commands_update') resolve(notification.update);
       }),
     );
-    const created = await agent.connection.agent.request('session/new', { cwd: harness.home, mcpServers: [] });
+    const created = await agent.connection.agent.request('session/new', {
+      cwd: harness.home,
+      mcpServers: [],
+    });
     sessionId = created.sessionId;
     // The session is the conversation: its rollout is under that id.
     expect(linesOfType(await harness.rollout(sessionId), 'session_meta')[0]?.payload.id).toBe(sessionId);
-    expect(created.modes?.availableModes.map((mode) => mode.id)).toEqual(['read-only', 'ask', 'auto-edit', 'full-auto']);
+    expect(created.modes?.availableModes.map((mode) => mode.id)).toEqual([
+      'read-only',
+      'ask',
+      'auto-edit',
+      'full-auto',
+    ]);
     expect(created.modes?.currentModeId).toBe('ask');
     expect(created.configOptions?.map((option) => [option.id, option.category])).toEqual([
       ['mode', 'mode'],
@@ -89,10 +108,15 @@ describe('cody acp', () => {
       ['reasoning', 'thought_level'],
     ]);
     const announced = await commands;
-    expect(announced.sessionUpdate === 'available_commands_update' && announced.availableCommands.map((c) => c.name)).toContain('compact');
+    expect(
+      announced.sessionUpdate === 'available_commands_update' &&
+        announced.availableCommands.map((c) => c.name),
+    ).toContain('compact');
 
     // A relative cwd is refused.
-    await expect(agent.connection.agent.request('session/new', { cwd: 'relative/dir', mcpServers: [] })).rejects.toMatchObject({
+    await expect(
+      agent.connection.agent.request('session/new', { cwd: 'relative/dir', mcpServers: [] }),
+    ).rejects.toMatchObject({
       code: -32602,
     });
   });
@@ -114,19 +138,28 @@ describe('cody acp', () => {
           {
             id: 'call_plan',
             name: 'update_plan',
-            arguments: { plan: [{ step: 'read a.txt', status: 'completed' }, { step: 'answer', status: 'in_progress' }] },
+            arguments: {
+              plan: [
+                { step: 'read a.txt', status: 'completed' },
+                { step: 'answer', status: 'in_progress' },
+              ],
+            },
           },
         ],
       },
       { type: 'reply', text: 'The file says alpha and beta.' },
     );
     const sent = performance.now();
-    const firstChunk = nextUpdate(agent, (update) => update.sessionUpdate === 'agent_message_chunk').then(() => performance.now());
+    const firstChunk = nextUpdate(agent, (update) => update.sessionUpdate === 'agent_message_chunk').then(
+      () => performance.now(),
+    );
     const answer = await agent.connection.agent.request('session/prompt', {
       sessionId,
       prompt: [{ type: 'text', text: 'What does a.txt say?' }],
     });
-    process.stderr.write(`acp: prompt to first agent_message_chunk: ${Math.round((await firstChunk) - sent)} ms\n`);
+    process.stderr.write(
+      `acp: prompt to first agent_message_chunk: ${Math.round((await firstChunk) - sent)} ms\n`,
+    );
     expect(answer.stopReason).toBe('end_turn');
     const updates = since(before);
     expect(ofType(updates, 'config_option_update')).toHaveLength(1);
@@ -141,7 +174,9 @@ describe('cody acp', () => {
       locations: [{ path: join(harness.home, 'a.txt') }],
       rawInput: { path: 'a.txt' },
     });
-    const readUpdates = ofType(updates, 'tool_call_update').filter((update) => update.toolCallId === 'call_read');
+    const readUpdates = ofType(updates, 'tool_call_update').filter(
+      (update) => update.toolCallId === 'call_read',
+    );
     expect(readUpdates.map((update) => update.status).filter(Boolean)).toEqual(['in_progress', 'completed']);
     expect(readUpdates.at(-1)?.rawOutput).toEqual({ output: '     1\talpha\n     2\tbeta' });
     expect(ofType(updates, 'plan')[0]?.entries).toEqual([
@@ -153,5 +188,219 @@ describe('cody acp', () => {
     expect(usage.length).toBe(2);
     expect(usage[0]?.size).toBeGreaterThan(0);
     expect(agent.log.problems).toEqual([]);
+  });
+
+  it('asks permission: allow once writes the file (with its diff), reject once leaves it and tells the model', async () => {
+    const before = agent.log.updates(sessionId).length;
+    const asked: RequestPermissionRequest[] = [];
+    let answer = 'allow-once';
+    agent.onPermission = (request) => {
+      asked.push(request);
+      return Promise.resolve({ outcome: { outcome: 'selected', optionId: answer } });
+    };
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [
+          { id: 'call_write', name: 'write_file', arguments: { path: 'new.txt', content: 'hello\n' } },
+        ],
+      },
+      { type: 'reply', text: 'Wrote it.' },
+    );
+    const first = await agent.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'write new.txt' }],
+    });
+    expect(first.stopReason).toBe('end_turn');
+    expect(await readFile(join(harness.home, 'new.txt'), 'utf8')).toBe('hello\n');
+    expect(asked[0]?.toolCall).toMatchObject({
+      toolCallId: 'call_write',
+      kind: 'edit',
+      title: 'Write new.txt',
+    });
+    expect(asked[0]?.options.map((option) => option.kind)).toContain('allow_once');
+    expect(asked[0]?.options.map((option) => option.kind)).toContain('reject_once');
+    for (const option of asked[0]?.options ?? []) {
+      if (option.kind === 'allow_always')
+        expect(option.name).toMatch(/^Always allow .+ in this conversation$/);
+    }
+    const written = ofType(since(before), 'tool_call_update').filter(
+      (update) => update.toolCallId === 'call_write',
+    );
+    expect(written.at(-1)).toMatchObject({
+      status: 'completed',
+      content: expect.arrayContaining([
+        { type: 'diff', path: join(harness.home, 'new.txt'), oldText: null, newText: 'hello\n' },
+      ]),
+    });
+
+    answer = 'reject-once';
+    const middle = agent.log.updates(sessionId).length;
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [
+          {
+            id: 'call_edit',
+            name: 'edit_file',
+            arguments: { path: 'a.txt', old_text: 'alpha', new_text: 'ALPHA' },
+          },
+        ],
+      },
+      { type: 'reply', text: 'OK, not editing.' },
+    );
+    const second = await agent.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'edit a.txt' }],
+    });
+    expect(second.stopReason).toBe('end_turn');
+    expect(asked).toHaveLength(2);
+    expect(await readFile(join(harness.home, 'a.txt'), 'utf8')).toBe('alpha\nbeta\n');
+    const edited = ofType(since(middle), 'tool_call_update').filter(
+      (update) => update.toolCallId === 'call_edit',
+    );
+    expect(edited.at(-1)?.status).toBe('failed');
+    expect(JSON.stringify(harness.server.modelRequests().at(-1)?.body)).toContain(
+      'The user declined to run this tool call',
+    );
+    expect(agent.log.problems).toEqual([]);
+  });
+
+  it('cancels mid-command: the command stops, the prompt answers cancelled, the rollout records it', async () => {
+    const before = agent.log.updates(sessionId).length;
+    await agent.connection.agent.request('session/set_mode', { sessionId, modeId: 'full-auto' });
+    const modeUpdates = since(before);
+    expect(ofType(modeUpdates, 'current_mode_update')[0]?.currentModeId).toBe('full-auto');
+    expect(
+      ofType(modeUpdates, 'config_option_update')[0]?.configOptions.find((o) => o.id === 'mode')
+        ?.currentValue,
+    ).toBe('full-auto');
+    harness.server.enqueue({
+      type: 'reply',
+      toolCalls: [{ id: 'call_sleep', name: 'shell', arguments: { command: 'echo started; sleep 31.7' } }],
+    });
+    const started = nextUpdate(
+      agent,
+      (update) =>
+        update.sessionUpdate === 'tool_call_update' &&
+        update.toolCallId === 'call_sleep' &&
+        // Streamed while it runs (the engine may hold back a chunk's tail until more comes).
+        JSON.stringify(update.content ?? []).includes('start'),
+    );
+    const prompt = agent.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'run it' }],
+    });
+    await started;
+    const cancelledAt = performance.now();
+    await agent.connection.agent.notify('session/cancel', { sessionId });
+    expect((await prompt).stopReason).toBe('cancelled');
+    expect(performance.now() - cancelledAt).toBeLessThan(5000);
+    const running = execFileSync('ps', ['-eo', 'args'], { encoding: 'utf8' });
+    expect(running).not.toContain('sleep 31.7');
+    const lines = await harness.rollout(sessionId);
+    const outputs = linesOfType(lines, 'response_item').filter(
+      (line) => line.payload.type === 'function_call_output',
+    );
+    expect(outputs.map((line) => line.payload.call_id)).toContain('call_sleep');
+    expect(
+      ofType(since(before), 'tool_call_update')
+        .filter((u) => u.toolCallId === 'call_sleep')
+        .at(-1)?.status,
+    ).toBe('failed');
+    expect(agent.log.problems).toEqual([]);
+  });
+
+  it('takes text, a file link, the editor buffer as an embedded resource, and an image', async () => {
+    harness.server.enqueue({ type: 'reply', text: 'A tiny image.' });
+    const answer = await agent.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [
+        { type: 'text', text: 'Compare' },
+        { type: 'resource_link', uri: `file://${join(harness.home, 'a.txt')}`, name: 'a.txt' },
+        {
+          type: 'resource',
+          resource: { uri: `file://${join(harness.home, 'b.txt')}`, text: 'unsaved buffer text' },
+        },
+        { type: 'image', mimeType: 'image/png', data: PNG_1X1_BASE64 },
+      ],
+    });
+    expect(answer.stopReason).toBe('end_turn');
+    const body = JSON.stringify(harness.server.modelRequests().at(-1)?.body);
+    expect(body).toContain(`Compare @${join(harness.home, 'a.txt')}`);
+    expect(body).toContain('unsaved buffer text');
+    expect(body).toContain(PNG_1X1_BASE64);
+    expect(agent.log.problems).toEqual([]);
+  });
+
+  it('loads the session: replays what the live turns sent, then says nothing more', async () => {
+    const live = agent.log.updates(sessionId);
+    await agent.connection.agent.request('session/close', { sessionId });
+    const before = live.length;
+    const loaded = await agent.connection.agent.request('session/load', {
+      sessionId,
+      cwd: harness.home,
+      mcpServers: [],
+    });
+    expect(loaded.modes?.currentModeId).toBe('full-auto');
+    const replay = since(before);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(agent.log.updates(sessionId).length).toBe(before + replay.length);
+    expect(text(replay, 'user_message_chunk')).toContain('What does a.txt say?');
+    expect(text(replay, 'agent_message_chunk')).toBe(text(live, 'agent_message_chunk'));
+    expect(text(replay, 'agent_thought_chunk')).toBe(text(live, 'agent_thought_chunk'));
+    expect(ofType(replay, 'tool_call')).toEqual(ofType(live, 'tool_call'));
+    expect(ofType(replay, 'plan')).toEqual(ofType(live, 'plan'));
+    const final = (updates: Update[]): unknown[] => {
+      const last = new Map<string, unknown>();
+      for (const update of ofType(updates, 'tool_call_update'))
+        if (update.status === 'completed' || update.status === 'failed')
+          last.set(update.toolCallId, { status: update.status, rawOutput: update.rawOutput });
+      return [...last.entries()];
+    };
+    expect(final(replay)).toEqual(final(live));
+    expect(ofType(replay, 'available_commands_update')).toHaveLength(1);
+    expect(agent.log.problems).toEqual([]);
+  });
+
+  it('lists, deletes (an unknown id too), and answers auth_required when no key is set', async () => {
+    const listed = await agent.connection.agent.request('session/list', { cwd: harness.home });
+    expect(listed.sessions.map((session) => [session.sessionId, session.cwd])).toContainEqual([
+      sessionId,
+      harness.home,
+    ]);
+    await agent.connection.agent.request('session/delete', {
+      sessionId: '00000000-0000-4000-8000-000000000000',
+    });
+    await agent.connection.agent.request('session/delete', { sessionId });
+    await expect(harness.rollout(sessionId)).rejects.toThrow();
+    expect(agent.log.problems).toEqual([]);
+
+    const env: Record<string, string> = { ...harness.env };
+    for (const key of ['OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GEMINI_API_KEY']) delete env[key];
+    const keyless = startAcpAgent({ env, cwd: harness.home, schema });
+    try {
+      await keyless.connection.agent.request('initialize', { protocolVersion: 1 });
+      const created = await keyless.connection.agent.request('session/new', {
+        cwd: harness.home,
+        mcpServers: [],
+      });
+      await expect(
+        keyless.connection.agent.request('session/prompt', {
+          sessionId: created.sessionId,
+          prompt: [{ type: 'text', text: 'hi' }],
+        }),
+      ).rejects.toMatchObject({ code: -32000 });
+      expect(keyless.log.problems).toEqual([]);
+    } finally {
+      await keyless.close();
+    }
+  });
+
+  it('the schema check catches a message that breaks the protocol', () => {
+    expect(
+      schema.check('SessionNotification', { sessionId: 's', update: { sessionUpdate: 'tool_call' } }),
+    ).not.toEqual([]);
+    expect(schema.check('PromptResponse', { stopReason: 'done' })).not.toEqual([]);
   });
 });
