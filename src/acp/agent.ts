@@ -124,7 +124,10 @@ function changed(session: AcpSession, modeToo: boolean): SessionUpdate[] {
 
 function agentApp(sessions: AcpSessions, version: string): AgentApp {
   return agent({ name: 'cody' })
-    .onRequest('initialize', () => initializeResponse(version))
+    .onRequest('initialize', ({ params, client }) => {
+      sessions.connect(client, params.clientCapabilities);
+      return initializeResponse(version);
+    })
     .onRequest('authenticate', () => ({}))
     .onRequest('session/new', async ({ params, client }) => {
       const session = await sessions.create(params.cwd);

@@ -7,7 +7,15 @@ import type { SessionInfo } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import { createCody, failureOf, type Cody, type CodyNotice, type Conversation } from '../core/index.js';
+import type { AgentContext, ClientCapabilities } from '@agentclientprotocol/sdk';
+import {
+  createCody,
+  failureOf,
+  type Cody,
+  type CodyNotice,
+  type Conversation,
+  type EditorFiles,
+} from '../core/index.js';
 import type { TurnUpdates } from './turn-updates.js';
 
 export interface AcpSession {
@@ -31,19 +39,34 @@ export interface SessionsOptions {
   onNotice: (notice: CodyNotice) => void;
 }
 
+/** The client this connection serves, once it said what it can do (`initialize`). */
+interface Client {
+  context: AgentContext;
+  capabilities: ClientCapabilities | undefined;
+}
+
 export class AcpSessions {
-  private readonly engines = new Map<string, Cody>();
+  /** The engine of listings and deletions (the directory Cody was started in). */
+  private shared: Cody | undefined;
   private readonly sessions = new Map<string, AcpSession>();
   private readonly options: SessionsOptions;
+  private client: Client | undefined;
 
   constructor(options: SessionsOptions) {
     this.options = options;
   }
 
+  /** The client, and what it offers (its file system methods are used only when it offers them). */
+  connect(context: AgentContext, capabilities: ClientCapabilities | undefined): void {
+    this.client = { context, capabilities };
+  }
+
   /** A new conversation in `cwd`. */
   async create(cwd: string): Promise<AcpSession> {
-    const engine = await this.engineFor(cwd);
+    const named: { id?: string } = {};
+    const engine = await this.engineFor(cwd, named);
     const conversation = await engine.create();
+    named.id = conversation.id;
     return this.track({ id: conversation.id, cwd, engine, conversation, cost: { usd: 0 } });
   }
 
@@ -51,8 +74,11 @@ export class AcpSessions {
   async open(id: string, cwd: string): Promise<AcpSession> {
     const known = this.sessions.get(id);
     if (known) return known;
-    const engine = await this.engineFor(cwd);
-    if (!(await exists(engine, id))) throw RequestError.sessionNotFound(id);
+    const engine = await this.engineFor(cwd, { id });
+    if (!(await exists(engine, id))) {
+      await engine.close();
+      throw RequestError.sessionNotFound(id);
+    }
     const conversation = await engine.open(id);
     return this.track({ id, cwd, engine, conversation, cost: { usd: 0 } });
   }
@@ -75,19 +101,20 @@ export class AcpSessions {
     session.running?.cancelPermissions();
     await session.conversation.close();
     await session.conversation.idle();
+    await session.engine.close();
   }
 
   /** Deletes the conversation; an id no conversation has succeeds. */
   async delete(id: string): Promise<void> {
-    const engine = this.sessions.get(id)?.engine ?? (await this.engineFor(this.options.cwd));
     await this.close(id);
+    const engine = await this.sharedEngine();
     if (!(await exists(engine, id))) return;
     await engine.delete(id, { abortRunning: true });
   }
 
   /** The recorded conversations (of `cwd` when given), newest activity first. */
   async list(cwd: string | undefined): Promise<SessionInfo[]> {
-    const engine = await this.engineFor(cwd ?? this.options.cwd);
+    const engine = await this.sharedEngine();
     const summaries = await engine.list();
     return summaries.flatMap((summary) =>
       summary.cwd !== undefined && (cwd === undefined || summary.cwd === cwd)
@@ -105,7 +132,7 @@ export class AcpSessions {
 
   async closeAll(): Promise<void> {
     for (const id of [...this.sessions.keys()]) await this.close(id);
-    await Promise.all([...this.engines.values()].map((engine) => engine.close()));
+    await this.shared?.close();
   }
 
   private track(session: AcpSession): AcpSession {
@@ -113,22 +140,40 @@ export class AcpSessions {
     return session;
   }
 
-  /** The engine whose workspace is `cwd`: an absolute path to a directory. */
-  private async engineFor(cwd: string): Promise<Cody> {
+  private async sharedEngine(): Promise<Cody> {
+    return (this.shared ??= await this.engineFor(this.options.cwd, {}));
+  }
+
+  /**
+   * An engine whose workspace is `cwd` (an absolute path to a directory), for one session: read_file reads
+   * through the editor when the client offers it, for the session `named` names.
+   */
+  private async engineFor(cwd: string, named: { id?: string }): Promise<Cody> {
     if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path: ${cwd}`);
-    const known = this.engines.get(cwd);
-    if (known) return known;
     const directory = await stat(cwd).catch(() => undefined);
     if (!directory?.isDirectory())
       throw RequestError.invalidParams(undefined, `cwd is not a directory: ${cwd}`);
-    const engine = createCody({
+    const editorFiles = this.editorFiles(named);
+    return createCody({
       env: this.options.env,
       cwd,
       version: this.options.version,
       onNotice: this.options.onNotice,
+      ...(editorFiles ? { editorFiles } : {}),
     });
-    this.engines.set(cwd, engine);
-    return engine;
+  }
+
+  /** `fs/read_text_file` for a session, when the client offers it (never called otherwise). */
+  private editorFiles(named: { id?: string }): EditorFiles | undefined {
+    const client = this.client;
+    if (client?.capabilities?.fs?.readTextFile !== true) return undefined;
+    return {
+      readTextFile: async (path) => {
+        if (named.id === undefined) return undefined;
+        const answer = await client.context.request('fs/read_text_file', { sessionId: named.id, path });
+        return answer.content;
+      },
+    };
   }
 }
 

@@ -9,6 +9,7 @@
  */
 export { createCody } from './engine/index.js';
 export type { Cody, CreateCodyOptions } from './engine/index.js';
+export type { EditorFiles } from './tools/index.js';
 export type {
   ConversationDraft,
   ExportOptions,

@@ -51,13 +51,25 @@ describe('cody acp', () => {
   let agent: AcpAgent;
   let sessionId = '';
   const schema = new AcpSchema();
+  const buffers = new Map<string, string>();
+  const editorReads: string[] = [];
   const since = (count: number): Update[] => agent.log.updates(sessionId).slice(count);
 
   beforeAll(async () => {
     harness = await createHarness();
     await makeRepo(harness.home);
     expect((await codyInProcess(harness, ['set-provider', 'anthropic'])).code).toBe(0);
-    agent = startAcpAgent({ env: harness.env, cwd: harness.home, schema });
+    // The editor's file system, as Zed's: an open buffer's text (unsaved edits included), else the disk.
+    agent = startAcpAgent({
+      env: harness.env,
+      cwd: harness.home,
+      schema,
+      app: (app) =>
+        app.onRequest('fs/read_text_file', async ({ params }) => {
+          editorReads.push(params.path);
+          return { content: buffers.get(params.path) ?? (await readFile(params.path, 'utf8')) };
+        }),
+    });
   });
   afterAll(async () => {
     await agent?.close();
@@ -68,7 +80,7 @@ describe('cody acp', () => {
     const spawnedAt = performance.now();
     const init = await agent.connection.agent.request('initialize', {
       protocolVersion: 1,
-      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false } },
+      clientCapabilities: { fs: { readTextFile: true, writeTextFile: false } },
       clientInfo: { name: 'test', version: '1' },
     });
     process.stderr.write(
@@ -187,6 +199,38 @@ describe('cody acp', () => {
     const usage = ofType(updates, 'usage_update');
     expect(usage.length).toBe(2);
     expect(usage[0]?.size).toBeGreaterThan(0);
+    expect(agent.log.problems).toEqual([]);
+  });
+
+  it("reads the editor's buffer of a file, and asks the editor only for a file that passed the checks", async () => {
+    const before = agent.log.updates(sessionId).length;
+    buffers.set(join(harness.home, 'a.txt'), 'alpha (unsaved)\nbeta\n');
+    editorReads.length = 0;
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [
+          { id: 'call_buffer', name: 'read_file', arguments: { path: 'a.txt' } },
+          { id: 'call_missing', name: 'read_file', arguments: { path: 'missing.txt' } },
+        ],
+      },
+      { type: 'reply', text: 'Read.' },
+    );
+    const answer = await agent.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'read' }],
+    });
+    expect(answer.stopReason).toBe('end_turn');
+    buffers.clear();
+    const done = ofType(since(before), 'tool_call_update').filter(
+      (update) => update.status === 'completed' || update.status === 'failed',
+    );
+    expect(done.find((update) => update.toolCallId === 'call_buffer')?.rawOutput).toEqual({
+      output: '     1\talpha (unsaved)\n     2\tbeta',
+    });
+    expect(editorReads).toEqual([join(harness.home, 'a.txt')]);
+    // The disk is untouched: the buffer is the editor's.
+    expect(await readFile(join(harness.home, 'a.txt'), 'utf8')).toBe('alpha\nbeta\n');
     expect(agent.log.problems).toEqual([]);
   });
 
@@ -381,6 +425,7 @@ describe('cody acp', () => {
     const keyless = startAcpAgent({ env, cwd: harness.home, schema });
     try {
       await keyless.connection.agent.request('initialize', { protocolVersion: 1 });
+      // No file system offered: the agent never calls one (the SDK client would answer method not found).
       const created = await keyless.connection.agent.request('session/new', {
         cwd: harness.home,
         mcpServers: [],

@@ -10,7 +10,7 @@ import type { McpServerStatus } from '../mcp/index.js';
 import type { ExportFormat, ForkOptions } from '../store/index.js';
 import type { ConversationSummary, RecapMessage, Transcript } from '../rollout/index.js';
 import type { TranscriptPage, TranscriptPageOptions } from '../rollout/index.js';
-import type { ApprovalPolicy, ToolRuntime } from '../tools/index.js';
+import type { ApprovalPolicy, EditorFiles, ToolRuntime } from '../tools/index.js';
 import type { DiffStat, UndoResult } from '../undo/index.js';
 import type { ClientOptions, ModelClient } from '../../protocol/index.js';
 import type { LiveRun, LiveWatch } from '../live-channel/index.js';
@@ -67,6 +67,11 @@ export interface CreateCodyOptions {
    * (a resolved id in the home) is copied there first and made active, to continue it.
    */
   ephemeral?: boolean | { from?: string };
+  /**
+   * An editor's buffers: read_file reads a file it has checked (in the workspace or allowed, a regular
+   * file, not too large) as the editor has it, unsaved edits included (`cody acp`).
+   */
+  editorFiles?: EditorFiles;
 }
 
 export interface Cody {

@@ -108,6 +108,7 @@ async function openStore(
     unconfined: options.unconfined,
     tools: options.tools,
     onNotice: options.onNotice,
+    editorFiles: options.editorFiles,
   });
   if (options.ephemeral) {
     scratch = await mkdtemp(join(tmpdir(), 'cody-ephemeral-'));

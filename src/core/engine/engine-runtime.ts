@@ -11,7 +11,7 @@ import { resolveCodyPaths, type CodyConfig } from '../config/index.js';
 import type { CodyNotice } from '../conversation/index.js';
 import type { ConversationManagerOptions } from '../store/index.js';
 import { DEFAULT_APPROVAL_POLICY, type ApprovalPolicy } from '../tools/index.js';
-import type { ToolRuntime } from '../tools/index.js';
+import type { EditorFiles, ToolRuntime } from '../tools/index.js';
 
 /** What a front end (or a program) adds to config.json: only what is its own. */
 export interface RuntimeInputs {
@@ -30,6 +30,8 @@ export interface RuntimeInputs {
   /** `--dangerously-skip-confinement`: on for this run whatever config.json says. */
   unconfined?: boolean | undefined;
   onNotice?: ((notice: CodyNotice) => void) | undefined;
+  /** The editor's buffers, which read_file reads (`cody acp`). */
+  editorFiles?: EditorFiles | undefined;
 }
 
 export interface EngineRuntime {
@@ -120,5 +122,6 @@ async function builtinTools(
     ...(external ? { external } : {}),
     env: { ...inputs.env },
     credentialFiles: signInFiles(inputs.home ?? resolveCodyPaths(inputs.env).home, inputs.env),
+    ...(inputs.editorFiles ? { editorFiles: inputs.editorFiles } : {}),
   });
 }

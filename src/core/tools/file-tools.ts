@@ -40,17 +40,21 @@ export const readFileTool = defineTool(
   }),
   (args) => ({
     access: (workspace) => ({ kind: 'read', outside: outsideOf(workspace, args.path) }),
-    run: async ({ workspace }) => {
+    run: async ({ workspace, editorFiles }) => {
       let file: OwnFile | undefined;
+      const path = workspace.resolve(args.path);
       try {
         // A regular file only (a FIFO would hang the turn, a device never end), up to a cap.
-        file = await readOwnFile(workspace.resolve(args.path), { maxBytes: READ_FILE_MAX_BYTES });
+        file = await readOwnFile(path, { maxBytes: READ_FILE_MAX_BYTES });
       } catch (error) {
         if (error instanceof RefusedFileError) return failed(`cannot read ${args.path}: ${error.message}`);
         throw error;
       }
       if (file === undefined) return failed(`no such file: ${args.path}`);
-      const text = file.bytes.toString('utf8');
+      // The file passed every check: the editor's buffer of it (unsaved edits included), when it has one.
+      const buffer = await editorFiles?.readTextFile(path).catch(() => undefined);
+      const text =
+        buffer !== undefined && buffer.length <= READ_FILE_MAX_BYTES ? buffer : file.bytes.toString('utf8');
       const lines = text.split('\n');
       if (lines[lines.length - 1] === '') lines.pop();
       const offset = args.offset ?? 1;

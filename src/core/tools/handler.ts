@@ -14,6 +14,14 @@ export interface SandboxSettings {
   hide?: readonly string[];
 }
 
+/**
+ * An editor's view of the files (`cody acp` with a client that offers `fs/read_text_file`): the text of a
+ * file as its open buffer has it, unsaved edits included; undefined when the editor has none to give.
+ */
+export interface EditorFiles {
+  readTextFile(path: string): Promise<string | undefined>;
+}
+
 export interface HandlerContext extends ToolRunContext {
   workspace: Workspace;
   /** Run shell commands inside bubblewrap with these settings (only for calls that did not ask). */
@@ -23,6 +31,8 @@ export interface HandlerContext extends ToolRunContext {
   rg?: string;
   /** The environment of tool processes (shellEnvironment applied: no credentials). */
   env?: NodeJS.ProcessEnv;
+  /** Where read_file reads a file it has checked (the editor's buffer); the disk when absent. */
+  editorFiles?: EditorFiles;
 }
 
 export interface BoundCall {

@@ -8,6 +8,7 @@ export { removeChecked, removeDirectoryChecked } from './checked-files.js';
 export { APPROVAL_POLICIES, DEFAULT_APPROVAL_POLICY, isApprovalPolicy, noSandboxWarning } from './policy.js';
 export type { ApprovalPolicy } from './policy.js';
 export type { ExternalTools } from './runtime.js';
+export type { EditorFiles } from './handler.js';
 export type { ToolResult, ToolRunContext } from './tool-decision.js';
 export { toolEnvironment } from './tool-environment.js';
 export type { AlwaysScope, SpecsTarget, ToolDecision, ToolRuntime } from './tool-runtime.js';

@@ -12,7 +12,7 @@ import {
 } from '../../protocol/index.js';
 import { alwaysScopeOf, ApprovalMemory, type ScopedApproval } from './approval-scope.js';
 import { DEFAULT_DANGEROUS_COMMANDS, type DangerousCommand } from './command-safety.js';
-import type { BoundCall, HandlerContext, SandboxSettings, ToolHandler } from './handler.js';
+import type { BoundCall, EditorFiles, HandlerContext, SandboxSettings, ToolHandler } from './handler.js';
 import { findRipgrep } from './file-search.js';
 import { gitConfigStamp } from './git-config-stamp.js';
 import { DEFAULT_SAFE_COMMANDS } from './safe-commands.js';
@@ -73,6 +73,8 @@ export interface ToolRuntimeOptions {
    * runs unasked commands Cody cannot show stay in the workspace.
    */
   unconfined?: boolean;
+  /** read_file reads through the editor's buffers (after the same checks). */
+  editorFiles?: EditorFiles;
 }
 
 /** The `sandbox_policy` recorded in turn_context, in Codex's shape. */
@@ -315,6 +317,7 @@ export function createToolRuntime(options: ToolRuntimeOptions): CodyToolRuntime 
           env: shellEnv,
           defaultShellTimeoutMs: options.shellTimeoutMs ?? DEFAULT_SHELL_TIMEOUT_MS,
           ...(confined ? { sandbox: confined } : {}),
+          ...(options.editorFiles ? { editorFiles: options.editorFiles } : {}),
         };
         const rg = findRipgrep(options.env ?? process.env);
         if (rg !== undefined) handlerContext.rg = rg;

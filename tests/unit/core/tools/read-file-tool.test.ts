@@ -52,4 +52,25 @@ describe('read_file', () => {
     const result = await read('nope.txt');
     expect(result).toEqual({ status: 'error', output: 'Error: no such file: nope.txt' });
   });
+
+  it("reads the editor's buffer of a checked file, and never asks the editor about a FIFO or a missing file", async () => {
+    await writeFile(join(root, 'a.txt'), 'on disk\n');
+    execFileSync('mkfifo', [join(root, 'pipe')]);
+    const asked: string[] = [];
+    const editorFiles = {
+      readTextFile: (path: string) => {
+        asked.push(path);
+        return Promise.resolve('in the buffer\n');
+      },
+    };
+    const run = (path: string): Promise<ToolResult> => {
+      const bound = readFileTool.bind({ path });
+      if (!bound.ok) throw new Error(bound.error);
+      return bound.call.run({ workspace: openWorkspace(root), defaultShellTimeoutMs: 1_000, editorFiles });
+    };
+    expect((await run('a.txt')).output).toMatch(/^\s+1\tin the buffer$/);
+    expect((await run('pipe')).status).toBe('error');
+    expect((await run('missing.txt')).status).toBe('error');
+    expect(asked).toEqual([join(root, 'a.txt')]);
+  });
 });
