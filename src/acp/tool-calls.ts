@@ -60,7 +60,9 @@ export function toolCallView(call: ToolCallItem, cwd: string): ToolCallView {
       ? changes.flatMap((change) => [change.to ?? change.from ?? ''].filter((path) => path !== ''))
       : [text(args.path)].filter((path): path is string => path !== undefined);
   return {
-    title: titleOf(call.name, args, changes),
+    // The model writes the arguments: no control characters (a newline, an escape) reach the editor's title.
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    title: titleOf(call.name, args, changes).replace(/[\u0000-\u001f\u007f-\u009f]+/g, ' '),
     kind: kindOf(call.name, changes),
     locations: paths.map((path) => ({ path: absolute(path, cwd) })),
     rawInput: args,
