@@ -12,7 +12,7 @@ import { argumentsOf } from './tool-calls.js';
 import { announceCall, outputText, textContent } from './turn-updates.js';
 
 /** Recorded outputs of calls that did not run or were stopped (declined, refused, aborted): Cody's own words. */
-const NOT_RUN = /^(Declined|Error: |Not run: |The user declined|Aborted by the user)/;
+const NOT_RUN = /^(Declined|Error: |Not run: |The user (declined|stopped)|Aborted by the user)/;
 
 /** Updates for one transcript entry. */
 export function replayEntry(entry: TranscriptEntry, cwd: string): SessionUpdate[] {

@@ -143,7 +143,10 @@ export interface AcpAgent {
   log: MessageLog;
   stderr: () => string;
   /** How the client answers permission requests (the test sets it). */
-  onPermission: (request: RequestPermissionRequest) => Promise<RequestPermissionResponse>;
+  onPermission: (
+    request: RequestPermissionRequest,
+    signal: AbortSignal,
+  ) => Promise<RequestPermissionResponse>;
   /** Listeners told of each session/update as it arrives. */
   onUpdate: Array<(update: SessionNotification) => void>;
   close(): Promise<void>;
@@ -196,7 +199,7 @@ export function startAcpAgent(options: {
     },
   };
   const app = client({ name: 'cody-acp-test' })
-    .onRequest('session/request_permission', ({ params }) => handle.onPermission(params))
+    .onRequest('session/request_permission', ({ params, signal }) => handle.onPermission(params, signal))
     .onNotification('session/update', ({ params }) => {
       for (const listener of handle.onUpdate) listener(params);
     });

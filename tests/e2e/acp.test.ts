@@ -310,6 +310,35 @@ describe('cody acp', () => {
     expect(agent.log.problems).toEqual([]);
   });
 
+  it('cancels while a permission request waits: the request is cancelled, nothing runs', async () => {
+    let asked = (): void => undefined;
+    const waiting = new Promise<void>((resolve) => (asked = resolve));
+    agent.onPermission = (_request, signal) => {
+      asked();
+      return new Promise((resolve) =>
+        signal.addEventListener('abort', () => resolve({ outcome: { outcome: 'cancelled' } }), {
+          once: true,
+        }),
+      );
+    };
+    harness.server.enqueue({
+      type: 'reply',
+      toolCalls: [{ id: 'call_wait', name: 'write_file', arguments: { path: 'never.txt', content: 'x' } }],
+    });
+    const prompt = agent.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: 'write' }],
+    });
+    await waiting;
+    await agent.connection.agent.notify('session/cancel', { sessionId });
+    expect((await prompt).stopReason).toBe('cancelled');
+    expect(
+      agent.log.messages.some(({ message }) => 'method' in message && message.method === '$/cancel_request'),
+    ).toBe(true);
+    await expect(readFile(join(harness.home, 'never.txt'), 'utf8')).rejects.toThrow();
+    expect(agent.log.problems).toEqual([]);
+  });
+
   it('cancels mid-command: the command stops, the prompt answers cancelled, the rollout records it', async () => {
     const before = agent.log.updates(sessionId).length;
     await agent.connection.agent.request('session/set_mode', { sessionId, modeId: 'full-auto' });
