@@ -23,6 +23,8 @@ export async function runPrompt(
   if (session.running)
     throw RequestError.invalidRequest(undefined, 'a prompt is already running in this session');
   const input = promptInput(params.prompt);
+  const undo = /^\/undo(?:\s+(\d+))?$/.exec(input.text.trim());
+  if (undo) return runUndo(session, client, Number(undo[1] ?? '1'));
   const updates = new TurnUpdates(sinkOf(session, client));
   session.running = updates;
   session.cancelled = false;
@@ -51,6 +53,31 @@ export async function runPrompt(
     session.running = undefined;
   }
   return { stopReason: stopReasonOf(last, wasCancelled(session)) };
+}
+
+/** `/undo [N]`: takes back what the last N turns that changed files did (files changed since are kept). */
+async function runUndo(session: AcpSession, client: AgentContext, turns: number): Promise<PromptResponse> {
+  if (session.conversation.busy)
+    throw RequestError.invalidRequest(undefined, 'a turn is running in this session');
+  let text: string;
+  try {
+    const result = await session.engine.undo(session.id, { turns });
+    const list = (label: string, paths: readonly string[]): string[] =>
+      paths.length > 0 ? [`${label}: ${paths.join(', ')}`] : [];
+    text = [
+      `Undid ${result.undone.length === 1 ? 'turn' : 'turns'} ${result.undone.join(', ')}.`,
+      ...list('Restored', result.restored),
+      ...list('Removed', result.removed),
+      ...list('Kept (changed since)', result.kept),
+    ].join('\n');
+  } catch (error) {
+    text = `Nothing undone: ${failureOf(error).message}`;
+  }
+  await client.notify('session/update', {
+    sessionId: session.id,
+    update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text } },
+  });
+  return { stopReason: 'end_turn' };
 }
 
 /** Whether session/cancel came while the prompt ran (read after the turn: the cancel sets it meanwhile). */

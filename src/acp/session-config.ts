@@ -100,8 +100,13 @@ export async function availableCommands(conversation: Conversation): Promise<Ava
       description: 'Summarize the conversation so far to free context',
       input: { hint: 'what to keep (optional)' },
     },
+    {
+      name: 'undo',
+      description: 'Take back what the last turn that changed files did (files changed since are kept)',
+      input: { hint: 'how many turns (default 1)' },
+    },
     ...prompts
-      .filter((command) => command.refused === undefined && command.name !== 'compact')
+      .filter((command) => command.refused === undefined && !['compact', 'undo'].includes(command.name))
       .map((command) => ({
         name: command.name,
         description: command.description ?? `Run the ${command.scope} prompt /${command.name}`,

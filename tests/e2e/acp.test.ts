@@ -123,7 +123,7 @@ describe('cody acp', () => {
     expect(
       announced.sessionUpdate === 'available_commands_update' &&
         announced.availableCommands.map((c) => c.name),
-    ).toContain('compact');
+    ).toEqual(expect.arrayContaining(['compact', 'undo', 'init']));
 
     // A relative cwd is refused.
     await expect(
@@ -433,6 +433,19 @@ describe('cody acp', () => {
     };
     expect(final(replay)).toEqual(final(live));
     expect(ofType(replay, 'available_commands_update')).toHaveLength(1);
+    expect(agent.log.problems).toEqual([]);
+  });
+
+  it('undoes the last turn that changed files with /undo', async () => {
+    expect(await readFile(join(harness.home, 'new.txt'), 'utf8')).toBe('hello\n');
+    const before = agent.log.updates(sessionId).length;
+    const answer = await agent.connection.agent.request('session/prompt', {
+      sessionId,
+      prompt: [{ type: 'text', text: '/undo' }],
+    });
+    expect(answer.stopReason).toBe('end_turn');
+    expect(text(since(before), 'agent_message_chunk')).toMatch(/^Undid turn \d+\.\nRemoved: new\.txt/);
+    await expect(readFile(join(harness.home, 'new.txt'), 'utf8')).rejects.toThrow();
     expect(agent.log.problems).toEqual([]);
   });
 
