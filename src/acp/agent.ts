@@ -66,7 +66,7 @@ export function initializeResponse(version: string): InitializeResponse {
     agentCapabilities: {
       loadSession: true,
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
-      mcpCapabilities: { http: false, sse: false },
+      mcpCapabilities: { http: true, sse: false },
       sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {} },
     },
     authMethods: [
@@ -130,12 +130,12 @@ function agentApp(sessions: AcpSessions, version: string): AgentApp {
     })
     .onRequest('authenticate', () => ({}))
     .onRequest('session/new', async ({ params, client }) => {
-      const session = await sessions.create(params.cwd);
+      const session = await sessions.create(params.cwd, params.mcpServers);
       announceLater(client, session);
       return { sessionId: session.id, ...stateOf(session) };
     })
     .onRequest('session/load', async ({ params, client }) => {
-      const session = await sessions.open(params.sessionId, params.cwd);
+      const session = await sessions.open(params.sessionId, params.cwd, params.mcpServers);
       let after: string | undefined;
       do {
         const page = await session.engine.transcript(session.id, {
@@ -151,7 +151,7 @@ function agentApp(sessions: AcpSessions, version: string): AgentApp {
       return stateOf(session);
     })
     .onRequest('session/resume', async ({ params, client }) => {
-      const session = await sessions.open(params.sessionId, params.cwd);
+      const session = await sessions.open(params.sessionId, params.cwd, params.mcpServers ?? []);
       announceLater(client, session);
       return stateOf(session);
     })

@@ -7,7 +7,8 @@ import type { SessionInfo } from '@agentclientprotocol/sdk';
 import { RequestError } from '@agentclientprotocol/sdk';
 import { stat } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import type { AgentContext, ClientCapabilities } from '@agentclientprotocol/sdk';
+import type { AgentContext, ClientCapabilities, McpServer } from '@agentclientprotocol/sdk';
+import { mcpServersOf } from './mcp-servers.js';
 import {
   createCody,
   failureOf,
@@ -61,20 +62,20 @@ export class AcpSessions {
     this.client = { context, capabilities };
   }
 
-  /** A new conversation in `cwd`. */
-  async create(cwd: string): Promise<AcpSession> {
+  /** A new conversation in `cwd`, with the editor's MCP servers. */
+  async create(cwd: string, mcpServers: readonly McpServer[] = []): Promise<AcpSession> {
     const named: { id?: string } = {};
-    const engine = await this.engineFor(cwd, named);
+    const engine = await this.engineFor(cwd, named, mcpServers);
     const conversation = await engine.create();
     named.id = conversation.id;
     return this.track({ id: conversation.id, cwd, engine, conversation, cost: { usd: 0 } });
   }
 
   /** A recorded conversation, continued in `cwd` (session/load, session/resume). */
-  async open(id: string, cwd: string): Promise<AcpSession> {
+  async open(id: string, cwd: string, mcpServers: readonly McpServer[] = []): Promise<AcpSession> {
     const known = this.sessions.get(id);
     if (known) return known;
-    const engine = await this.engineFor(cwd, { id });
+    const engine = await this.engineFor(cwd, { id }, mcpServers);
     if (!(await exists(engine, id))) {
       await engine.close();
       throw RequestError.sessionNotFound(id);
@@ -148,7 +149,11 @@ export class AcpSessions {
    * An engine whose workspace is `cwd` (an absolute path to a directory), for one session: read_file reads
    * through the editor when the client offers it, for the session `named` names.
    */
-  private async engineFor(cwd: string, named: { id?: string }): Promise<Cody> {
+  private async engineFor(
+    cwd: string,
+    named: { id?: string },
+    mcpServers: readonly McpServer[] = [],
+  ): Promise<Cody> {
     if (!isAbsolute(cwd)) throw RequestError.invalidParams(undefined, `cwd must be an absolute path: ${cwd}`);
     const directory = await stat(cwd).catch(() => undefined);
     if (!directory?.isDirectory())
@@ -160,6 +165,7 @@ export class AcpSessions {
       version: this.options.version,
       onNotice: this.options.onNotice,
       ...(editorFiles ? { editorFiles } : {}),
+      mcpServers: mcpServersOf(mcpServers, (message) => this.options.onNotice({ level: 'warning', message })),
     });
   }
 

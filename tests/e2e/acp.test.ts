@@ -12,7 +12,7 @@ import { AcpSchema, startAcpAgent, type AcpAgent } from './acp-client.js';
 import { createHarness, linesOfType, type Harness } from './harness.js';
 import { PNG_1X1_BASE64 } from './image-fixtures.js';
 import { codyInProcess } from './in-process.js';
-import { makeRepo } from './tool-fixtures.js';
+import { EVERYTHING, makeRepo } from './tool-fixtures.js';
 
 type Update = SessionNotification['update'];
 
@@ -446,6 +446,36 @@ describe('cody acp', () => {
     expect(answer.stopReason).toBe('end_turn');
     expect(text(since(before), 'agent_message_chunk')).toMatch(/^Undid turn \d+\.\nRemoved: new\.txt/);
     await expect(readFile(join(harness.home, 'new.txt'), 'utf8')).rejects.toThrow();
+    expect(agent.log.problems).toEqual([]);
+  });
+
+  it('uses the MCP servers the editor passes with session/new', async () => {
+    agent.onPermission = () => Promise.resolve({ outcome: { outcome: 'selected', optionId: 'allow-once' } });
+    const created = await agent.connection.agent.request('session/new', {
+      cwd: harness.home,
+      mcpServers: [{ name: 'everything', command: process.execPath, args: [EVERYTHING, 'stdio'], env: [] }],
+    });
+    harness.server.enqueue(
+      {
+        type: 'reply',
+        toolCalls: [{ id: 'call_echo', name: 'everything__echo', arguments: { message: 'hi there' } }],
+      },
+      { type: 'reply', text: 'Echoed.' },
+    );
+    const answer = await agent.connection.agent.request('session/prompt', {
+      sessionId: created.sessionId,
+      prompt: [{ type: 'text', text: 'echo' }],
+    });
+    expect(answer.stopReason).toBe('end_turn');
+    const updates = agent.log.updates(created.sessionId);
+    expect(ofType(updates, 'tool_call')[0]).toMatchObject({
+      toolCallId: 'call_echo',
+      kind: 'other',
+      title: 'everything__echo',
+    });
+    const done = ofType(updates, 'tool_call_update').filter((update) => update.status === 'completed');
+    expect(JSON.stringify(done.at(-1)?.rawOutput)).toContain('Echo: hi there');
+    await agent.connection.agent.request('session/close', { sessionId: created.sessionId });
     expect(agent.log.problems).toEqual([]);
   });
 

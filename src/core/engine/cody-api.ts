@@ -72,6 +72,11 @@ export interface CreateCodyOptions {
    * file, not too large) as the editor has it, unsaved edits included (`cody acp`).
    */
   editorFiles?: EditorFiles;
+  /**
+   * MCP servers this engine's conversations use besides config.json's (an editor's, `cody acp`); a name
+   * config.json also has keeps config.json's server.
+   */
+  mcpServers?: NonNullable<CodyConfig['mcpServers']>;
 }
 
 export interface Cody {

@@ -109,6 +109,7 @@ async function openStore(
     tools: options.tools,
     onNotice: options.onNotice,
     editorFiles: options.editorFiles,
+    mcpServers: options.mcpServers,
   });
   if (options.ephemeral) {
     scratch = await mkdtemp(join(tmpdir(), 'cody-ephemeral-'));

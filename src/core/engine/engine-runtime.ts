@@ -32,6 +32,8 @@ export interface RuntimeInputs {
   onNotice?: ((notice: CodyNotice) => void) | undefined;
   /** The editor's buffers, which read_file reads (`cody acp`). */
   editorFiles?: EditorFiles | undefined;
+  /** MCP servers besides config.json's (config.json's win a name both have). */
+  mcpServers?: CodyConfig['mcpServers'] | undefined;
 }
 
 export interface EngineRuntime {
@@ -107,7 +109,7 @@ async function builtinTools(
     ]);
   const notice = inputs.onNotice ?? (() => undefined);
   const external = createLazyMcpTools({
-    servers: config.mcpServers ?? {},
+    servers: { ...inputs.mcpServers, ...config.mcpServers },
     cwd: inputs.cwd,
     clientVersion: inputs.version,
     onWarning: (message) => notice({ level: 'warning', message }),
