@@ -120,6 +120,12 @@ describe('cody acp', () => {
       ['reasoning', 'thought_level'],
     ]);
     const announced = await commands;
+    // Announced after the answer that named the session (the editor knows the session by then).
+    const position = (match: (message: Record<string, unknown>) => boolean): number =>
+      agent.log.messages.findIndex(({ message }) => match(message as Record<string, unknown>));
+    expect(position((message) => JSON.stringify(message.result ?? null).includes(sessionId))).toBeLessThan(
+      position((message) => message.method === 'session/update'),
+    );
     expect(
       announced.sessionUpdate === 'available_commands_update' &&
         announced.availableCommands.map((c) => c.name),
