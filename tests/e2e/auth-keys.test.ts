@@ -99,7 +99,7 @@ describe('cody auth', () => {
     const bad = await cody(['auth', 'login', 'mistral'], { input: 'x' });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toBe(
-      "cody: Unknown provider 'mistral'. Choose one of: openai, anthropic, google, openrouter.\n",
+      "cody: Unknown provider 'mistral'. Choose one of: openai, anthropic, google, deepseek, openrouter.\n",
     );
   });
 });
