@@ -144,13 +144,22 @@ describe('presets', () => {
     expect(request?.headers['x-title']).toBeUndefined();
   });
 
-  it('cody models lists what the local server offers', async () => {
-    await cody(['set-provider', 'ollama', '--base-url', `${harness.server.url}/v1`]);
+  it('cody models lists what the local server offers (the list set-provider read, cached; --refresh asks again)', async () => {
     harness.server.models = ['qwen2.5-coder:7b', 'llama3.1:8b', 'gpt-oss:20b'];
+    // set-provider reads a custom endpoint's list for its typo check and caches it for a day (issue 33).
+    await cody(['set-provider', 'ollama', '--base-url', `${harness.server.url}/v1`]);
     const models = await cody(['models']);
     expect(models.code, models.stderr).toBe(0);
     expect(models.stdout).toBe('gpt-oss:20b\nllama3.1:8b\nqwen2.5-coder:7b\n');
     expect(harness.server.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+      'GET /v1/models',
+    ]);
+    harness.server.models = ['llama3.1:8b', 'mistral:7b'];
+    const refreshed = await cody(['models', '--refresh']);
+    expect(refreshed.code, refreshed.stderr).toBe(0);
+    expect(refreshed.stdout).toBe('llama3.1:8b\nmistral:7b\n');
+    expect(harness.server.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+      'GET /v1/models',
       'GET /v1/models',
     ]);
   });
