@@ -32,6 +32,8 @@ const models = (): unknown[] =>
 
 describe('the CLI’s active conversation and a conversation’s own selection', () => {
   it('POST /conversations leaves `active` alone; chat --conversation runs its recorded model; state and PUT say the wire API id', async () => {
+    // A configured model other than the served conversation's (Cody's own default changes with the catalogue).
+    await harness.writeConfig({ provider: 'openai', model: 'gpt-4.1-mini' });
     const mine = (await harness.cody(['new'])).stdout.trim();
     expect(await readActive()).toBe(mine);
     served = await startServe(harness);
