@@ -76,6 +76,9 @@ async function readCodexAuth(): Promise<{
 beforeAll(async () => {
   harness = await createHarness();
   codexHome = join(harness.home, '.codex');
+  // What the OpenAI endpoint lists: set-provider checks a custom endpoint's model against its own list
+  // (issue 33) and caches that list for a day.
+  harness.server.models = ['gpt-5', 'gpt-5.1-codex'];
 });
 
 beforeEach(async () => {
