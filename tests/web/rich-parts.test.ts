@@ -4,9 +4,11 @@
  * model that reason (its next request body); a command's output streams into its tool call while it
  * runs and folds once done; the plan checklist and the context meter; saving screenshots of both views.
  */
+import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { apiCall, SCREENSHOTS, startWebSuite, type WebSuite } from './harness.js';
@@ -121,7 +123,10 @@ describe('tool calls and approvals in the browser', () => {
         { step: 'Write the report', status: 'pending' },
       ],
     };
-    const command = "printf 'tick\\n'; sleep 2; printf 'tock\\n'";
+    // It runs until the test has seen its first line live and opens the FIFO `tock.fifo` for writing: a
+    // fixed sleep let a loaded machine deliver the output and the end together, so no live state showed.
+    await promisify(execFile)('mkfifo', [join(harness.home, 'tock.fifo')]);
+    const command = "printf 'tick\\n'; cat tock.fifo; printf 'tock\\n'";
     harness.server.enqueue(
       { type: 'reply', toolCalls: [{ id: 'plan_1', name: 'update_plan', arguments: plan }] },
       { type: 'reply', toolCalls: [{ id: 'call_tick', name: 'shell', arguments: { command } }] },
@@ -143,6 +148,7 @@ describe('tool calls and approvals in the browser', () => {
     await call.locator('.tool-call-output pre').getByText('tick').waitFor({ timeout: 10_000 });
     expect(await call.getAttribute('data-status')).toBe('running');
     expect(await call.locator('.tool-call-output pre').innerText()).not.toContain('tock');
+    await writeFile(join(harness.home, 'tock.fifo'), '');
 
     await page
       .locator('.message.assistant')
