@@ -55,8 +55,8 @@ describe('call rows and approvals in a terminal (tmux)', () => {
     let screen = await term.waitFor('[y] yes');
     // The question is the shell command's: neither the edit nor the fetch was asked about.
     expect(screen).not.toMatch(/Allow edit|Allow web_fetch/);
-    expect(screen.replace(/\n/g, ' ')).toMatch(/✗ edit a\.txt — not run: old_text does not occur in a\.txt/);
-    expect(screen.replace(/\n/g, ' ')).toMatch(/127\.0\.0\.1 is a loopback address/);
+    expect(screen.replace(/\s+/g, ' ')).toMatch(/✗ edit a\.txt — not run: old_text does not occur in a\.txt/);
+    expect(screen.replace(/\s+/g, ' ')).toMatch(/127\.0\.0\.1 is a loopback address/);
     await pastGuard();
     await term.send('Escape');
     screen = await term.waitFor('⏹ Interrupted');
