@@ -10,6 +10,8 @@ const ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
 const TIME = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
 /** Elapsed times and the like in tool outputs ("Wall time: 0.51 s"). */
 const DURATION = /\b\d+(\.\d+)?\s?(ms|s|seconds)\b/g;
+/** A hook's run time in its rollout line (`"duration_ms":6`). */
+const DURATION_MS = /"duration_ms":\d+/g;
 
 /** The fake provider's item and response ids (`msg_fake00011a…`), numbered per server. */
 const FAKE_ID = /\b([a-z]+)_fake[0-9a-f]+\b/g;
@@ -20,6 +22,7 @@ export function normalized(value: unknown): unknown {
       .replace(ID, '<id>')
       .replace(TIME, '<time>')
       .replace(DURATION, '<duration>')
+      .replace(DURATION_MS, '"duration_ms":0')
       .replace(FAKE_ID, '$1_<fake>'),
   );
 }

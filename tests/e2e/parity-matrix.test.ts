@@ -6,7 +6,7 @@
  *
  * Rows (ROWS), each with its own minimal config.json:
  *   redaction · MCP tools · sandbox · dangerous commands · approval policy auto-edit · approval policy
- *   read-only · sign-in choice · model override · shell timeout
+ *   read-only · sign-in choice · model override · shell timeout · hooks
  * Columns (COLUMNS, run in this order by tests/e2e/parity-columns.ts; the first is the reference):
  *   cody chat   spawned: `--json` when the row answers nothing, else on a tmux terminal answered with keys
  *   REPL        `cody` on a tmux terminal, the message typed at its prompt, questions answered with keys
@@ -42,6 +42,9 @@ const ACCESS = fakeJwt({
 });
 const STORED_KEY = 'sk-stored-parity-key-0099';
 const BASE = { provider: 'openai', api: 'chat', model: 'gpt-4.1-mini', sandbox: { enabled: false } };
+
+/** Exit 2 with a reason on stderr when the command names `parity-forbidden` (read from the hook's stdin). */
+const BLOCK_HOOK = 'grep -q parity-forbidden && { echo "Blocked by the parity hook" >&2; exit 2; }; exit 0';
 
 const first = (run: Run): unknown => run.requests[0];
 const outputs = (run: Run): Record<string, string> => toolOutputs(run.requests.at(-1));
@@ -189,6 +192,34 @@ const ROWS: Row[] = [
     check: (run) => {
       expect(outputs(run).call_slow).toContain('Timed out after <duration>; the command was killed');
       expect(outputs(run).call_slow).not.toContain('finished');
+    },
+  },
+  {
+    feature: 'hooks: a PreToolUse hook on Bash blocks by exit 2, a UserPromptSubmit hook adds context',
+    config: {
+      ...BASE,
+      approval: 'full-auto',
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: BLOCK_HOOK }] }],
+        UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'echo "Parity rule: say please."' }] }],
+      },
+    },
+    calls: [
+      { id: 'call_kept', name: 'shell', arguments: { command: 'echo kept' } },
+      { id: 'call_blocked', name: 'shell', arguments: { command: 'echo parity-forbidden' } },
+    ],
+    check: (run) => {
+      expect(JSON.stringify(first(run))).toContain('Parity rule: say please.');
+      expect(outputs(run).call_kept).toMatch(/^Exit code: 0\n[^]*kept\n$/);
+      expect(outputs(run).call_blocked).toContain('Blocked by the parity hook');
+      const hooks = run.rollout
+        .map((line) => (line as { payload?: { type?: string } }).payload)
+        .filter((payload) => payload?.type === 'hook');
+      expect(hooks).toMatchObject([
+        { hook_event_name: 'UserPromptSubmit', decision: 'context' },
+        { hook_event_name: 'PreToolUse' },
+        { hook_event_name: 'PreToolUse', decision: 'deny' },
+      ]);
     },
   },
 ];
