@@ -7,13 +7,13 @@
  */
 import { ApiError } from './api-error.js';
 import { openEventStream } from './event-stream.js';
+import { EVENT_TYPES } from './event-types.js';
 import { forgetSessionSecret, keepSessionSecret, sessionSecret } from './session-secret.js';
 import type {
   ConversationState,
   ConversationSummary,
   ProviderInfo,
   ServerEvent,
-  ServerEventType,
   SessionInfo,
   TranscriptPage,
 } from './types.js';
@@ -117,31 +117,6 @@ export const api = {
     }
   },
 };
-
-/** Every event type a stream may name in an `event:` line; unnamed frames arrive as `message`. */
-const EVENT_TYPES: readonly ServerEventType[] = [
-  'turn-started',
-  'state',
-  'text-delta',
-  'reasoning-delta',
-  'item-recorded',
-  'usage',
-  'warning',
-  'retry',
-  'compaction-started',
-  'compaction-finished',
-  'tool-call',
-  'approval-requested',
-  'approval-resolved',
-  'tool-started',
-  'tool-output',
-  'tool-finished',
-  'plan-updated',
-  'turn-complete',
-  'turn-failed',
-  'replay-gap',
-  'conversation-deleted',
-];
 
 export interface StreamHandlers {
   /** Each event with its SSE id (absent on frames a client must not resume from). */

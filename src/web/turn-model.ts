@@ -11,6 +11,8 @@ export type TurnBlock =
   | { kind: 'reasoning'; text: string }
   | { kind: 'tool'; callId: string; name: string; arguments: string }
   | { kind: 'notice'; level: 'warning' | 'error'; text: string }
+  /** A hook that ran, folded to one line of text (`hookText`); `warn` when it did not end well. */
+  | { kind: 'hook'; text: string; warn: boolean }
   | { kind: 'compaction'; running: boolean; tokensBefore: number; tokensAfter?: number };
 
 export interface LiveTurn {
@@ -53,6 +55,12 @@ export function applyTurnEvent(turn: LiveTurn | undefined, event: ServerEvent): 
       return turn && event.discardedPartial ? dropLastText(turn) : turn;
     case 'warning':
       return withBlock(turn ?? startTurn(), { kind: 'notice', level: 'warning', text: event.message });
+    case 'hook':
+      return withBlock(turn ?? startTurn(), {
+        kind: 'hook',
+        text: hookText(event),
+        warn: event.status !== 'ok',
+      });
     case 'compaction-started':
       return withBlock(turn ?? startTurn(), {
         kind: 'compaction',
@@ -71,6 +79,13 @@ export function applyTurnEvent(turn: LiveTurn | undefined, event: ServerEvent): 
     default:
       return turn;
   }
+}
+
+/** A hook's folded line, as the terminal shows it: `↳ hook PreToolUse: ./check.sh → deny · 12 ms`. */
+export function hookText(event: Extract<ServerEvent, { type: 'hook' }>): string {
+  const outcome =
+    event.status === 'timeout' ? ' → timed out' : event.decision !== undefined ? ` → ${event.decision}` : '';
+  return `↳ hook ${event.event}: ${event.command}${outcome} · ${event.durationMs} ms`;
 }
 
 /**

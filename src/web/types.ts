@@ -143,6 +143,15 @@ export type ServerEvent = { conversationId?: string } & (
   | { type: 'tool-started'; call: FunctionCall }
   | { type: 'tool-output'; callId: string; chunk: string }
   | { type: 'tool-finished'; callId: string; durationMs: number; exitCode?: number; status: string }
+  | {
+      type: 'hook';
+      event: string;
+      command: string;
+      source: string;
+      decision?: string;
+      status: string;
+      durationMs: number;
+    }
   | { type: 'plan-updated'; callId: string; explanation?: string; plan: unknown[] }
   | {
       type: 'turn-complete';

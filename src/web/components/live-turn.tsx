@@ -51,6 +51,13 @@ export function LiveTurnView({
                 {block.text}
               </div>
             );
+          case 'hook':
+            // Text only: a hook's command is shown, never read as markup.
+            return (
+              <div key={index} class={block.warn ? 'hook-line warn' : 'hook-line'}>
+                {block.text}
+              </div>
+            );
           case 'compaction':
             return (
               <CompactionMarker

@@ -1,5 +1,6 @@
 /** The web page's pure parts: the watched turn folded from events, and the code highlighter. */
 import { describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../../src/web/event-types.js';
 import { highlight } from '../../../src/web/highlight.js';
 import { applyTurnEvent, startTurn, type LiveTurn } from '../../../src/web/turn-model.js';
 import type { ServerEvent } from '../../../src/web/types.js';
@@ -99,6 +100,36 @@ describe('update_plan on the page', () => {
     const turn = fold([{ type: 'tool-call', call: plan, approved: false, reason: 'no' }], startTurn('x'));
     expect(turn?.blocks).toEqual([
       { kind: 'tool', callId: 'p1', name: 'update_plan', arguments: plan.arguments },
+    ]);
+  });
+});
+
+describe('hooks on the page', () => {
+  it('listens for hook events and folds each to one line of text, as the terminal shows it', () => {
+    expect(EVENT_TYPES).toContain('hook');
+    const hook = (extra: Partial<Extract<ServerEvent, { type: 'hook' }>>): ServerEvent => ({
+      type: 'hook',
+      event: 'PreToolUse',
+      command: './check.sh',
+      source: 'user',
+      status: 'ok',
+      durationMs: 12,
+      ...extra,
+    });
+    const turn = fold(
+      [
+        hook({ decision: 'deny' }),
+        { type: 'tool-call', call, approved: false },
+        hook({ event: 'PostToolUse', command: '<img src=x onerror=alert(1)>' }),
+        hook({ event: 'UserPromptSubmit', command: 'sleep 30', status: 'timeout', durationMs: 500 }),
+      ],
+      startTurn('go'),
+    );
+    expect(turn?.blocks).toEqual([
+      { kind: 'hook', text: '↳ hook PreToolUse: ./check.sh → deny · 12 ms', warn: false },
+      { kind: 'tool', callId: 'c1', name: 'shell', arguments: '{"command":"ls"}' },
+      { kind: 'hook', text: '↳ hook PostToolUse: <img src=x onerror=alert(1)> · 12 ms', warn: false },
+      { kind: 'hook', text: '↳ hook UserPromptSubmit: sleep 30 → timed out · 500 ms', warn: true },
     ]);
   });
 });
