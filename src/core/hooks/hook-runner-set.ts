@@ -79,14 +79,7 @@ export class HookSet {
    * must be told, each once: project hooks skipped as untrusted, a file Cody cannot use.
    */
   refresh(): string[] {
-    const path = join(this.root, PROJECT_HOOKS_PATH);
-    const stamp = stampOf(path);
-    if (!this.project || this.project.stamp !== stamp || stamp === undefined) {
-      const file = stamp === undefined ? ({ kind: 'none' } as const) : readProjectHooks(this.root);
-      const trusted = file.kind === 'read' && isTrusted(this.options.home, file.path, file.sha256);
-      this.project = { stamp, file, trusted };
-    }
-    const { file, trusted } = this.project;
+    const { file, trusted } = this.reread();
     if (file.kind === 'invalid')
       return this.tellOnce(
         `invalid:${file.path}:${file.why}`,
@@ -162,10 +155,25 @@ export class HookSet {
     };
   }
 
-  /** The hooks configured here, and whether the project's are trusted (reads the file now). */
+  /** Reads `.cody/hooks.json` again when it changed (one lstat otherwise), and whether it is trusted. */
+  private reread(): { file: ProjectHooksFile; trusted: boolean } {
+    const path = join(this.root, PROJECT_HOOKS_PATH);
+    const stamp = stampOf(path);
+    if (!this.project || this.project.stamp !== stamp || stamp === undefined) {
+      const file = stamp === undefined ? ({ kind: 'none' } as const) : readProjectHooks(this.root);
+      const trusted = file.kind === 'read' && isTrusted(this.options.home, file.path, file.sha256);
+      this.project = { stamp, file, trusted };
+    }
+    return this.project;
+  }
+
+  /**
+   * The hooks configured here, and whether the project's are trusted (reads the file now). Tells nothing:
+   * a listing does not use up the warning the next turn gives when the project's are skipped.
+   */
   listing(): HookListing {
     this.project = undefined;
-    this.refresh();
+    this.reread();
     const path = join(this.root, PROJECT_HOOKS_PATH);
     const project = this.project as { file: ProjectHooksFile; trusted: boolean } | undefined;
     const file = project?.file ?? { kind: 'none' };

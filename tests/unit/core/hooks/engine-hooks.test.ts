@@ -258,4 +258,29 @@ let s = ''; process.stdin.on('data', (d) => (s += d)).on('end', () => {
     await run([reply('ok')]);
     expect(existsSync(marker)).toBe(false);
   });
+
+  it('a listing first (the REPL start, /hooks) leaves the skipped warning to the next turn', async () => {
+    const marker = join(work, 'listed');
+    await mkdir(join(work, '.cody'));
+    await writeFile(
+      join(work, '.cody', 'hooks.json'),
+      JSON.stringify({ UserPromptSubmit: [{ hooks: [{ type: 'command', command: `touch ${marker}` }] }] }),
+    );
+    const cody = createCody({
+      home,
+      env: {},
+      cwd: work,
+      clientFactory: () => Promise.resolve(new ScriptClient([reply('ok')])),
+    });
+    expect((await cody.hooks()).project.state).toBe('untrusted');
+    const conversation = await cody.create({ provider: 'openai', api: 'chat', model: 'gpt-4.1-mini' });
+    const warnings: string[] = [];
+    for await (const event of conversation.submit('go'))
+      if (event.type === 'warning') warnings.push(event.message);
+    await cody.close();
+    expect(warnings).toEqual([
+      expect.stringMatching(/^Project hooks in \.cody\/hooks\.json are not trusted/),
+    ]);
+    expect(existsSync(marker)).toBe(false);
+  });
 });
