@@ -2,7 +2,8 @@
  * The columns of the parity matrix (tests/e2e/parity-matrix.test.ts): one scripted turn of a row run
  * through one front end — `cody chat` (spawned; on a tmux terminal where the row answers approvals), the
  * REPL (in tmux, the message typed at its prompt), `cody serve` (spawned, answering through
- * `POST /approvals/{id}` from an attached event stream) and the library (in process, `respond`) — and
+ * `POST /approvals/{id}` from an attached event stream), the library (in process, `respond`) and
+ * `cody acp` (spawned, started here; its column is parity-acp.ts) — and
  * what it left behind (see parity-helpers.ts).
  */
 import { readdir, stat } from 'node:fs/promises';
@@ -13,7 +14,9 @@ import { CLI_VERSION } from '../../src/cli/version.js';
 import type { FakeApi } from '../fake-provider/types.js';
 import { startTmux, type TmuxSession } from '../pty/tmux.js';
 import { eventsOf } from '../server/sse-client.js';
+import type { AcpAgent } from './acp-client.js';
 import type { Harness } from './harness.js';
+import { startAcp } from './parity-acp.js';
 import { collectRun, type Run } from './parity-helpers.js';
 import { startServe, type ServeProcess } from './serve-harness.js';
 
@@ -57,6 +60,7 @@ export interface RowRun {
   row: Row;
   serve: Promise<ServeProcess>;
   repl: Promise<TmuxSession>;
+  acp: Promise<AcpAgent>;
 }
 
 const terminal = (harness: Harness, args: string[]): Promise<TmuxSession> =>
@@ -66,25 +70,29 @@ const terminal = (harness: Harness, args: string[]): Promise<TmuxSession> =>
 export function startRow(harness: Harness, row: Row): RowRun & { stop(): Promise<void> } {
   const serve = startServe(harness);
   const repl = terminal(harness, []);
+  const acp = startAcp(harness);
   // Awaited by their columns; a start-up that fails before then is reported there, not as unhandled.
   serve.catch(() => undefined);
   repl.catch(() => undefined);
+  acp.catch(() => undefined);
   return {
     harness,
     row,
     serve,
     repl,
+    acp,
     stop: async () => {
       await Promise.all([
         serve.then((served) => served.stop()).catch(() => undefined),
         repl.then((tmux) => tmux.kill()).catch(() => undefined),
+        acp.then((agent) => agent.close()).catch(() => undefined),
       ]);
     },
   };
 }
 
 export const MESSAGE = 'please run the parity row';
-const REPLY = 'Row done.';
+export const REPLY = 'Row done.';
 
 function script({ harness, row }: RowRun): void {
   if (row.calls.length > 0) harness.server.enqueue({ type: 'reply', toolCalls: row.calls });

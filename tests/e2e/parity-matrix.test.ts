@@ -13,9 +13,13 @@
  *   library     createCody in process, questions answered with `respond`
  *   cody serve  spawned, questions answered through `POST /approvals/{id}` from an attached event
  *               stream; in rows that answer nothing, nobody listens
- * `cody serve` and the REPL read config.json once, at start, and every row's config differs: each row
- * starts one of each when it begins (their start-up overlaps the `cody chat` column) and stops them at
- * its end. Cost and the breaks each row was checked to catch: DECISIONS.md, "The parity matrix".
+ *   cody acp    spawned, driven by the ACP SDK's client (tests/e2e/parity-acp.ts), questions answered
+ *               with permission options; ACP's "Reject" carries no reason, so a denial's reason is
+ *               dropped from what it must match
+ * `cody serve` and the REPL read config.json once, at start, and every row's config differs; every row
+ * also has its own harness (CODY_HOME, fake provider), so `cody acp` too is one process per row: each
+ * row starts one of each when it begins (their start-up overlaps the `cody chat` column) and stops them
+ * at its end. Cost and the breaks each row was checked to catch: DECISIONS.md, "The parity matrix".
  */
 import { join } from 'node:path';
 import { mkdir, writeFile } from 'node:fs/promises';
@@ -32,6 +36,7 @@ import {
   type Row,
   type RowRun,
 } from './parity-columns.js';
+import { runAcp, withoutReasons } from './parity-acp.js';
 import { toolNames, toolOutputs, type Run } from './parity-helpers.js';
 import { EVERYTHING } from './tool-fixtures.js';
 
@@ -224,14 +229,22 @@ const ROWS: Row[] = [
   },
 ];
 
-const COLUMNS: Array<{ name: string; run(run: RowRun): Promise<Run> }> = [
+interface Column {
+  name: string;
+  run(run: RowRun): Promise<Run>;
+  /** What this column must match, when it cannot give all of the reference (default: the reference). */
+  expected?(reference: Run, row: Row): Run;
+}
+
+const COLUMNS: Column[] = [
   { name: 'cody chat', run: runCli },
   { name: 'REPL', run: runRepl },
   { name: 'library', run: runLibrary },
   { name: 'cody serve', run: runServe },
+  { name: 'cody acp', run: runAcp, expected: withoutReasons },
 ];
 
-describe('the parity matrix: each config feature the same on cody chat, the REPL, the library and cody serve', () => {
+describe('the parity matrix: each config feature the same on cody chat, the REPL, the library, cody serve and cody acp', () => {
   let harness: Harness;
   beforeEach(async () => {
     harness = await createHarness();
@@ -255,10 +268,11 @@ describe('the parity matrix: each config feature the same on cody chat, the REPL
         if (reference === undefined) throw new Error('the matrix has no columns');
         expect(reference.requests).toHaveLength(requestCount(row));
         row.check(reference);
-        for (const [name, run] of runs.slice(1)) {
-          expect(run.requests, `${name}: requests`).toEqual(reference.requests);
-          expect(run.credentials, `${name}: credentials`).toEqual(reference.credentials);
-          expect(run.rollout, `${name}: rollout lines`).toEqual(reference.rollout);
+        for (const [index, [name, run]] of runs.entries()) {
+          const expected = COLUMNS[index]?.expected?.(reference, row) ?? reference;
+          expect(run.requests, `${name}: requests`).toEqual(expected.requests);
+          expect(run.credentials, `${name}: credentials`).toEqual(expected.credentials);
+          expect(run.rollout, `${name}: rollout lines`).toEqual(expected.rollout);
         }
       } finally {
         await started.stop();
