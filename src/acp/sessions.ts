@@ -169,16 +169,30 @@ export class AcpSessions {
     });
   }
 
-  /** `fs/read_text_file` for a session, when the client offers it (never called otherwise). */
+  /** `fs/read_text_file` and `fs/write_text_file` for a session, each only when the client offers it. */
   private editorFiles(named: { id?: string }): EditorFiles | undefined {
     const client = this.client;
-    if (client?.capabilities?.fs?.readTextFile !== true) return undefined;
+    const reads = client?.capabilities?.fs?.readTextFile === true;
+    const writes = client?.capabilities?.fs?.writeTextFile === true;
+    if (!client || (!reads && !writes)) return undefined;
     return {
-      readTextFile: async (path) => {
-        if (named.id === undefined) return undefined;
-        const answer = await client.context.request('fs/read_text_file', { sessionId: named.id, path });
-        return answer.content;
-      },
+      ...(reads
+        ? {
+            readTextFile: async (path: string) => {
+              if (named.id === undefined) return undefined;
+              const answer = await client.context.request('fs/read_text_file', { sessionId: named.id, path });
+              return answer.content;
+            },
+          }
+        : {}),
+      ...(writes
+        ? {
+            writeTextFile: async (path: string, content: string) => {
+              if (named.id === undefined) throw new Error('no session to write through');
+              await client.context.request('fs/write_text_file', { sessionId: named.id, path, content });
+            },
+          }
+        : {}),
     };
   }
 }

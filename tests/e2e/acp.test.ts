@@ -4,7 +4,7 @@
  * process serves the cases in order (each builds on the conversation the one before left).
  */
 import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, realpath, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestPermissionRequest, SessionNotification } from '@agentclientprotocol/sdk';
@@ -483,6 +483,91 @@ describe('cody acp', () => {
     expect(JSON.stringify(done.at(-1)?.rawOutput)).toContain('Echo: hi there');
     await agent.connection.agent.request('session/close', { sessionId: created.sessionId });
     expect(agent.log.problems).toEqual([]);
+  });
+
+  it('writes file changes through an editor that offers fs/write_text_file, never through a link', async () => {
+    const home = await realpath(harness.home);
+    await mkdir(join(home, 'real'));
+    await writeFile(join(home, 'real', 'f.txt'), 'real\n');
+    await writeFile(join(home, 'b.txt'), 'bee\n');
+    await symlink('real', join(home, 'linkdir'));
+    await symlink('b.txt', join(home, 'alias.txt'));
+    const writes: Array<{ path: string; content: string }> = [];
+    const writer = startAcpAgent({
+      env: harness.env,
+      cwd: home,
+      schema,
+      // The editor saves what it was given, marked (so the disk shows who wrote it).
+      app: (app) =>
+        app.onRequest('fs/write_text_file', async ({ params }) => {
+          writes.push({ path: params.path, content: params.content });
+          await writeFile(params.path, `${params.content}[editor]\n`);
+          return {};
+        }),
+    });
+    writer.onPermission = () => Promise.resolve({ outcome: { outcome: 'selected', optionId: 'allow-once' } });
+    try {
+      await writer.connection.agent.request('initialize', {
+        protocolVersion: 1,
+        clientCapabilities: { fs: { readTextFile: false, writeTextFile: true } },
+      });
+      const { sessionId: id } = await writer.connection.agent.request('session/new', {
+        cwd: home,
+        mcpServers: [],
+      });
+      const write = (callId: string, path: string, content: string) => ({
+        id: callId,
+        name: 'write_file',
+        arguments: { path, content },
+      });
+      harness.server.enqueue(
+        {
+          type: 'reply',
+          toolCalls: [
+            write('call_plain', 'a.txt', 'plain\n'),
+            {
+              id: 'call_edit',
+              name: 'edit_file',
+              arguments: { path: 'untracked-before.txt', old_text: 'mine', new_text: 'MINE' },
+            },
+            write('call_new', 'fresh.txt', 'fresh\n'),
+            write('call_dir_link', 'linkdir/f.txt', 'via dir link\n'),
+            write('call_file_link', 'alias.txt', 'via file link\n'),
+          ],
+        },
+        { type: 'reply', text: 'Wrote them.' },
+      );
+      const answer = await writer.connection.agent.request('session/prompt', {
+        sessionId: id,
+        prompt: [{ type: 'text', text: 'write them' }],
+      });
+      expect(answer.stopReason).toBe('end_turn');
+      expect(writes).toEqual([
+        { path: join(home, 'a.txt'), content: 'plain\n' },
+        { path: join(home, 'untracked-before.txt'), content: 'MINE\n' },
+      ]);
+      const onDisk = (path: string): Promise<string> => readFile(join(home, path), 'utf8');
+      expect(await onDisk('a.txt')).toBe('plain\n[editor]\n');
+      expect(await onDisk('untracked-before.txt')).toBe('MINE\n[editor]\n');
+      // A new file, and paths reached through a link: Cody's own checked writes.
+      expect(await onDisk('fresh.txt')).toBe('fresh\n');
+      expect(await onDisk('real/f.txt')).toBe('via dir link\n');
+      expect(await onDisk('b.txt')).toBe('via file link\n');
+      // The undo snapshot was taken before the editor wrote.
+      await writer.connection.agent.request('session/prompt', {
+        sessionId: id,
+        prompt: [{ type: 'text', text: '/undo' }],
+      });
+      expect(await onDisk('a.txt')).toBe('alpha\nbeta\n');
+      expect(await onDisk('untracked-before.txt')).toBe('mine\n');
+      expect(writer.log.problems).toEqual([]);
+    } finally {
+      await writer.close();
+    }
+    // The first client offered no writes: it never got one, though its session changed files.
+    const methods = agent.log.messages.map(({ message }) => (message as { method?: string }).method);
+    expect(methods).toContain('fs/read_text_file');
+    expect(methods).not.toContain('fs/write_text_file');
   });
 
   it('lists, deletes (an unknown id too), and answers auth_required when no key is set', async () => {

@@ -2,7 +2,8 @@
 import { constants } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { openChecked, readChecked, writeChecked } from './checked-files.js';
+import { openChecked, readChecked } from './checked-files.js';
+import { editorMayWrite, writeThroughEditor } from './editor-writes.js';
 import { glob, grep } from './file-search.js';
 import { readOwnFile, RefusedFileError, type OwnFile } from '../fs/index.js';
 import { defineTool, failed, ok, type ToolHandler } from './handler.js';
@@ -52,7 +53,7 @@ export const readFileTool = defineTool(
       }
       if (file === undefined) return failed(`no such file: ${args.path}`);
       // The file passed every check: the editor's buffer of it (unsaved edits included), when it has one.
-      const buffer = await editorFiles?.readTextFile(path).catch(() => undefined);
+      const buffer = await editorFiles?.readTextFile?.(path).catch(() => undefined);
       const text =
         buffer !== undefined && buffer.length <= READ_FILE_MAX_BYTES ? buffer : file.bytes.toString('utf8');
       const lines = text.split('\n');
@@ -133,8 +134,9 @@ export const writeFileTool = defineTool(
         const before = await readOptional(target(workspace));
         return lineDiff(args.path, before, args.content);
       },
-      run: async ({ workspace }) => {
-        await writeChecked(target(workspace), args.content);
+      run: async ({ workspace, editorFiles }) => {
+        const path = target(workspace);
+        await writeThroughEditor(path, args.content, editorFiles, editorMayWrite(workspace, args.path, path));
         return ok(`Wrote ${args.path}.`);
       },
     };
@@ -166,14 +168,22 @@ export const editFileTool = defineTool(
         if (bytes === undefined) return `no such file: ${args.path}`;
         return occurrenceProblem(bytes.toString('utf8'), args.old_text, args.path);
       },
-      run: async ({ workspace }) => {
-        // Read and written through one descriptor, opened without following a link.
+      run: async ({ workspace, editorFiles }) => {
+        // Read and written through one descriptor, opened without following a link (or, when the editor
+        // writes, read so and handed to it: editor-writes.ts).
         const handle = await openChecked(target(workspace), constants.O_RDWR);
         try {
           const text = await handle.readFile('utf8');
           const problem = occurrenceProblem(text, args.old_text, args.path);
           if (problem !== undefined) return failed(problem);
-          const updated = Buffer.from(text.replace(args.old_text, () => args.new_text));
+          const replaced = text.replace(args.old_text, () => args.new_text);
+          const path = target(workspace);
+          if (editorFiles?.writeTextFile && editorMayWrite(workspace, args.path, path)) {
+            await handle.close();
+            await writeThroughEditor(path, replaced, editorFiles, true);
+            return ok(`Edited ${args.path}.`);
+          }
+          const updated = Buffer.from(replaced);
           await handle.truncate(0);
           await handle.write(updated, 0, updated.length, 0);
           return ok(`Edited ${args.path}.`);

@@ -15,11 +15,14 @@ export interface SandboxSettings {
 }
 
 /**
- * An editor's view of the files (`cody acp` with a client that offers `fs/read_text_file`): the text of a
- * file as its open buffer has it, unsaved edits included; undefined when the editor has none to give.
+ * An editor's view of the files (`cody acp`), each method present only when the client offers it:
+ * `readTextFile` gives a file's text as its open buffer has it, unsaved edits included (undefined when the
+ * editor has none to give); `writeTextFile` writes a file through the editor, so it tracks the change.
+ * Both get only absolute physical paths Cody has checked (no link in them, inside the workspace).
  */
 export interface EditorFiles {
-  readTextFile(path: string): Promise<string | undefined>;
+  readTextFile?(path: string): Promise<string | undefined>;
+  writeTextFile?(path: string, content: string): Promise<void>;
 }
 
 export interface HandlerContext extends ToolRunContext {
