@@ -126,7 +126,9 @@ describe('tool calls and approvals in the browser', () => {
     // It runs until the test has seen its first line live and opens the FIFO `tock.fifo` for writing: a
     // fixed sleep let a loaded machine deliver the output and the end together, so no live state showed.
     await promisify(execFile)('mkfifo', [join(harness.home, 'tock.fifo')]);
-    const command = "printf 'tick\\n'; cat tock.fifo; printf 'tock\\n'";
+    // A second line after `tick`: the live redactor may hold back a short tail that could begin an encoded
+    // secret (the server's random token among them) until more output comes, never a line followed by more.
+    const command = "printf 'tick\\nwaiting\\n'; cat tock.fifo; printf 'tock\\n'";
     harness.server.enqueue(
       { type: 'reply', toolCalls: [{ id: 'plan_1', name: 'update_plan', arguments: plan }] },
       { type: 'reply', toolCalls: [{ id: 'call_tick', name: 'shell', arguments: { command } }] },
@@ -158,9 +160,9 @@ describe('tool calls and approvals in the browser', () => {
     // Folded once done, with the line count and first line in its summary; opened by a click.
     const output = call.locator('details.tool-call-output');
     expect(await output.evaluate((element) => (element as unknown as { open: boolean }).open)).toBe(false);
-    expect(await output.locator('summary').innerText()).toMatch(/output · 2 lines — tick/);
+    expect(await output.locator('summary').innerText()).toMatch(/output · 3 lines — tick/);
     await output.locator('summary').click();
-    expect(await output.locator('pre').innerText()).toBe('tick\ntock');
+    expect(await output.locator('pre').innerText()).toBe('tick\nwaiting\ntock');
     await call.locator('details.tool-call-arguments summary').click();
     expect(await call.locator('details.tool-call-arguments pre').innerText()).toContain('"command"');
 
