@@ -75,6 +75,26 @@ export async function listedModelIds(
   }
 }
 
+/**
+ * The typo check of a model just chosen (`cody new`, `cody set-provider`): the provider's list asked for
+ * when the catalogue does not know the id (`listedModelIds`), then the warning against it (undefined when
+ * the id is fine), and that list for callers that look the id up again.
+ */
+export async function chosenModelCheck(
+  home: string,
+  selection: Selection,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<{ warning: string | undefined; listed: string[] | undefined }> {
+  const listed = await listedModelIds(home, selection, env, true);
+  const warning = unknownModelWarning(
+    selection.provider,
+    selection.model,
+    selection.baseUrl !== undefined,
+    listed,
+  );
+  return { warning, listed };
+}
+
 function closestByPrefix(model: string, known: readonly string[]): string | undefined {
   let best: string | undefined;
   let bestLength = 0;

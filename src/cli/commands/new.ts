@@ -3,7 +3,7 @@ import { ExitCode } from '../exit-codes.js';
 import { applyProviderChoice, droppedSignIn } from '../../core/index.js';
 import { createContext } from '../context.js';
 import type { Io } from '../io.js';
-import { listedModelIds, unknownModelWarning } from '../known-models.js';
+import { chosenModelCheck } from '../known-models.js';
 
 export interface NewOptions {
   provider?: string;
@@ -25,13 +25,7 @@ export async function runNew(options: NewOptions, io: Io): Promise<number> {
         `The ChatGPT sign-in works only with the Responses API: switched back to ${selection.provider}'s API key.\n`,
       );
     }
-    const listed = await listedModelIds(context.paths.home, selection, io.env, true);
-    const warning = unknownModelWarning(
-      selection.provider,
-      selection.model,
-      selection.baseUrl !== undefined,
-      listed,
-    );
+    const { warning } = await chosenModelCheck(context.paths.home, selection, io.env);
     if (warning !== undefined) io.stderr.write(`warning: ${warning}\n`);
   }
   const id = await context.cody.start({ config, activate: true });

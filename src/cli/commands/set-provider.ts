@@ -8,7 +8,7 @@ import { codexAuthFile } from '../../core/index.js';
 import { createContext } from '../context.js';
 import { checkProviderName } from '../conversation-choice.js';
 import type { Io } from '../io.js';
-import { listedModelIds, unknownModelWarning } from '../known-models.js';
+import { chosenModelCheck } from '../known-models.js';
 
 export interface SetProviderOptions {
   provider: string;
@@ -51,13 +51,7 @@ export async function runSetProvider(options: SetProviderOptions, io: Io): Promi
       );
     }
   }
-  const listed = await listedModelIds(context.paths.home, selection, io.env, true);
-  const typo = unknownModelWarning(
-    selection.provider,
-    selection.model,
-    selection.baseUrl !== undefined,
-    listed,
-  );
+  const { warning: typo, listed } = await chosenModelCheck(context.paths.home, selection, io.env);
   if (typo !== undefined) io.stderr.write(`warning: ${typo}\n`);
   if (!isKnownModel(selection.model) && limits.source === 'default' && !listed?.includes(selection.model)) {
     io.stderr.write(
