@@ -102,14 +102,7 @@ export async function* runToolCall(
     yield { type: 'tool-started', call: running };
     const started = Date.now();
     result = yield* runStreaming(turn, tools, running);
-    const notes = yield* postToolHooks(turn, running, result);
-    yield* finishCall(
-      turn,
-      call,
-      { ...verdict, notes: [...(verdict.notes ?? []), ...notes] },
-      result,
-      started,
-    );
+    yield* finishRun(turn, call, verdict, result, started);
   } else {
     yield* finishCall(turn, call, verdict, undefined, Date.now());
   }
@@ -150,16 +143,22 @@ async function* runTogether(
   for (const [index, call] of calls.entries()) {
     const verdict = verdicts[index] ?? { run: false };
     const result = results[index];
-    const notes = result ? yield* postToolHooks(turn, verdict.call ?? call, result) : [];
-    yield* finishCall(
-      turn,
-      call,
-      { ...verdict, notes: [...(verdict.notes ?? []), ...notes] },
-      result,
-      started,
-    );
+    if (result) yield* finishRun(turn, call, verdict, result, started);
+    else yield* finishCall(turn, call, verdict, undefined, started);
   }
   return verdicts.some((verdict) => verdict.abort === true);
+}
+
+/** A call that ran: its PostToolUse hooks, whose notes join the verdict's, then `finishCall`. */
+async function* finishRun(
+  turn: TurnContext,
+  call: FunctionCallItem,
+  verdict: Verdict,
+  result: ToolResult,
+  started: number,
+): AsyncGenerator<SessionEvent> {
+  const notes = yield* postToolHooks(turn, verdict.call ?? call, result);
+  yield* finishCall(turn, call, { ...verdict, notes: [...(verdict.notes ?? []), ...notes] }, result, started);
 }
 
 /** Records a call's output (truncated) and says it finished. */
