@@ -49,6 +49,11 @@ export default defineConfig({
           name: 'process',
           include: [...PROCESS_FILES, ...NEEDS_FORK],
           pool: 'forks',
+          // One retry for the files that drive whole processes, terminals and a browser: on two cores with
+          // three files at a time a few of them still miss a timing window now and then (DECISIONS.md,
+          // "Figures of the issue 36 stop"). A stop-gap, not a licence: each such test is to be made
+          // deterministic; the unit project gets none.
+          retry: 1,
           // Each fork imports the test helpers and src once for all the files it runs, not once per file.
           isolate: false,
         },
